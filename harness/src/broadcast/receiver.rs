@@ -1,0 +1,560 @@
+//! One broadcast receiver, instant by instant (Waldvogel et al. §IV–V).
+//!
+//! The client joins at instant `t₀`. Frame `i` arrives with its first transmission at or after
+//! `t₀` and is played at `t₀ + w + i`. Each instant, in this order:
+//!
+//! 1. **arrivals** — every frame first sent in this instant enters the memory cache (a frame
+//!    arriving in its own playout instant goes straight to the display); when the cache is
+//!    full, the [`ClientBuffer`] picks frames to write to the local disk as one extent;
+//! 2. **read-back** — a frame on disk is read back (with whatever extents the policy asks
+//!    for, making room as in 1) at the first instant its read could otherwise miss the
+//!    playout: when `disk free + bound(writes to make room + the read) + read_ahead` reaches
+//!    its playout time, the bound being the disk model's
+//!    [`service_bound`](crate::plugin::DiskModel::service_bound). Frames due before the
+//!    latest frame read this way, and all frames due within `read_ahead`, are pinned (never
+//!    written out again);
+//! 3. **playout** — the frame due now must be in memory, and if it was read back, the read
+//!    must have finished; otherwise it is a glitch (and `stalled` grows by the lateness).
+//!
+//! Disk accesses queue first-come first-served on one disk, each timed by the disk model from
+//! the instant it starts (`max(issue, disk free)`); writes leave memory when issued (write-
+//! behind, as the paper's "I/O happens in the background"). The cost metric is the paper's:
+//! total disk busy time as a fraction of the playout time `(n + w)` instants.
+
+use super::scenario::Derived;
+use super::BroadcastError;
+use crate::plugin::{CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Removal, Schedule};
+use crate::time::SimTime;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What one receiver did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClientOutcome {
+    /// Join instant.
+    pub join: u32,
+    /// Playout time `(n + w)` instants, in ns.
+    pub playout_ns: u64,
+    /// Total disk busy time.
+    pub io_time_ns: u64,
+    /// Its parts.
+    pub io_seek_ns: u64,
+    /// Rotational latency part.
+    pub io_rotation_ns: u64,
+    /// Transfer part.
+    pub io_transfer_ns: u64,
+    /// Controller overhead part.
+    pub io_overhead_ns: u64,
+    /// Disk accesses (reads + writes).
+    pub disk_accesses: u64,
+    /// Accesses that moved the head (a non-zero seek part).
+    pub seeks: u64,
+    /// Read accesses.
+    pub reads: u64,
+    /// Write accesses.
+    pub writes: u64,
+    /// Frames written (counting repeats).
+    pub frames_written: u64,
+    /// Frames read back.
+    pub frames_read: u64,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Distinct frames that went to disk at least once.
+    pub frames_spilled: u64,
+    /// Distinct frames written to disk more than once.
+    pub frames_cycled: u64,
+    /// Frames whose data was not in memory at their playout instant.
+    pub glitches: u64,
+    /// Total lateness of those frames.
+    pub stalled_ns: u64,
+    /// Frames that arrived in their own playout instant.
+    pub frames_direct: u64,
+    /// Frames played (from memory or directly); `n` for every complete run.
+    pub frames_played: u64,
+    /// Most frames in memory.
+    pub peak_memory_frames: u32,
+    /// Most frames beyond the cache size (when everything in memory was pinned).
+    pub memory_overflow_frames: u32,
+    /// Most frames buffered (memory + disk).
+    pub peak_buffered_frames: u32,
+    /// Instant after joining at which that peak occurred.
+    pub peak_buffered_instant: u32,
+    /// Most frames on disk.
+    pub peak_disk_frames: u32,
+    /// Time the last disk access finished, after the join, in ns.
+    pub disk_busy_until_ns: u64,
+}
+
+impl ClientOutcome {
+    /// Disk time as a fraction of playout time.
+    pub fn io_time_ratio(&self) -> f64 {
+        self.io_time_ns as f64 / self.playout_ns.max(1) as f64
+    }
+}
+
+/// One occupancy sample.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Instants since joining.
+    pub instant: u32,
+    /// Frames in memory.
+    pub memory: u32,
+    /// Frames on disk.
+    pub disk: u32,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Loc {
+    Pending,
+    Memory,
+    Disk(u32),
+    Played,
+}
+
+struct Extent {
+    slot: u64,
+    frames: Vec<u32>,
+    live: bool,
+}
+
+/// First-fit allocation of frame-sized slots on the receiver's disk.
+struct Slots {
+    free: BTreeMap<u64, u64>,
+}
+
+impl Slots {
+    fn new(total: u64) -> Self {
+        let mut free = BTreeMap::new();
+        if total > 0 {
+            free.insert(0, total);
+        }
+        Slots { free }
+    }
+    fn alloc(&mut self, n: u64) -> Option<u64> {
+        let (&start, &len) = self.free.iter().find(|(_, &len)| len >= n)?;
+        self.free.remove(&start);
+        if len > n {
+            self.free.insert(start + n, len - n);
+        }
+        Some(start)
+    }
+    fn release(&mut self, start: u64, n: u64) {
+        let mut s = start;
+        let mut l = n;
+        if let Some((&ps, &pl)) = self.free.range(..start).next_back() {
+            if ps + pl == start {
+                self.free.remove(&ps);
+                s = ps;
+                l += pl;
+            }
+        }
+        if let Some(&nl) = self.free.get(&(start + n)) {
+            self.free.remove(&(start + n));
+            l += nl;
+        }
+        self.free.insert(s, l);
+    }
+}
+
+/// The receiver's state.
+struct Receiver<'a> {
+    d: Derived,
+    plugin: &'a str,
+    buffer: &'a mut dyn ClientBuffer,
+    disk: &'a mut dyn DiskModel,
+    loc: Vec<Loc>,
+    ready_ns: Vec<u64>,
+    times_written: Vec<u16>,
+    words: Vec<u64>,
+    mem: u32,
+    on_disk: u32,
+    extents: Vec<Extent>,
+    slots: Slots,
+    disk_free_ns: u64,
+    /// Largest extent written so far, in frames (bounds how far ahead read-back must look).
+    max_extent: u32,
+    pin: Option<u32>,
+    victims: Vec<u32>,
+    reads: Vec<ExtentId>,
+    out: ClientOutcome,
+}
+
+impl Receiver<'_> {
+    fn contract(&self, message: String) -> BroadcastError {
+        BroadcastError::Contract {
+            plugin: self.plugin.to_string(),
+            message,
+        }
+    }
+
+    fn set(&mut self, f: u32) {
+        self.words[(f / 64) as usize] |= 1 << (f % 64);
+        self.mem += 1;
+        self.out.peak_memory_frames = self.out.peak_memory_frames.max(self.mem);
+        if self.mem > self.d.cache {
+            self.out.memory_overflow_frames =
+                self.out.memory_overflow_frames.max(self.mem - self.d.cache);
+        }
+    }
+
+    fn clear(&mut self, f: u32) {
+        self.words[(f / 64) as usize] &= !(1 << (f % 64));
+        self.mem -= 1;
+    }
+
+    fn io(&mut self, slot: u64, frames: u64, write: bool, now_ns: u64) -> u64 {
+        let start = now_ns.max(self.disk_free_ns);
+        let access = DiskAccess {
+            offset: slot * self.d.frame_bytes,
+            bytes: frames * self.d.frame_bytes,
+            write,
+        };
+        let t = self.disk.service(&access, SimTime::from_nanos(start));
+        let total = t.total().as_nanos();
+        self.disk_free_ns = start + total;
+        let o = &mut self.out;
+        o.io_time_ns += total;
+        o.io_seek_ns += t.seek.as_nanos();
+        o.io_rotation_ns += t.rotation.as_nanos();
+        o.io_transfer_ns += t.transfer.as_nanos();
+        o.io_overhead_ns += t.overhead.as_nanos();
+        o.disk_accesses += 1;
+        if t.seek.as_nanos() > 0 {
+            o.seeks += 1;
+        }
+        if write {
+            o.writes += 1;
+            o.frames_written += frames;
+            o.bytes_written += access.bytes;
+        } else {
+            o.reads += 1;
+            o.frames_read += frames;
+            o.bytes_read += access.bytes;
+        }
+        self.disk_free_ns
+    }
+
+    /// Writes victims out until `need` more frames fit (or nothing is evictable).
+    fn make_room(&mut self, need: u32, now_ns: u64) -> Result<(), BroadcastError> {
+        while self.mem + need > self.d.cache {
+            let mut victims = std::mem::take(&mut self.victims);
+            victims.clear();
+            {
+                let view = CacheView::new(&self.words, self.mem, self.d.cache, self.pin);
+                self.buffer.choose_victims(&view, &mut victims);
+                if victims.is_empty() {
+                    if view.evictable().next().is_some() {
+                        return Err(self.contract(format!(
+                            "chose no frames to write although the cache is full ({} frames) \
+                             and frames are evictable",
+                            self.mem
+                        )));
+                    }
+                    self.victims = victims;
+                    return Ok(()); // everything pinned: overflow, recorded by `set`
+                }
+                for &f in &victims {
+                    if !view.is_evictable(f) {
+                        return Err(self.contract(format!(
+                            "chose frame {f} to write, which is {}",
+                            if view.contains(f) {
+                                "pinned (due within the read-ahead window)"
+                            } else {
+                                "not in memory"
+                            }
+                        )));
+                    }
+                }
+            }
+            victims.sort_unstable();
+            if let Some(w) = victims.windows(2).find(|w| w[0] == w[1]) {
+                return Err(self.contract(format!("chose frame {} twice", w[0])));
+            }
+            let k = victims.len() as u64;
+            let slot = self
+                .slots
+                .alloc(k)
+                .ok_or_else(|| BroadcastError::DiskFull {
+                    frames: u64::from(self.on_disk) + k,
+                })?;
+            self.io(slot, k, true, now_ns);
+            let id = self.extents.len() as u32;
+            for &f in &victims {
+                self.clear(f);
+                self.loc[f as usize] = Loc::Disk(id);
+                let tw = &mut self.times_written[f as usize];
+                *tw = tw.saturating_add(1);
+                if *tw == 1 {
+                    self.out.frames_spilled += 1;
+                } else if *tw == 2 {
+                    self.out.frames_cycled += 1;
+                }
+                self.buffer.removed(f, Removal::Written);
+            }
+            self.on_disk += k as u32;
+            self.max_extent = self.max_extent.max(k as u32);
+            self.out.peak_disk_frames = self.out.peak_disk_frames.max(self.on_disk);
+            self.buffer.written(ExtentId(id), &victims);
+            self.extents.push(Extent {
+                slot,
+                frames: victims.clone(),
+                live: true,
+            });
+            self.victims = victims;
+        }
+        Ok(())
+    }
+
+    /// Worst-case disk time to read back an extent of `k` frames, including the writes that
+    /// may be needed first to make room for it.
+    fn read_lead_ns(&self, k: u32) -> u64 {
+        let batch = self.buffer.batch_frames().max(1);
+        let access = |frames: u32, write: bool| DiskAccess {
+            offset: 0,
+            bytes: u64::from(frames) * self.d.frame_bytes,
+            write,
+        };
+        let read = self.disk.service_bound(&access(k, false)).as_nanos();
+        let write = self
+            .disk
+            .service_bound(&access(batch.min(k), true))
+            .as_nanos();
+        read + u64::from(k.div_ceil(batch)) * write
+    }
+
+    /// Frame `due` is on disk in extent `e`: read back what the policy asks for.
+    fn read_back(&mut self, due: u32, e: u32, now_ns: u64) -> Result<(), BroadcastError> {
+        let mut reads = std::mem::take(&mut self.reads);
+        reads.clear();
+        self.buffer.choose_reads(due, ExtentId(e), &mut reads);
+        if !reads.contains(&ExtentId(e)) {
+            return Err(self.contract(format!(
+                "frame {due} is due and on disk in extent {e}, but the extents chosen to read \
+                 ({reads:?}) do not include it"
+            )));
+        }
+        let mut sorted = reads.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err(self.contract(format!("chose extents {reads:?} with a repeat")));
+        }
+        for &ExtentId(x) in &reads {
+            if self.extents.get(x as usize).is_none_or(|ext| !ext.live) {
+                return Err(
+                    self.contract(format!("chose extent {x} to read, which is not on disk"))
+                );
+            }
+        }
+        for &ExtentId(x) in &reads {
+            let k = self.extents[x as usize].frames.len() as u32;
+            self.make_room(k, now_ns)?;
+            let slot = self.extents[x as usize].slot;
+            let done = self.io(slot, u64::from(k), false, now_ns);
+            self.slots.release(slot, u64::from(k));
+            let frames = std::mem::take(&mut self.extents[x as usize].frames);
+            self.extents[x as usize].live = false;
+            self.on_disk -= k;
+            for &f in &frames {
+                self.loc[f as usize] = Loc::Memory;
+                self.ready_ns[f as usize] = done;
+                self.set(f);
+                self.buffer.inserted(f);
+            }
+            self.extents[x as usize].frames = frames;
+        }
+        self.reads = reads;
+        Ok(())
+    }
+}
+
+/// Simulates one receiver joining at `join` (≥ 1) against `schedule`.
+///
+/// `samples` receives the occupancy every `d.sample` instants.
+#[allow(clippy::too_many_arguments)]
+pub fn receive(
+    d: Derived,
+    schedule: &Schedule,
+    join: u32,
+    plugin: &str,
+    buffer: &mut dyn ClientBuffer,
+    disk: &mut dyn DiskModel,
+    samples: &mut Vec<Sample>,
+) -> Result<ClientOutcome, BroadcastError> {
+    let n = d.frames;
+    let w = d.delay;
+    let span = (w + n) as usize; // instants from joining to the last playout
+                                 // Arrivals, bucketed by instant after joining (counting sort).
+    let mut arrive = vec![0u32; n as usize];
+    let mut counts = vec![0u32; span + 1];
+    for f in 0..n {
+        let lambda = w + f + 1;
+        let t = schedule
+            .first_at_or_after(f, join)
+            .filter(|&t| t < join + lambda)
+            .ok_or(BroadcastError::Window {
+                frame: f,
+                join,
+                window: lambda,
+            })?;
+        arrive[f as usize] = t - join;
+        counts[(t - join) as usize + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    let mut order = vec![0u32; n as usize];
+    {
+        let mut next = counts.clone();
+        for f in 0..n {
+            let r = arrive[f as usize] as usize;
+            order[next[r] as usize] = f;
+            next[r] += 1;
+        }
+    }
+    let capacity_frames = disk.geometry().capacity_bytes / d.frame_bytes.max(1);
+    let mut rx = Receiver {
+        d,
+        plugin,
+        buffer,
+        disk,
+        loc: vec![Loc::Pending; n as usize],
+        ready_ns: vec![0; n as usize],
+        times_written: vec![0; n as usize],
+        words: vec![0; n.div_ceil(64) as usize],
+        mem: 0,
+        on_disk: 0,
+        extents: Vec::new(),
+        slots: Slots::new(capacity_frames),
+        disk_free_ns: 0,
+        max_extent: 0,
+        pin: None,
+        victims: Vec::new(),
+        reads: Vec::new(),
+        out: ClientOutcome {
+            join,
+            playout_ns: (w as u64 + n as u64) * d.instant_ns,
+            ..ClientOutcome::default()
+        },
+    };
+    let mut next_check = 0u32;
+    let join_ns = u64::from(join) * d.instant_ns;
+    for r in 0..span as u32 {
+        let now_ns = u64::from(join + r) * d.instant_ns;
+        if std::env::var("DBG").is_ok() {
+            eprintln!(
+                "instant {r} (now {now_ns}) mem {} disk {} pin {:?} disk_free {}",
+                rx.mem, rx.on_disk, rx.pin, rx.disk_free_ns
+            );
+        }
+        // Frames due within the read-ahead window are pinned; the pin never moves back.
+        if let Some(p) = (r + d.read_ahead).checked_sub(w).map(|p| p.min(n - 1)) {
+            rx.pin = Some(rx.pin.map_or(p, |q| q.max(p)));
+        }
+        // 1. arrivals
+        for &f in &order[counts[r as usize] as usize..counts[r as usize + 1] as usize] {
+            if w + f == r {
+                rx.out.frames_direct += 1;
+                continue;
+            }
+            rx.make_room(1, now_ns)?;
+            rx.loc[f as usize] = Loc::Memory;
+            rx.ready_ns[f as usize] = now_ns;
+            rx.set(f);
+            rx.buffer.inserted(f);
+        }
+        // 2. read-back of frames on disk whose read could otherwise finish late. Frames
+        //    before `next_check` are pinned and not on disk; scanning stops where even the
+        //    largest extent could still be read in time later.
+        let slack_ns = u64::from(d.read_ahead) * d.instant_ns;
+        let mut p = next_check;
+        let mut contiguous = true;
+        let mut lead_max = rx.read_lead_ns(rx.max_extent);
+        while p < n {
+            let due_ns = join_ns + u64::from(w + p) * d.instant_ns;
+            let start = now_ns.max(rx.disk_free_ns);
+            if due_ns > start + lead_max + slack_ns {
+                break;
+            }
+            if let Loc::Disk(e) = rx.loc[p as usize] {
+                let k = rx.extents[e as usize].frames.len() as u32;
+                if start + rx.read_lead_ns(k) + slack_ns >= due_ns {
+                    rx.pin = Some(rx.pin.map_or(p, |q| q.max(p)));
+                    if std::env::var("DBG").is_ok() {
+                        eprintln!(" read-back {p} due {due_ns} ext {e} k {k}");
+                    }
+                    rx.read_back(p, e, now_ns)?;
+                    lead_max = rx.read_lead_ns(rx.max_extent);
+                }
+            }
+            let pinned = rx.pin.is_some_and(|q| p <= q);
+            if contiguous && pinned && !matches!(rx.loc[p as usize], Loc::Disk(_)) {
+                next_check = p + 1;
+            } else {
+                contiguous = false;
+            }
+            p += 1;
+        }
+        // 3. playout
+        if r >= w {
+            let f = r - w;
+            match rx.loc[f as usize] {
+                Loc::Memory => {
+                    let ready = rx.ready_ns[f as usize];
+                    if ready > now_ns {
+                        rx.out.glitches += 1;
+                        rx.out.stalled_ns += ready - now_ns;
+                    }
+                    rx.clear(f);
+                    rx.buffer.removed(f, Removal::Played);
+                }
+                Loc::Pending if arrive[f as usize] == r => {
+                    rx.buffer.played_direct(f);
+                }
+                other => {
+                    return Err(BroadcastError::Internal(format!(
+                        "frame {f} due at instant {r} after joining is {other:?}"
+                    )))
+                }
+            }
+            rx.loc[f as usize] = Loc::Played;
+            rx.out.frames_played += 1;
+        }
+        let buffered = rx.mem + rx.on_disk;
+        if buffered > rx.out.peak_buffered_frames {
+            rx.out.peak_buffered_frames = buffered;
+            rx.out.peak_buffered_instant = r;
+        }
+        if r % d.sample == 0 {
+            samples.push(Sample {
+                instant: r,
+                memory: rx.mem,
+                disk: rx.on_disk,
+            });
+        }
+    }
+    rx.out.disk_busy_until_ns = rx.disk_free_ns.saturating_sub(join_ns);
+    if rx.mem != 0 || rx.on_disk != 0 {
+        return Err(BroadcastError::Internal(format!(
+            "{} frames in memory and {} on disk after the last playout",
+            rx.mem, rx.on_disk
+        )));
+    }
+    Ok(rx.out)
+}
+
+/// Eq. 2: expected frames buffered `t` instants after joining (IDEAL schedule).
+pub fn expected_buffer(t: f64, frames: u32, delay: u32) -> f64 {
+    let nw = f64::from(frames + delay);
+    let w = f64::from(delay);
+    if t <= 0.0 {
+        0.0
+    } else if t <= w {
+        t * (nw / w).ln()
+    } else if t <= nw {
+        t * (nw / t).ln()
+    } else {
+        0.0
+    }
+}

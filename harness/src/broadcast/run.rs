@@ -1,0 +1,699 @@
+//! Running a broadcast scenario: every sweep point in parallel, every receiver of a point in
+//! parallel, results in grid order (so output is independent of the thread count).
+
+use super::receiver::{expected_buffer, receive, ClientOutcome, Sample};
+use super::scenario::{BroadcastScenario, BroadcastSuite, Derived};
+use super::BroadcastError;
+use crate::plugin::{
+    ideal_bandwidth, ideal_bandwidth_approx, BuildContext, Schedule, ScheduleSpec,
+};
+use crate::results::{Column, Table};
+use crate::rng::stream;
+use rand::Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The broadcast schedule's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScheduleSummary {
+    /// Plugin name.
+    pub name: String,
+    /// Mean frames sent per instant in the steady state, in multiples of the playout rate.
+    pub mean_bandwidth_ratio: f64,
+    /// Most frames sent in one instant.
+    pub peak_bandwidth_ratio: f64,
+    /// Eq. 1 exactly: `Σ 1/(w + f)`.
+    pub ideal_bandwidth_ratio: f64,
+    /// Eq. 1's approximation `ln((n + w)/w)`.
+    pub ideal_bandwidth_approx_ratio: f64,
+    /// Mean over eq. 1: the schedule's bandwidth overhead.
+    pub mean_over_ideal_ratio: f64,
+    /// Frame transmissions in the whole schedule.
+    pub transmissions: u64,
+    /// Instants the schedule covers.
+    pub horizon_instants: u32,
+}
+
+/// The receivers' figures, summed (counts) or maximal (peaks) over receivers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReceiverSummary {
+    /// Total disk time over total playout time (the paper's I/O time metric).
+    pub client_io_time_ratio: f64,
+    /// Smallest per-receiver ratio.
+    pub client_io_time_min_ratio: f64,
+    /// Largest per-receiver ratio.
+    pub client_io_time_max_ratio: f64,
+    /// Total playout time.
+    pub playout_ns: u64,
+    /// Total disk time.
+    pub io_time_ns: u64,
+    /// Seek part.
+    pub io_seek_ns: u64,
+    /// Rotation part.
+    pub io_rotation_ns: u64,
+    /// Transfer part.
+    pub io_transfer_ns: u64,
+    /// Controller overhead part.
+    pub io_overhead_ns: u64,
+    /// Disk accesses.
+    pub disk_accesses: u64,
+    /// Accesses with a non-zero seek.
+    pub seeks: u64,
+    /// Read accesses.
+    pub reads: u64,
+    /// Write accesses.
+    pub writes: u64,
+    /// Frames written (counting repeats).
+    pub frames_written: u64,
+    /// Frames read.
+    pub frames_read: u64,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Distinct frames that went to disk.
+    pub frames_spilled: u64,
+    /// Distinct frames written more than once.
+    pub frames_cycled_more_than_once: u64,
+    /// Frames not in memory at their playout instant.
+    pub glitches: u64,
+    /// Their total lateness.
+    pub stalled_ns: u64,
+    /// Frames that arrived exactly at their playout instant.
+    pub frames_direct: u64,
+    /// Most frames in memory.
+    pub peak_memory_frames: u32,
+    /// Most frames over the cache size.
+    pub memory_overflow_frames: u32,
+    /// Most frames on disk.
+    pub peak_disk_frames: u32,
+    /// Most frames buffered (memory + disk).
+    pub peak_buffered_frames: u32,
+    /// Peak buffered as a share of the movie.
+    pub peak_buffered_ratio: f64,
+    /// Eq. 2's peak `(n + w)/e` in frames.
+    pub peak_buffered_theory_frames: f64,
+    /// Instants after joining when receiver 0's buffer peaked.
+    pub peak_buffered_instant: u32,
+    /// Eq. 2: the peak's instant, `(n + w)/e`.
+    pub peak_buffered_theory_instant: f64,
+}
+
+/// Everything one point measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BroadcastSummary {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed.
+    pub seed: u64,
+    /// Frames `n`.
+    pub frames: u32,
+    /// Initial delay `w` in instants.
+    pub delay_instants: u32,
+    /// One instant.
+    pub instant_ns: u64,
+    /// Bytes per frame.
+    pub frame_bytes: u64,
+    /// Cache `C` in frames.
+    pub cache_frames: u32,
+    /// `C / n`.
+    pub cache_ratio: f64,
+    /// Frames written per batch (κ).
+    pub batch_frames: u32,
+    /// `κ / C`.
+    pub batch_ratio: f64,
+    /// Read-ahead window in instants.
+    pub read_ahead_instants: u32,
+    /// Receivers.
+    pub clients: u32,
+    /// Broadcast schedule.
+    pub schedule: ScheduleSummary,
+    /// Receivers.
+    pub receivers: ReceiverSummary,
+    /// Published values carried by the scenario.
+    pub paper: BTreeMap<String, f64>,
+}
+
+/// Occupancy at one instant after joining, averaged over receivers.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MeanSample {
+    /// Instants since joining.
+    pub instant: u32,
+    /// Mean frames in memory.
+    pub memory: f64,
+    /// Mean frames on disk.
+    pub disk: f64,
+}
+
+/// One point's results.
+#[derive(Clone, Debug)]
+pub struct PointResult {
+    /// Swept keys and values.
+    pub point: Vec<(String, toml::Value)>,
+    /// The summary.
+    pub summary: BroadcastSummary,
+    /// Per receiver.
+    pub clients: Vec<ClientOutcome>,
+    /// Occupancy samples, averaged over the receivers.
+    pub samples: Vec<MeanSample>,
+    /// Histogram of frames per instant over the steady state: (frames, instants).
+    pub bandwidth_histogram: Vec<(u32, u64)>,
+}
+
+/// All points of a suite.
+#[derive(Clone, Debug)]
+pub struct SuiteResults {
+    /// Scenario name.
+    pub name: String,
+    /// Swept keys.
+    pub sweep_keys: Vec<String>,
+    /// Points in grid order.
+    pub points: Vec<PointResult>,
+}
+
+fn ctx<'a>(
+    s: &BroadcastScenario,
+    d: &Derived,
+    component: &'static str,
+    index: u64,
+    base_dir: &'a Path,
+) -> BuildContext<'a> {
+    BuildContext {
+        seed: s.file.seed,
+        component,
+        index,
+        nodes: 1,
+        disks_per_node: 1,
+        block_bytes: d.frame_bytes,
+        video_blocks: &[],
+        geometry: None,
+        pages: d.cache,
+        base_dir,
+    }
+}
+
+struct Plan {
+    d: Derived,
+    batch: u32,
+    joins: Vec<u32>,
+    spec: ScheduleSpec,
+    schedule_key: String,
+}
+
+fn plan(s: &BroadcastScenario, base_dir: &Path) -> Result<Plan, BroadcastError> {
+    let d = s
+        .file
+        .derive()
+        .map_err(|(k, m)| BroadcastError::Internal(format!("{k}: {m}")))?;
+    let buffer = s
+        .buffer
+        .build(&ctx(s, &d, "receiver", 0, base_dir))
+        .map_err(|e| BroadcastError::Build {
+            plugin: s.buffer.name.into(),
+            message: e.to_string(),
+        })?;
+    let batch = buffer.batch_frames().max(1);
+    let period = d.frames + d.delay;
+    // Receivers join in the steady state, one full period after the broadcast starts.
+    let joins: Vec<u32> = match s.file.receiver.join {
+        Some(phase) => vec![period + phase],
+        None => (0..s.file.receiver.clients)
+            .map(|k| {
+                period + stream(s.file.seed, "receiver.join", u64::from(k)).random_range(0..period)
+            })
+            .collect(),
+    };
+    let max_join = joins.iter().copied().max().unwrap_or(period);
+    let horizon = max_join + period - 1;
+    let spec = ScheduleSpec {
+        frames: d.frames,
+        delay: d.delay,
+        horizon,
+        chunk_hint: batch,
+    };
+    let schedule_key = format!("{} {} {:?}", s.schedule.name, s.schedule.params, spec);
+    Ok(Plan {
+        d,
+        batch,
+        joins,
+        spec,
+        schedule_key,
+    })
+}
+
+fn build_schedule(
+    s: &BroadcastScenario,
+    spec: &ScheduleSpec,
+    base_dir: &Path,
+) -> Result<Schedule, BroadcastError> {
+    let d = s
+        .file
+        .derive()
+        .map_err(|(k, m)| BroadcastError::Internal(format!("{k}: {m}")))?;
+    let name = s.schedule.name;
+    let plugin = s
+        .schedule
+        .build(&ctx(s, &d, "broadcast", 0, base_dir))
+        .map_err(|e| BroadcastError::Build {
+            plugin: name.into(),
+            message: e.to_string(),
+        })?;
+    let schedule = plugin
+        .schedule(spec)
+        .map_err(|e| BroadcastError::Contract {
+            plugin: name.into(),
+            message: e.to_string(),
+        })?;
+    if schedule.spec() != spec {
+        return Err(BroadcastError::Contract {
+            plugin: name.into(),
+            message: "returned a schedule for a different spec".into(),
+        });
+    }
+    schedule
+        .check_windows()
+        .map_err(|v| BroadcastError::Contract {
+            plugin: name.into(),
+            message: v.to_string(),
+        })?;
+    Ok(schedule)
+}
+
+fn run_point(
+    s: &BroadcastScenario,
+    p: &Plan,
+    schedule: &Schedule,
+    name: &str,
+    base_dir: &Path,
+) -> Result<PointResult, BroadcastError> {
+    let d = p.d;
+    let outcomes: Vec<Result<(ClientOutcome, Vec<Sample>), BroadcastError>> = p
+        .joins
+        .par_iter()
+        .enumerate()
+        .map(|(k, &join)| {
+            let c = ctx(s, &d, "receiver", k as u64, base_dir);
+            let mut buffer = s.buffer.build(&c).map_err(|e| BroadcastError::Build {
+                plugin: s.buffer.name.into(),
+                message: e.to_string(),
+            })?;
+            let mut disk = s
+                .disk
+                .build(&BuildContext {
+                    component: "receiver.disk",
+                    ..c
+                })
+                .map_err(|e| BroadcastError::Build {
+                    plugin: s.disk.name.into(),
+                    message: e.to_string(),
+                })?;
+            let mut samples = Vec::new();
+            let out = receive(
+                d,
+                schedule,
+                join,
+                s.buffer.name,
+                buffer.as_mut(),
+                disk.as_mut(),
+                &mut samples,
+            )?;
+            Ok((out, samples))
+        })
+        .collect();
+    let mut clients = Vec::with_capacity(outcomes.len());
+    let mut sums: Vec<(u32, u64, u64)> = Vec::new();
+    for o in outcomes {
+        let (out, smp) = o?;
+        if sums.is_empty() {
+            sums = smp.iter().map(|x| (x.instant, 0, 0)).collect();
+        }
+        for (acc, x) in sums.iter_mut().zip(&smp) {
+            acc.1 += u64::from(x.memory);
+            acc.2 += u64::from(x.disk);
+        }
+        clients.push(out);
+    }
+    let nc = clients.len() as f64;
+    let samples: Vec<MeanSample> = sums
+        .into_iter()
+        .map(|(instant, m, dk)| MeanSample {
+            instant,
+            memory: m as f64 / nc,
+            disk: dk as f64 / nc,
+        })
+        .collect();
+    // Bandwidth over the steady state: from one full period on.
+    let counts = schedule.per_instant();
+    let from = (d.frames + d.delay) as usize;
+    let steady = &counts[from.min(counts.len()) - 1..];
+    let mut hist: BTreeMap<u32, u64> = BTreeMap::new();
+    for &c in steady {
+        *hist.entry(c).or_default() += 1;
+    }
+    let (mean_bw, peak_bw) = schedule.bandwidth(from as u32);
+    let ideal = ideal_bandwidth(d.frames, d.delay);
+    let sum = |f: fn(&ClientOutcome) -> u64| clients.iter().map(f).sum::<u64>();
+    let max = |f: fn(&ClientOutcome) -> u32| clients.iter().map(f).max().unwrap_or(0);
+    let ratios: Vec<f64> = clients.iter().map(ClientOutcome::io_time_ratio).collect();
+    let nw = f64::from(d.frames + d.delay);
+    let receivers = ReceiverSummary {
+        client_io_time_ratio: sum(|c| c.io_time_ns) as f64 / sum(|c| c.playout_ns).max(1) as f64,
+        client_io_time_min_ratio: ratios.iter().copied().fold(f64::INFINITY, f64::min),
+        client_io_time_max_ratio: ratios.iter().copied().fold(0.0, f64::max),
+        playout_ns: sum(|c| c.playout_ns),
+        io_time_ns: sum(|c| c.io_time_ns),
+        io_seek_ns: sum(|c| c.io_seek_ns),
+        io_rotation_ns: sum(|c| c.io_rotation_ns),
+        io_transfer_ns: sum(|c| c.io_transfer_ns),
+        io_overhead_ns: sum(|c| c.io_overhead_ns),
+        disk_accesses: sum(|c| c.disk_accesses),
+        seeks: sum(|c| c.seeks),
+        reads: sum(|c| c.reads),
+        writes: sum(|c| c.writes),
+        frames_written: sum(|c| c.frames_written),
+        frames_read: sum(|c| c.frames_read),
+        bytes_written: sum(|c| c.bytes_written),
+        bytes_read: sum(|c| c.bytes_read),
+        frames_spilled: sum(|c| c.frames_spilled),
+        frames_cycled_more_than_once: sum(|c| c.frames_cycled),
+        glitches: sum(|c| c.glitches),
+        stalled_ns: sum(|c| c.stalled_ns),
+        frames_direct: sum(|c| c.frames_direct),
+        peak_memory_frames: max(|c| c.peak_memory_frames),
+        memory_overflow_frames: max(|c| c.memory_overflow_frames),
+        peak_disk_frames: max(|c| c.peak_disk_frames),
+        peak_buffered_frames: max(|c| c.peak_buffered_frames),
+        peak_buffered_ratio: f64::from(max(|c| c.peak_buffered_frames)) / f64::from(d.frames),
+        peak_buffered_theory_frames: nw / std::f64::consts::E,
+        peak_buffered_instant: clients[0].peak_buffered_instant,
+        peak_buffered_theory_instant: nw / std::f64::consts::E,
+    };
+    let summary = BroadcastSummary {
+        scenario: name.to_string(),
+        seed: s.file.seed,
+        frames: d.frames,
+        delay_instants: d.delay,
+        instant_ns: d.instant_ns,
+        frame_bytes: d.frame_bytes,
+        cache_frames: d.cache,
+        cache_ratio: f64::from(d.cache) / f64::from(d.frames),
+        batch_frames: p.batch,
+        batch_ratio: f64::from(p.batch) / f64::from(d.cache),
+        read_ahead_instants: d.read_ahead,
+        clients: clients.len() as u32,
+        schedule: ScheduleSummary {
+            name: s.schedule.name.to_string(),
+            mean_bandwidth_ratio: mean_bw,
+            peak_bandwidth_ratio: f64::from(peak_bw),
+            ideal_bandwidth_ratio: ideal,
+            ideal_bandwidth_approx_ratio: ideal_bandwidth_approx(d.frames, d.delay),
+            mean_over_ideal_ratio: mean_bw / ideal,
+            transmissions: schedule.total_transmissions(),
+            horizon_instants: schedule.spec().horizon,
+        },
+        receivers,
+        paper: s.file.paper.clone(),
+    };
+    Ok(PointResult {
+        point: s.point.clone(),
+        summary,
+        clients,
+        samples,
+        bandwidth_histogram: hist.into_iter().collect(),
+    })
+}
+
+/// Runs every point of `suite`; `progress(done, total)` is called as points finish.
+pub fn run_suite(
+    suite: &BroadcastSuite,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<SuiteResults, BroadcastError> {
+    let base_dir = suite.base_dir.as_path();
+    let plans: Vec<Plan> = suite
+        .points
+        .iter()
+        .map(|s| plan(s, base_dir))
+        .collect::<Result<_, _>>()?;
+    // Distinct schedules, each built once, in parallel.
+    let mut keys: Vec<(&str, usize)> = Vec::new();
+    for (i, p) in plans.iter().enumerate() {
+        if !keys.iter().any(|(k, _)| *k == p.schedule_key) {
+            keys.push((&p.schedule_key, i));
+        }
+    }
+    let built: Vec<Result<Arc<Schedule>, BroadcastError>> = keys
+        .par_iter()
+        .map(|&(_, i)| build_schedule(&suite.points[i], &plans[i].spec, base_dir).map(Arc::new))
+        .collect();
+    let mut schedules: BTreeMap<&str, Arc<Schedule>> = BTreeMap::new();
+    for ((k, _), b) in keys.iter().zip(built) {
+        schedules.insert(k, b?);
+    }
+    let total = suite.points.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let points: Vec<Result<PointResult, BroadcastError>> = suite
+        .points
+        .par_iter()
+        .zip(plans.par_iter())
+        .map(|(s, p)| {
+            let r = run_point(
+                s,
+                p,
+                &schedules[p.schedule_key.as_str()],
+                &suite.name,
+                base_dir,
+            );
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(n, total);
+            r
+        })
+        .collect();
+    Ok(SuiteResults {
+        name: suite.name.clone(),
+        sweep_keys: suite.sweep_keys.clone(),
+        points: points.into_iter().collect::<Result<_, _>>()?,
+    })
+}
+
+fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Table(t) => {
+            let mut parts: Vec<String> = Vec::new();
+            if let Some(n) = t.get("name") {
+                parts.push(value_text(n));
+            }
+            for (k, v) in t.iter().filter(|(k, _)| *k != "name") {
+                parts.push(format!("{k}={}", value_text(v)));
+            }
+            parts.join(" ")
+        }
+        other => other.to_string(),
+    }
+}
+
+fn toml_to_json(v: &toml::Value) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+impl SuiteResults {
+    /// `summary.json`: the point's summary, or every point's with its swept values.
+    pub fn summary_json(&self) -> serde_json::Value {
+        if self.sweep_keys.is_empty() {
+            serde_json::to_value(&self.points[0].summary).expect("serializable")
+        } else {
+            json!({
+                "scenario": self.name,
+                "sweep": self.sweep_keys,
+                "points": self.points.iter().map(|p| json!({
+                    "values": p.point.iter().map(|(k, v)| (k.clone(), toml_to_json(v)))
+                        .collect::<serde_json::Map<_, _>>(),
+                    "summary": p.summary,
+                })).collect::<Vec<_>>(),
+            })
+        }
+    }
+
+    /// The tables: per sweep point (`sweep`), or per receiver (`clients`), the receivers'
+    /// mean occupancy against eq. 2 (`occupancy`) and the bandwidth histogram (`bandwidth`).
+    pub fn tables(&self) -> Vec<Table> {
+        let mut tables = Vec::new();
+        if !self.sweep_keys.is_empty() {
+            let mut cols: Vec<(String, Column)> = vec![(
+                "point".into(),
+                Column::U64((0..self.points.len() as u64).collect()),
+            )];
+            for (i, k) in self.sweep_keys.iter().enumerate() {
+                cols.push((
+                    k.clone(),
+                    Column::Str(
+                        self.points
+                            .iter()
+                            .map(|p| value_text(&p.point[i].1))
+                            .collect(),
+                    ),
+                ));
+            }
+            let f = |g: fn(&BroadcastSummary) -> f64| {
+                Column::F64(self.points.iter().map(|p| g(&p.summary)).collect())
+            };
+            let u = |g: fn(&BroadcastSummary) -> u64| {
+                Column::U64(self.points.iter().map(|p| g(&p.summary)).collect())
+            };
+            cols.extend([
+                ("cache_frames".into(), u(|s| u64::from(s.cache_frames))),
+                ("cache_ratio".into(), f(|s| s.cache_ratio)),
+                ("batch_frames".into(), u(|s| u64::from(s.batch_frames))),
+                ("batch_ratio".into(), f(|s| s.batch_ratio)),
+                (
+                    "client_io_time_ratio".into(),
+                    f(|s| s.receivers.client_io_time_ratio),
+                ),
+                ("seeks".into(), u(|s| s.receivers.seeks)),
+                ("frames_written".into(), u(|s| s.receivers.frames_written)),
+                ("frames_read".into(), u(|s| s.receivers.frames_read)),
+                (
+                    "frames_cycled_more_than_once".into(),
+                    u(|s| s.receivers.frames_cycled_more_than_once),
+                ),
+                ("glitches".into(), u(|s| s.receivers.glitches)),
+                (
+                    "peak_buffered_ratio".into(),
+                    f(|s| s.receivers.peak_buffered_ratio),
+                ),
+                (
+                    "mean_bandwidth_ratio".into(),
+                    f(|s| s.schedule.mean_bandwidth_ratio),
+                ),
+                (
+                    "peak_bandwidth_ratio".into(),
+                    f(|s| s.schedule.peak_bandwidth_ratio),
+                ),
+                (
+                    "ideal_bandwidth_ratio".into(),
+                    f(|s| s.schedule.ideal_bandwidth_ratio),
+                ),
+            ]);
+            tables.push(Table {
+                name: "sweep".into(),
+                columns: cols,
+            });
+            return tables;
+        }
+        let p = &self.points[0];
+        let c = &p.clients;
+        let cu = |g: fn(&ClientOutcome) -> u64| Column::U64(c.iter().map(g).collect());
+        tables.push(Table {
+            name: "clients".into(),
+            columns: vec![
+                ("client".into(), Column::U64((0..c.len() as u64).collect())),
+                ("join_instant".into(), cu(|o| u64::from(o.join))),
+                (
+                    "client_io_time_ratio".into(),
+                    Column::F64(c.iter().map(ClientOutcome::io_time_ratio).collect()),
+                ),
+                ("io_time_ns".into(), cu(|o| o.io_time_ns)),
+                ("disk_accesses".into(), cu(|o| o.disk_accesses)),
+                ("seeks".into(), cu(|o| o.seeks)),
+                ("frames_written".into(), cu(|o| o.frames_written)),
+                ("frames_read".into(), cu(|o| o.frames_read)),
+                (
+                    "frames_cycled_more_than_once".into(),
+                    cu(|o| o.frames_cycled),
+                ),
+                ("glitches".into(), cu(|o| o.glitches)),
+                ("stalled_ns".into(), cu(|o| o.stalled_ns)),
+                (
+                    "peak_buffered_frames".into(),
+                    cu(|o| u64::from(o.peak_buffered_frames)),
+                ),
+            ],
+        });
+        let s = &p.summary;
+        let sm = &p.samples;
+        tables.push(Table {
+            name: "occupancy".into(),
+            columns: vec![
+                (
+                    "instant".into(),
+                    Column::U64(sm.iter().map(|x| u64::from(x.instant)).collect()),
+                ),
+                (
+                    "time_ns".into(),
+                    Column::U64(
+                        sm.iter()
+                            .map(|x| u64::from(x.instant) * s.instant_ns)
+                            .collect(),
+                    ),
+                ),
+                (
+                    "memory_frames".into(),
+                    Column::F64(sm.iter().map(|x| x.memory).collect()),
+                ),
+                (
+                    "disk_frames".into(),
+                    Column::F64(sm.iter().map(|x| x.disk).collect()),
+                ),
+                (
+                    "buffered_frames".into(),
+                    Column::F64(sm.iter().map(|x| x.memory + x.disk).collect()),
+                ),
+                (
+                    "eq2_frames".into(),
+                    Column::F64(
+                        sm.iter()
+                            .map(|x| {
+                                expected_buffer(f64::from(x.instant), s.frames, s.delay_instants)
+                            })
+                            .collect(),
+                    ),
+                ),
+            ],
+        });
+        tables.push(Table {
+            name: "bandwidth".into(),
+            columns: vec![
+                (
+                    "frames_per_instant".into(),
+                    Column::U64(
+                        p.bandwidth_histogram
+                            .iter()
+                            .map(|x| u64::from(x.0))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "instants".into(),
+                    Column::U64(p.bandwidth_histogram.iter().map(|x| x.1).collect()),
+                ),
+            ],
+        });
+        tables
+    }
+
+    /// The run's manifest.
+    pub fn manifest(&self, suite: &BroadcastSuite) -> serde_json::Value {
+        let first = &suite.points[0];
+        json!({
+            "vodbench_version": env!("CARGO_PKG_VERSION"),
+            "kind": "broadcast",
+            "scenario": self.name,
+            "seed": first.file.seed,
+            "sweep": self.sweep_keys,
+            "points": suite.points.iter().map(|p| json!({
+                "values": p.point.iter().map(|(k, v)| (k.clone(), toml_to_json(v)))
+                    .collect::<serde_json::Map<_, _>>(),
+                "plugins": {
+                    "broadcast.schedule": { "name": p.schedule.name, "params": p.schedule.params },
+                    "receiver.buffer": { "name": p.buffer.name, "params": p.buffer.params },
+                    "receiver.disk": { "name": p.disk.name, "params": p.disk.params },
+                },
+            })).collect::<Vec<_>>(),
+            "resolved_scenario": first.file,
+        })
+    }
+}

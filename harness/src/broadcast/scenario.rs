@@ -1,0 +1,490 @@
+//! Broadcast scenario files: a movie, a broadcast schedule, receivers, and an optional sweep.
+//!
+//! A file is a broadcast scenario when it has a top-level `[broadcast]` table. Parsing is as
+//! strict as for on-demand scenarios: unknown keys, wrong types and out-of-range values name
+//! the file, the line and the key path. A `[sweep]` table turns one file into a grid of runs:
+//! each key is a dotted path into the scenario, each value the list of settings to try.
+//!
+//! ```toml
+//! name = "mcs-1pct"
+//! [broadcast]
+//! frames = 216000        # a two-hour movie at 30 frames/s
+//! frame_rate = 30
+//! delay = "30s"           # the initial wait w
+//! [broadcast.schedule]
+//! name = "ideal"
+//! [receiver]
+//! cache = "1%"            # of the movie's frames
+//! [receiver.buffer]
+//! name = "mcs"
+//! kappa = "2.5%"          # of the cache
+//! [sweep]
+//! "receiver.cache" = ["0.5%", "1%", "2%"]
+//! ```
+
+use crate::plugin::{
+    BroadcastSchedule, ClientBuffer, DiskModel, PluginError, PluginKind, Registry, Resolved,
+};
+use crate::scenario::{locate, PluginTable, ScenarioError};
+use crate::units::{BitRate, Duration, Portion};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Most frames a movie may have.
+pub const MAX_FRAMES: u32 = 50_000_000;
+/// Most receivers per run.
+pub const MAX_CLIENTS: u32 = 100_000;
+/// Most points in one sweep.
+pub const MAX_SWEEP_POINTS: usize = 100_000;
+
+/// The top level of a broadcast scenario file.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BroadcastFile {
+    /// Scenario name (default: the file name without extension).
+    pub name: Option<String>,
+    /// What the scenario reproduces.
+    pub description: Option<String>,
+    /// Seed of every random stream (receivers' join instants).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// The movie and its broadcast schedule.
+    pub broadcast: BroadcastSection,
+    /// The receivers (clients).
+    pub receiver: ReceiverSection,
+    /// A grid of runs: dotted key → list of values (see the module docs).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, Vec<serde_json::Value>>")]
+    pub sweep: toml::Table,
+    /// Published figures for this configuration (shown beside vodbench's values).
+    #[serde(default)]
+    pub paper: BTreeMap<String, f64>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// `[broadcast]`: the movie and the server's schedule.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BroadcastSection {
+    /// Frames in the movie (`n`).
+    pub frames: u32,
+    /// Frames per second; one *instant* is one frame's playout time (default 30).
+    #[serde(default = "default_rate")]
+    pub frame_rate: u32,
+    /// The movie's bit rate, which sets the frame size (default 4Mbit/s).
+    #[serde(default = "default_bit_rate")]
+    pub bit_rate: BitRate,
+    /// Initial delay `w` before playout starts, at least one instant (e.g. "30s").
+    pub delay: Duration,
+    /// Broadcast schedule plugin (default `ideal`).
+    #[serde(default = "default_schedule")]
+    pub schedule: PluginTable,
+}
+
+fn default_rate() -> u32 {
+    30
+}
+fn default_bit_rate() -> BitRate {
+    BitRate(4_000_000)
+}
+fn default_schedule() -> PluginTable {
+    PluginTable::named("ideal")
+}
+fn default_disk() -> PluginTable {
+    PluginTable::named("linear")
+}
+fn default_clients() -> u32 {
+    1
+}
+fn default_read_ahead() -> Duration {
+    Duration(1_000_000_000)
+}
+
+/// `[receiver]`: the clients' memory, disk and buffer policy.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverSection {
+    /// Number of receivers, each joining at its own random instant (default 1). Receivers
+    /// join in the schedule's steady state: at `n + w + phase`, once every frame's broadcast
+    /// cycle is under way, with the phase drawn uniformly from `0..n + w`.
+    #[serde(default = "default_clients")]
+    pub clients: u32,
+    /// A fixed phase `0 ≤ join < n + w` for a single receiver instead of a random one.
+    pub join: Option<u32>,
+    /// Memory cache `C`: frames, or a share of the movie such as "1%".
+    pub cache: Portion,
+    /// Slack kept between a read-back's worst-case completion and the frame's playout
+    /// (default "1s"): a frame on disk is read back once `disk free + worst-case time to make
+    /// room and read its extent + read_ahead` reaches its playout time. Frames due within
+    /// `read_ahead` are pinned in memory.
+    #[serde(default = "default_read_ahead")]
+    pub read_ahead: Duration,
+    /// Occupancy sampling interval (default: the movie length / 500).
+    pub sample: Option<Duration>,
+    /// Client buffer policy plugin.
+    pub buffer: PluginTable,
+    /// The receiver's local disk: any disk model (default `linear`).
+    #[serde(default = "default_disk")]
+    pub disk: PluginTable,
+}
+
+/// One point of a scenario, parsed and validated, with its plugins resolved.
+#[derive(Debug, Clone)]
+pub struct BroadcastScenario {
+    /// The parsed file for this point (sweep removed).
+    pub file: BroadcastFile,
+    /// The swept keys and this point's values (empty without a sweep).
+    pub point: Vec<(String, toml::Value)>,
+    /// `[broadcast.schedule]`
+    pub schedule: Resolved<dyn BroadcastSchedule>,
+    /// `[receiver.buffer]`
+    pub buffer: Resolved<dyn ClientBuffer>,
+    /// `[receiver.disk]`
+    pub disk: Resolved<dyn DiskModel>,
+}
+
+/// A broadcast scenario file: every point of its sweep (one point without a sweep).
+#[derive(Debug, Clone)]
+pub struct BroadcastSuite {
+    /// The file.
+    pub path: PathBuf,
+    /// Directory against which relative paths resolve.
+    pub base_dir: PathBuf,
+    /// Scenario name.
+    pub name: String,
+    /// The swept keys, in grid order (the last varies fastest).
+    pub sweep_keys: Vec<String>,
+    /// The points.
+    pub points: Vec<BroadcastScenario>,
+}
+
+/// Derived quantities of a point, in instants and frames.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Derived {
+    /// Frames `n`.
+    pub frames: u32,
+    /// Initial delay `w` in instants.
+    pub delay: u32,
+    /// One instant in nanoseconds.
+    pub instant_ns: u64,
+    /// Bytes per frame.
+    pub frame_bytes: u64,
+    /// Cache `C` in frames.
+    pub cache: u32,
+    /// Read-ahead in instants.
+    pub read_ahead: u32,
+    /// Occupancy sampling interval in instants.
+    pub sample: u32,
+}
+
+impl BroadcastFile {
+    /// The derived quantities; errors name the key.
+    pub fn derive(&self) -> Result<Derived, (String, String)> {
+        let b = &self.broadcast;
+        let r = &self.receiver;
+        let bad = |k: &str, m: String| Err((k.to_string(), m));
+        if !(2..=MAX_FRAMES).contains(&b.frames) {
+            return bad(
+                "broadcast.frames",
+                format!("must be in 2..={MAX_FRAMES}, got {}", b.frames),
+            );
+        }
+        if !(1..=1000).contains(&b.frame_rate) {
+            return bad(
+                "broadcast.frame_rate",
+                format!("must be in 1..=1000 frames/s, got {}", b.frame_rate),
+            );
+        }
+        if b.bit_rate.0 < 8 * u64::from(b.frame_rate) {
+            return bad(
+                "broadcast.bit_rate",
+                format!("{} gives frames under one byte", b.bit_rate),
+            );
+        }
+        let instant_ns = 1_000_000_000 / u64::from(b.frame_rate);
+        let delay = (b.delay.0 + instant_ns / 2) / instant_ns;
+        if delay == 0 || delay > u64::from(MAX_FRAMES) {
+            return bad(
+                "broadcast.delay",
+                format!(
+                    "must be at least one frame time ({}) and at most {MAX_FRAMES} frames, got {}",
+                    crate::units::fmt_duration_ns(instant_ns),
+                    b.delay
+                ),
+            );
+        }
+        let delay = delay as u32;
+        if !(1..=MAX_CLIENTS).contains(&r.clients) {
+            return bad(
+                "receiver.clients",
+                format!("must be in 1..={MAX_CLIENTS}, got {}", r.clients),
+            );
+        }
+        if let Some(j) = r.join {
+            if r.clients != 1 {
+                return bad(
+                    "receiver.join",
+                    "a fixed join instant needs receiver.clients = 1".into(),
+                );
+            }
+            if j >= b.frames + delay {
+                return bad(
+                    "receiver.join",
+                    format!(
+                        "must be in 0..{} (a phase within one period n + w), got {j}",
+                        b.frames + delay
+                    ),
+                );
+            }
+        }
+        let read_ahead = r.read_ahead.0.div_ceil(instant_ns).min(u64::from(b.frames)) as u32;
+        let cache = r.cache.of(u64::from(b.frames));
+        if cache < u64::from(read_ahead) + 2 || cache > u64::from(b.frames) {
+            return bad(
+                "receiver.cache",
+                format!(
+                    "must hold more than the read-ahead window ({read_ahead} frames) + 1 and at \
+                     most the movie ({} frames); got {} = {cache} frames",
+                    b.frames, r.cache
+                ),
+            );
+        }
+        let movie_ns = instant_ns * u64::from(b.frames);
+        let sample = r.sample.map_or(movie_ns / 500, |d| d.0);
+        let sample = (sample / instant_ns).max(1).min(u64::from(b.frames)) as u32;
+        Ok(Derived {
+            frames: b.frames,
+            delay,
+            instant_ns,
+            frame_bytes: b.bit_rate.0 / 8 / u64::from(b.frame_rate),
+            cache: cache as u32,
+            read_ahead,
+            sample,
+        })
+    }
+}
+
+/// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
+pub fn is_broadcast(text: &str) -> bool {
+    text.parse::<toml::Table>()
+        .map(|t| t.contains_key("broadcast"))
+        .unwrap_or(false)
+}
+
+fn set_path(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().filter(|s| !s.is_empty()).ok_or("empty key")?;
+    let mut t = table;
+    for p in parts {
+        let entry = t
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        t = entry
+            .as_table_mut()
+            .ok_or_else(|| format!("`{p}` is not a table"))?;
+    }
+    t.insert(last.to_string(), value);
+    Ok(())
+}
+
+fn describe(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+impl BroadcastSuite {
+    /// Reads and validates a broadcast scenario file, expanding its sweep.
+    pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            file: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, path, registry)
+    }
+
+    /// Parses scenario text; `path` is used in messages and for relative paths.
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        registry: &Registry,
+    ) -> Result<BroadcastSuite, ScenarioError> {
+        let at = |key: &str, message: String| ScenarioError::at(path, text, key, message);
+        let mut base: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+                    file: path.to_path_buf(),
+                    line: e.span().map(|s| locate::line_of(text, s.start)),
+                    message: e.message().to_string(),
+                })?;
+        let sweep = match base.remove("sweep") {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(t)) => t,
+            Some(_) => return Err(at("sweep", "must be a table of key = [values]".into())),
+        };
+        let mut axes: Vec<(String, Vec<toml::Value>)> = Vec::new();
+        let mut points = 1usize;
+        for (k, v) in &sweep {
+            let key = format!("sweep.{k}");
+            let values = match v {
+                toml::Value::Array(a) if !a.is_empty() => a.clone(),
+                _ => return Err(at(&key, "must be a non-empty list of values".into())),
+            };
+            if k.starts_with("sweep") || k.split('.').any(str::is_empty) {
+                return Err(at(&key, format!("`{k}` is not a key that can be swept")));
+            }
+            points = points.saturating_mul(values.len());
+            axes.push((k.clone(), values));
+        }
+        if points > MAX_SWEEP_POINTS {
+            return Err(at(
+                "sweep",
+                format!("the grid has {points} points; at most {MAX_SWEEP_POINTS} are allowed"),
+            ));
+        }
+        let name = base
+            .get("name")
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "scenario".into())
+            });
+        let mut out = Vec::with_capacity(points);
+        let mut index = vec![0usize; axes.len()];
+        for _ in 0..points {
+            let mut table = base.clone();
+            let mut point = Vec::new();
+            for (a, (k, values)) in axes.iter().enumerate() {
+                let v = values[index[a]].clone();
+                set_path(&mut table, k, v.clone())
+                    .map_err(|m| at(&format!("sweep.{k}"), format!("cannot set `{k}`: {m}")))?;
+                point.push((k.clone(), v));
+            }
+            let label = point
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", describe(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let in_point = |key: &str, message: String| {
+                let swept = point
+                    .iter()
+                    .any(|(k, _)| key == k || key.starts_with(&format!("{k}.")));
+                if swept {
+                    let mut e = at(
+                        &key.to_string(),
+                        format!("sweep point ({label}): {message}"),
+                    );
+                    if let ScenarioError::Invalid { line, .. } = &mut e {
+                        let sk = point
+                            .iter()
+                            .find(|(k, _)| key == k || key.starts_with(&format!("{k}.")))
+                            .map(|(k, _)| k.clone())
+                            .unwrap_or_default();
+                        *line = sweep_line(text, &sk).or(*line);
+                    }
+                    e
+                } else {
+                    at(key, message)
+                }
+            };
+            out.push(Self::point(table, point.clone(), registry, &in_point)?);
+            for a in (0..axes.len()).rev() {
+                index[a] += 1;
+                if index[a] < axes[a].1.len() {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+        Ok(BroadcastSuite {
+            path: path.to_path_buf(),
+            base_dir: path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from(".")),
+            name,
+            sweep_keys: axes.into_iter().map(|(k, _)| k).collect(),
+            points: out,
+        })
+    }
+
+    fn point(
+        table: toml::Table,
+        point: Vec<(String, toml::Value)>,
+        registry: &Registry,
+        at: &dyn Fn(&str, String) -> ScenarioError,
+    ) -> Result<BroadcastScenario, ScenarioError> {
+        let file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(|e| {
+                let mut key = e.path().to_string();
+                let message = e.into_inner().to_string();
+                if let Some(unknown) = message
+                    .strip_prefix("unknown field `")
+                    .and_then(|m| m.split('`').next())
+                {
+                    key = if key == "." || key.is_empty() {
+                        unknown.to_string()
+                    } else {
+                        format!("{key}.{unknown}")
+                    };
+                }
+                if key == "." {
+                    key.clear();
+                }
+                let message = message
+                    .replace("unknown field", "unknown key")
+                    .replace("expected one of", "allowed keys:");
+                at(&key, message)
+            })?;
+        file.derive().map_err(|(k, m)| at(&k, m))?;
+        fn resolve<K: PluginKind + ?Sized>(
+            registry: &Registry,
+            key: &str,
+            table: &PluginTable,
+            at: &dyn Fn(&str, String) -> ScenarioError,
+        ) -> Result<Resolved<K>, ScenarioError> {
+            registry
+                .resolve::<K>(&table.name, &table.params)
+                .map_err(|e| match e {
+                    PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
+                    PluginError::InvalidParam { path, message } => {
+                        let full = if path.is_empty() {
+                            key.to_string()
+                        } else {
+                            format!("{key}.{path}")
+                        };
+                        at(
+                            &full,
+                            format!("{} `{}`: {message}", K::KIND.key(), table.name),
+                        )
+                    }
+                    PluginError::Build(m) => at(key, m),
+                })
+        }
+        let schedule = resolve(registry, "broadcast.schedule", &file.broadcast.schedule, at)?;
+        let buffer = resolve(registry, "receiver.buffer", &file.receiver.buffer, at)?;
+        let disk = resolve(registry, "receiver.disk", &file.receiver.disk, at)?;
+        Ok(BroadcastScenario {
+            file,
+            point,
+            schedule,
+            buffer,
+            disk,
+        })
+    }
+}
+
+/// The line of `key` inside the `[sweep]` table (keys there are quoted dotted strings).
+fn sweep_line(text: &str, key: &str) -> Option<usize> {
+    let start = text.find("[sweep]")?;
+    let pos = text[start..].find(&format!("\"{key}\""))? + start;
+    Some(locate::line_of(text, pos))
+}

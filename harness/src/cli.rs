@@ -1,0 +1,642 @@
+//! The `vodbench` command line, as a library so third-party binaries get the same commands.
+//!
+//! ```no_run
+//! use vodbench_harness::{cli, plugin::Registry};
+//! fn main() -> std::process::ExitCode {
+//!     let registry = Registry::new(); // add built-ins and your own plugins here
+//!     cli::main_with(registry)
+//! }
+//! ```
+//!
+//! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
+//! be written); 2 bad input (scenario, trace or command-line usage).
+
+use crate::plugin::Registry;
+use crate::results::Summary;
+use crate::scenario::Scenario;
+use crate::time::SimTime;
+use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
+use crate::units::Duration;
+use crate::{output, runner};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Exit code for bad input.
+pub const EXIT_INPUT: u8 = 2;
+/// Exit code for a failed run.
+pub const EXIT_FAILURE: u8 = 1;
+
+#[derive(Parser)]
+#[command(
+    name = "vodbench",
+    version,
+    about = "Trace-driven benchmarking of video-on-demand servers"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate one scenario; print a summary and write an output folder.
+    Run {
+        /// Scenario file (TOML).
+        scenario: PathBuf,
+        /// Output folder (default: out/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Override the number of terminals.
+        #[arg(long)]
+        terminals: Option<u32>,
+        /// Override the seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print nothing but errors.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Validate scenario files without running them.
+    Check {
+        /// Scenario files.
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of the scenario format.
+    Schema {
+        /// The schema of broadcast scenarios (files with a `[broadcast]` table) instead.
+        #[arg(long)]
+        broadcast: bool,
+    },
+    /// List every registered plugin with its parameters.
+    Plugins,
+    /// Measure simulation speed: run a scenario several times in-process (no output files)
+    /// and print the wall time of each repetition with its throughput.
+    Bench {
+        /// Scenario file (TOML), on-demand or broadcast.
+        scenario: PathBuf,
+        /// Timed repetitions (after one untimed warm-up run).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        repeat: u32,
+    },
+    /// Workload traces.
+    #[command(subcommand)]
+    Trace(TraceCmd),
+}
+
+#[derive(Subcommand)]
+enum TraceCmd {
+    /// Generate a Zipf (or uniform) workload trace.
+    Zipf {
+        /// Take every setting from this scenario's [workload.generate] (flags below override).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// Number of terminals.
+        #[arg(long)]
+        terminals: Option<u32>,
+        /// Number of videos.
+        #[arg(long)]
+        videos: Option<u32>,
+        /// Zipf parameter z (0 = uniform).
+        #[arg(long)]
+        z: Option<f64>,
+        /// Uniform popularity instead of Zipf.
+        #[arg(long)]
+        uniform: bool,
+        /// Video length, e.g. 60min.
+        #[arg(long)]
+        length: Option<String>,
+        /// Terminals start uniformly within this span, e.g. 60s.
+        #[arg(long)]
+        start_spread: Option<String>,
+        /// Generate events up to this time, e.g. 2h.
+        #[arg(long)]
+        horizon: Option<String>,
+        /// Mean pauses per viewing.
+        #[arg(long)]
+        pauses_per_video: Option<f64>,
+        /// Mean pause length, e.g. 2min.
+        #[arg(long)]
+        pause_mean: Option<String>,
+        /// Mean seeks per viewing.
+        #[arg(long)]
+        seeks_per_video: Option<f64>,
+        /// Mean seek distance, e.g. 5min.
+        #[arg(long)]
+        seek_mean: Option<String>,
+        /// Seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// Whether the file at `path` is a broadcast scenario (unreadable files are not; loading them
+/// as on-demand scenarios reports the error).
+fn is_broadcast_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t))
+}
+
+pub(crate) fn input_error(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(EXIT_INPUT)
+}
+
+pub(crate) fn failure(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(EXIT_FAILURE)
+}
+
+/// Parses the process arguments and runs the command with `registry`.
+pub fn main_with(registry: Registry) -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_INPUT } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Command::Run {
+            scenario,
+            out,
+            terminals,
+            seed,
+            quiet,
+        } => {
+            if is_broadcast_file(&scenario) {
+                if terminals.is_some() {
+                    return input_error(format!(
+                        "{}: --terminals applies to on-demand scenarios; this is a broadcast \
+                         scenario (set receiver.clients instead)",
+                        scenario.display()
+                    ));
+                }
+                crate::broadcast::cli::cmd_run(&registry, &scenario, out, seed, quiet)
+            } else {
+                cmd_run(&registry, &scenario, out, terminals, seed, quiet)
+            }
+        }
+        Command::Check { scenarios } => {
+            let mut bad = false;
+            for p in scenarios {
+                if is_broadcast_file(&p) {
+                    match crate::broadcast::BroadcastSuite::load(&p, &registry) {
+                        Ok(s) => println!(
+                            "ok: {} ({}, broadcast, {} point{})",
+                            p.display(),
+                            s.name,
+                            s.points.len(),
+                            if s.points.len() == 1 { "" } else { "s" }
+                        ),
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            bad = true;
+                        }
+                    }
+                    continue;
+                }
+                match Scenario::load(&p, &registry).and_then(|s| {
+                    runner::preflight(&s)?;
+                    runner::workload(&s).map(|w| (s, w))
+                }) {
+                    Ok((s, w)) => println!(
+                        "ok: {} ({}, {} workload events)",
+                        p.display(),
+                        s.name(),
+                        w.len()
+                    ),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        bad = true;
+                    }
+                }
+            }
+            if bad {
+                ExitCode::from(EXIT_INPUT)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Command::Schema { broadcast } => {
+            let schema = if broadcast {
+                crate::schema::broadcast_schema(&registry)
+            } else {
+                crate::schema::scenario_schema(&registry)
+            };
+            println!("{}", output::to_json(&schema).trim_end());
+            ExitCode::SUCCESS
+        }
+        Command::Plugins => {
+            print!("{}", plugins_listing(&registry));
+            ExitCode::SUCCESS
+        }
+        Command::Bench { scenario, repeat } => cmd_bench(&registry, &scenario, repeat),
+        Command::Trace(TraceCmd::Zipf {
+            scenario,
+            terminals,
+            videos,
+            z,
+            uniform,
+            length,
+            start_spread,
+            horizon,
+            pauses_per_video,
+            pause_mean,
+            seeks_per_video,
+            seek_mean,
+            seed,
+            out,
+        }) => {
+            let dur =
+                |flag: &str, v: &Option<String>| -> Result<Option<Duration>, String> {
+                    v.as_ref()
+                        .map(|s| {
+                            crate::units::parse_duration_ns(s).map(Duration).ok_or_else(|| {
+                            format!("--{flag}: expected a duration like 90s, 10min, 2h; got {s:?}")
+                        })
+                        })
+                        .transpose()
+                };
+            let run = || -> Result<(), (u8, String)> {
+                let bad = |m: String| (EXIT_INPUT, m);
+                let base = match &scenario {
+                    Some(p) => Some(Scenario::load(p, &registry).map_err(|e| bad(e.to_string()))?),
+                    None => None,
+                };
+                let mut params = base
+                    .as_ref()
+                    .and_then(|s| s.file.workload.generate.clone())
+                    .unwrap_or_else(GeneratorParams::default);
+                if uniform {
+                    params.popularity = Popularity::Uniform;
+                }
+                if let Some(z) = z {
+                    params.popularity = Popularity::Zipf;
+                    params.z = z;
+                }
+                if let Some(d) = dur("start-spread", &start_spread).map_err(bad)? {
+                    params.start_spread = d;
+                }
+                if let Some(x) = pauses_per_video {
+                    params.pauses_per_video = x;
+                }
+                if let Some(d) = dur("pause-mean", &pause_mean).map_err(bad)? {
+                    params.pause_mean = d;
+                }
+                if let Some(x) = seeks_per_video {
+                    params.seeks_per_video = x;
+                }
+                if let Some(d) = dur("seek-mean", &seek_mean).map_err(bad)? {
+                    params.seek_mean = d;
+                }
+                params
+                    .validate()
+                    .map_err(|(k, m)| bad(format!("{}: {m}", k.replace('_', "-"))))?;
+                let terminals = terminals
+                    .or(base.as_ref().map(|s| s.file.terminals.count))
+                    .ok_or_else(|| bad("--terminals is required (or --scenario)".into()))?;
+                let videos = videos
+                    .or(base.as_ref().map(|s| s.file.videos.count))
+                    .ok_or_else(|| bad("--videos is required (or --scenario)".into()))?;
+                if terminals == 0 || videos == 0 {
+                    return Err(bad("--terminals and --videos must be at least 1".into()));
+                }
+                let length = dur("length", &length)
+                    .map_err(bad)?
+                    .or(base.as_ref().map(|s| s.file.videos.length))
+                    .ok_or_else(|| bad("--length is required (or --scenario)".into()))?;
+                let horizon = match dur("horizon", &horizon).map_err(bad)? {
+                    Some(h) => SimTime::from_nanos(h.0),
+                    None => match &base {
+                        Some(s) => runner::horizon(s),
+                        None => return Err(bad("--horizon is required (or --scenario)".into())),
+                    },
+                };
+                let seed = seed.or(base.as_ref().map(|s| s.file.seed)).unwrap_or(1);
+                let events =
+                    trace::generate(&params, terminals, videos, length.sim(), horizon, seed)
+                        .map_err(bad)?;
+                let header = TraceHeader {
+                    terminals: Some(terminals),
+                    videos: Some(videos),
+                };
+                let mut buf = Vec::new();
+                trace::write_trace(&mut buf, &header, &events)
+                    .map_err(|e| (EXIT_FAILURE, e.to_string()))?;
+                match out {
+                    Some(p) => {
+                        output::write_atomic(&p, &buf).map_err(|e| (EXIT_FAILURE, e.to_string()))?
+                    }
+                    None => {
+                        use std::io::Write;
+                        std::io::stdout()
+                            .write_all(&buf)
+                            .map_err(|e| (EXIT_FAILURE, e.to_string()))?
+                    }
+                }
+                Ok(())
+            };
+            match run() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err((code, m)) => {
+                    eprintln!("error: {m}");
+                    ExitCode::from(code)
+                }
+            }
+        }
+    }
+}
+
+fn cmd_run(
+    registry: &Registry,
+    path: &Path,
+    out: Option<PathBuf>,
+    terminals: Option<u32>,
+    seed: Option<u64>,
+    quiet: bool,
+) -> ExitCode {
+    let mut s = match Scenario::load(path, registry) {
+        Ok(s) => s,
+        Err(e) => return input_error(e),
+    };
+    if let Some(n) = terminals {
+        if let Err(e) = s.set_terminals(n) {
+            return input_error(e);
+        }
+    }
+    if let Some(seed) = seed {
+        s.file.seed = seed;
+    }
+    let started = Instant::now();
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} simulated {msg} [{wide_bar}] {percent}% ({elapsed})",
+        )
+        .expect("valid template"),
+    );
+    let mut shown = false;
+    let mut progress = |now: SimTime, end: Option<SimTime>| {
+        if quiet {
+            return;
+        }
+        if !shown && started.elapsed().as_secs_f64() > 1.0 {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown = true;
+        }
+        if let Some(end) = end {
+            bar.set_length(end.as_nanos() / 1_000_000);
+        }
+        bar.set_position(now.as_nanos() / 1_000_000);
+        bar.set_message(format!("{:.0}s", now.as_secs_f64()));
+    };
+    let (results, events) = match runner::run(&s, &mut progress) {
+        Ok(r) => r,
+        Err(runner::RunError::Scenario(e)) => return input_error(e),
+        Err(e) => return failure(e),
+    };
+    bar.finish_and_clear();
+    let wall = started.elapsed();
+    let dir = out.unwrap_or_else(|| Path::new("out").join(s.name()));
+    let manifest = runner::manifest(&s, &events);
+    if let Err(e) = output::write_run(&dir, &manifest, &results, registry.table_writer()) {
+        return failure(e);
+    }
+    if !quiet {
+        print!("{}", summary_table(&results.summary));
+        let sim_s = results.summary.simulated_ns as f64 / 1e9;
+        println!(
+            "wall time {:.2}s, {:.0}x real time, {:.2}M events/s; output: {}",
+            wall.as_secs_f64(),
+            sim_s / wall.as_secs_f64().max(1e-9),
+            results.summary.events as f64 / wall.as_secs_f64().max(1e-9) / 1e6,
+            dir.display()
+        );
+        if registry.table_writer().is_none() {
+            println!("(no table writer installed: CSV tables were not written)");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One timed repetition for `vodbench bench`: (wall seconds, units of work done).
+type BenchRun<'a> = Box<dyn FnMut() -> Result<(f64, f64), ExitCode> + 'a>;
+
+fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
+    let (mut once, unit): (BenchRun<'_>, &str) = if is_broadcast_file(path) {
+        let suite = match crate::broadcast::BroadcastSuite::load(path, registry) {
+            Ok(s) => s,
+            Err(e) => return input_error(e),
+        };
+        (
+            Box::new(move || {
+                let t = Instant::now();
+                let r = crate::broadcast::run::run_suite(&suite, &|_, _| {})
+                    .map_err(|e| failure(format!("{}: {e}", path.display())))?;
+                let wall = t.elapsed().as_secs_f64();
+                let frames: u64 = r
+                    .points
+                    .iter()
+                    .map(|p| u64::from(p.summary.frames) * u64::from(p.summary.clients))
+                    .sum();
+                Ok((wall, frames as f64))
+            }),
+            "client frames",
+        )
+    } else {
+        let s = match Scenario::load(path, registry) {
+            Ok(s) => s,
+            Err(e) => return input_error(e),
+        };
+        (
+            Box::new(move || {
+                let t = Instant::now();
+                let (r, _) = runner::run(&s, &mut |_, _| {}).map_err(|e| match e {
+                    runner::RunError::Scenario(e) => input_error(e),
+                    e => failure(e),
+                })?;
+                Ok((t.elapsed().as_secs_f64(), r.summary.events as f64))
+            }),
+            "events",
+        )
+    };
+    if let Err(code) = once() {
+        return code;
+    }
+    let mut walls = Vec::with_capacity(repeat as usize);
+    let mut work = 0.0;
+    for i in 0..repeat {
+        match once() {
+            Ok((w, n)) => {
+                println!(
+                    "run {:>3}: {:.4} s, {:.2}M {unit}/s",
+                    i + 1,
+                    w,
+                    n / w.max(1e-9) / 1e6
+                );
+                walls.push(w);
+                work = n;
+            }
+            Err(code) => return code,
+        }
+    }
+    walls.sort_by(f64::total_cmp);
+    let median = walls[walls.len() / 2];
+    println!(
+        "{}: {repeat} runs, wall min {:.4} s, median {:.4} s, max {:.4} s; \
+         {:.0} {unit} per run, {:.2}M {unit}/s at the median",
+        path.display(),
+        walls[0],
+        median,
+        walls[walls.len() - 1],
+        work,
+        work / median.max(1e-9) / 1e6
+    );
+    ExitCode::SUCCESS
+}
+
+/// The human-readable summary printed by `vodbench run`.
+pub fn summary_table(s: &Summary) -> String {
+    let ms = |ns: u64| format!("{:.1} ms", ns as f64 / 1e6);
+    let pct = |r: f64| format!("{:.1} %", r * 100.0);
+    let mib = |b: u64| format!("{:.1} MiB", b as f64 / 1048576.0);
+    let io = &s.disks.io_time;
+    let rows: Vec<(String, String)> = vec![
+        ("scenario".into(), s.scenario.clone()),
+        ("terminals".into(), s.terminals.to_string()),
+        (
+            "measured".into(),
+            format!(
+                "{:.0} s after {:.1} s warm-up{}",
+                s.measured_ns as f64 / 1e9,
+                s.warmup_ns as f64 / 1e9,
+                if s.ended_early {
+                    " (workload ended early)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        (
+            "glitches".into(),
+            format!(
+                "{} ({} terminals, {:.1} s stalled)",
+                s.glitches.count,
+                s.glitches.terminals_affected,
+                s.glitches.stalled_ns as f64 / 1e9
+            ),
+        ),
+        (
+            "start-up latency".into(),
+            format!(
+                "mean {}, p99 {}, max {}",
+                ms(s.startup_latency.mean_ns),
+                ms(s.startup_latency.p99_ns),
+                ms(s.startup_latency.max_ns)
+            ),
+        ),
+        (
+            "disk utilization".into(),
+            format!(
+                "mean {}, min {}, max {}",
+                pct(s.disks.utilization_mean_ratio),
+                pct(s.disks.utilization_min_ratio),
+                pct(s.disks.utilization_max_ratio)
+            ),
+        ),
+        (
+            "CPU utilization".into(),
+            format!(
+                "mean {}, max {}",
+                pct(s.cpu.utilization_mean_ratio),
+                pct(s.cpu.utilization_max_ratio)
+            ),
+        ),
+        (
+            "disk requests".into(),
+            format!(
+                "{} ({} demand, {} prefetch)",
+                s.disks.requests, s.disks.demand_requests, s.disks.prefetch_requests
+            ),
+        ),
+        (
+            "I/O time".into(),
+            format!(
+                "mean {} = queue {} + seek {} + rotation {} + transfer {} + overhead {}",
+                ms(io.total.mean_ns),
+                ms(io.queue.mean_ns),
+                ms(io.seek.mean_ns),
+                ms(io.rotation.mean_ns),
+                ms(io.transfer.mean_ns),
+                ms(io.overhead.mean_ns)
+            ),
+        ),
+        (
+            "I/O time p99 / max".into(),
+            format!("{} / {}", ms(io.total.p99_ns), ms(io.total.max_ns)),
+        ),
+        (
+            "buffer pool".into(),
+            format!(
+                "hit {}, shared refs {}, joins {}, waits {}",
+                pct(s.buffer_pool.hit_ratio),
+                pct(s.buffer_pool.shared_ratio),
+                s.buffer_pool.joins,
+                s.buffer_pool.page_waits
+            ),
+        ),
+        (
+            "server memory".into(),
+            format!(
+                "mean {}, peak {}",
+                mib(s.buffer_pool.memory_in_use_mean_bytes),
+                mib(s.buffer_pool.memory_in_use_peak_bytes)
+            ),
+        ),
+        (
+            "terminal buffer".into(),
+            format!(
+                "mean {}, peak {} of {}",
+                mib(s.terminal_buffer.occupancy_mean_bytes),
+                mib(s.terminal_buffer.occupancy_peak_bytes),
+                mib(s.terminal_buffer.memory_bytes)
+            ),
+        ),
+    ];
+    let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (k, v) in rows {
+        out.push_str(&format!("{k:<w$}  {v}\n"));
+    }
+    for (k, v) in &s.paper {
+        out.push_str(&format!("{:<w$}  {v}\n", format!("paper: {k}")));
+    }
+    out
+}
+
+/// The text printed by `vodbench plugins`.
+pub fn plugins_listing(registry: &Registry) -> String {
+    let mut out = String::new();
+    let mut last = None;
+    for (kind, name, desc, params) in registry.listing() {
+        if last != Some(kind) {
+            out.push_str(&format!("\n[{}]\n", kind.key()));
+            last = Some(kind);
+        }
+        out.push_str(&format!("  {name:<14} {desc}\n"));
+        for p in params {
+            let default = p.default.map(|d| format!(" = {d}")).unwrap_or_default();
+            out.push_str(&format!(
+                "      {} ({}){default}: {}\n",
+                p.name, p.ty, p.description
+            ));
+        }
+    }
+    out.trim_start().to_string()
+}

@@ -1,0 +1,34 @@
+//! # vodbench-harness
+//!
+//! The core of vodbench: a deterministic discrete-event simulator of video-on-demand servers,
+//! the plugin traits that policies implement, the scenario and trace formats, metrics, and the
+//! command-line library that binaries wire up.
+//!
+//! ```text
+//!  scenario.toml ──► scenario::Scenario ──┐            ┌─► results::Summary ─► summary.json
+//!  trace / generator ─► trace::TraceEvent ┼─► sim ─────┤
+//!  plugin::Registry (built-ins + yours) ──┘            └─► results::Table ──► CSV (reports)
+//! ```
+//!
+//! The harness registers no plugin of its own. A binary builds a [`plugin::Registry`], adds
+//! the built-ins (crate `vodbench-plugins`) and any third-party plugins through
+//! [`plugin::Registry::add`], and calls [`cli::main_with`]. Simulated time is integer
+//! nanoseconds ([`time::SimTime`]); every random stream is derived from the scenario seed
+//! ([`rng`]), so a scenario and seed always give byte-identical outputs.
+#![deny(missing_docs)]
+
+pub mod broadcast;
+pub mod cli;
+pub mod ids;
+pub mod output;
+pub mod plugin;
+pub mod results;
+pub mod rng;
+pub mod runner;
+pub mod scenario;
+pub mod schema;
+pub mod sim;
+pub mod time;
+pub mod trace;
+pub mod units;
+pub mod video;

@@ -1,0 +1,42 @@
+//! The plugin API: one small trait per policy kind, and the [`Registry`] that builds them by name.
+//!
+//! The engine does the bookkeeping (queues, page tables, clocks, accounting, invariant checks);
+//! a plugin only decides. Each trait below says exactly what the engine promises the plugin and
+//! what it expects back; a plugin that breaks its side (returns a request it was never given,
+//! evicts a page it does not hold) stops the run with an error naming the plugin.
+//!
+//! | kind | trait | decides |
+//! |---|---|---|
+//! | `disk.model` | [`DiskModel`] | service time of one request, from head and rotational state |
+//! | `disk.scheduler` | [`DiskScheduler`] | which queued request a disk serves next |
+//! | `buffer_pool` | [`BufferPool`] | which evictable page a node reuses |
+//! | `prefetcher` | [`Prefetcher`] | which blocks to read ahead, and when |
+//! | `layout` | [`Layout`] | where each stripe block lives (node, disk, byte address) |
+//! | `broadcast.schedule` | [`BroadcastSchedule`] | which frames a periodic broadcast sends when |
+//! | `receiver.buffer` | [`ClientBuffer`] | which frames a broadcast receiver spills to disk together |
+//!
+//! Built-ins live in the `vodbench-plugins` crate and register through exactly this API, as a
+//! third-party crate would (see [`Plugin`]).
+
+mod broadcast_schedule;
+mod buffer_pool;
+mod client_buffer;
+mod disk_model;
+mod disk_scheduler;
+mod layout;
+mod prefetcher;
+mod registry;
+
+pub use broadcast_schedule::{
+    ideal_bandwidth, ideal_bandwidth_approx, BroadcastSchedule, Schedule, ScheduleSpec,
+    WindowViolation,
+};
+pub use buffer_pool::BufferPool;
+pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
+pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
+pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
+pub use layout::{Layout, Location};
+pub use prefetcher::{PrefetchCandidate, PrefetchPoll, Prefetcher, Reference};
+pub use registry::{
+    BuildContext, Entry, Kind, ParamInfo, Plugin, PluginError, PluginKind, Registry, Resolved,
+};

@@ -1,0 +1,493 @@
+//! Named constructors for every plugin kind.
+
+use super::{
+    BroadcastSchedule, BufferPool, ClientBuffer, DiskGeometry, DiskModel, DiskScheduler, Layout,
+    Prefetcher,
+};
+use crate::rng::{stream, SimRng};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::any::Any;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The plugin kinds, with the scenario key each is chosen by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `[disk.model]`
+    DiskModel,
+    /// `[disk.scheduler]`
+    DiskScheduler,
+    /// `[buffer_pool]`
+    BufferPool,
+    /// `[prefetcher]`
+    Prefetcher,
+    /// `[layout]`
+    Layout,
+    /// `[broadcast.schedule]`
+    BroadcastSchedule,
+    /// `[receiver.buffer]`
+    ClientBuffer,
+}
+
+impl Kind {
+    /// Every kind, in listing order.
+    pub const ALL: [Kind; 7] = [
+        Kind::DiskModel,
+        Kind::DiskScheduler,
+        Kind::BufferPool,
+        Kind::Prefetcher,
+        Kind::Layout,
+        Kind::BroadcastSchedule,
+        Kind::ClientBuffer,
+    ];
+    /// The scenario table that selects a plugin of this kind.
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::DiskModel => "disk.model",
+            Kind::DiskScheduler => "disk.scheduler",
+            Kind::BufferPool => "buffer_pool",
+            Kind::Prefetcher => "prefetcher",
+            Kind::Layout => "layout",
+            Kind::BroadcastSchedule => "broadcast.schedule",
+            Kind::ClientBuffer => "receiver.buffer",
+        }
+    }
+}
+
+/// Errors from choosing, configuring or running a plugin.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PluginError {
+    /// No plugin of that kind has that name.
+    #[error("unknown {kind} `{name}`; registered: {known}")]
+    Unknown {
+        /// Scenario key of the kind.
+        kind: &'static str,
+        /// The name asked for.
+        name: String,
+        /// Comma-separated registered names.
+        known: String,
+    },
+    /// A parameter is missing, unknown, of the wrong type or out of range.
+    #[error("{message}")]
+    InvalidParam {
+        /// Dotted key path inside the plugin's table (empty for the table itself).
+        path: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// The plugin could not be built for this scenario (for example a spec file is missing).
+    #[error("{0}")]
+    Build(String),
+}
+
+impl PluginError {
+    /// An out-of-range or inconsistent parameter at `path`.
+    pub fn param(path: impl Into<String>, message: impl Into<String>) -> Self {
+        PluginError::InvalidParam {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Everything a plugin may know when it is built.
+#[derive(Clone, Debug)]
+pub struct BuildContext<'a> {
+    /// The scenario seed.
+    pub seed: u64,
+    /// Component name for random streams (`"disk"`, `"node"`, `"layout"`, `"prefetcher"`).
+    pub component: &'static str,
+    /// Component index (disk or node number; 0 for singletons).
+    pub index: u64,
+    /// Number of server nodes.
+    pub nodes: u32,
+    /// Disks per node.
+    pub disks_per_node: u32,
+    /// Stripe block size in bytes (the unit of every read).
+    pub block_bytes: u64,
+    /// Number of blocks of each video, indexed by video id.
+    pub video_blocks: &'a [u32],
+    /// The disk's geometry (for schedulers and layouts; `None` while building the disk model).
+    pub geometry: Option<DiskGeometry>,
+    /// Pages in this node's buffer pool (for buffer pools), or frames in a broadcast
+    /// receiver's memory cache (for client buffers); 0 otherwise.
+    pub pages: u32,
+    /// Directory of the scenario file, for resolving relative paths in parameters.
+    pub base_dir: &'a Path,
+}
+
+impl BuildContext<'_> {
+    /// This component's own random stream, derived from the seed, name and index.
+    pub fn rng(&self) -> SimRng {
+        stream(self.seed, self.component, self.index)
+    }
+    /// Total number of disks.
+    pub fn disks(&self) -> u32 {
+        self.nodes * self.disks_per_node
+    }
+}
+
+/// A plugin: a named, documented constructor for one of the [`Kind`]s.
+///
+/// Implement it on a marker type (or on the policy itself) and add it with
+/// [`Registry::add`]. `Params` is the plugin's scenario table without `name`; declare it with
+/// `#[serde(deny_unknown_fields)]` and `#[serde(default)]` so that unknown keys are errors and
+/// omitted keys take documented defaults. Doc comments on its fields become the parameter
+/// descriptions shown by `vodbench plugins`.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::{Deserialize, Serialize};
+/// use vodbench_harness::ids::RequestId;
+/// use vodbench_harness::plugin::*;
+///
+/// #[derive(Default)]
+/// struct Lifo(Vec<RequestId>);
+/// impl DiskScheduler for Lifo {
+///     fn enqueue(&mut self, r: QueuedRequest) { self.0.push(r.id) }
+///     fn dequeue(&mut self, _h: &HeadState) -> Option<RequestId> { self.0.pop() }
+///     fn len(&self) -> usize { self.0.len() }
+/// }
+///
+/// #[derive(Default, Serialize, Deserialize, JsonSchema)]
+/// #[serde(deny_unknown_fields, default)]
+/// struct NoParams {}
+///
+/// impl Plugin for Lifo {
+///     type Kind = dyn DiskScheduler;
+///     type Params = NoParams;
+///     const NAME: &'static str = "lifo";
+///     const DESCRIPTION: &'static str = "last in, first out (an unfair example)";
+///     fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskScheduler>, PluginError> {
+///         Ok(Box::new(Lifo::default()))
+///     }
+/// }
+///
+/// let mut registry = Registry::new();
+/// registry.add::<Lifo>();
+/// assert_eq!(registry.entries::<dyn DiskScheduler>()[0].name, "lifo");
+/// ```
+pub trait Plugin: 'static {
+    /// The trait object this plugin builds (`dyn DiskScheduler`, ...).
+    type Kind: ?Sized + PluginKind;
+    /// Parameters, read from the plugin's scenario table.
+    type Params: DeserializeOwned + Serialize + JsonSchema + Send + Sync + 'static;
+    /// The name scenarios select it by (`elevator`).
+    const NAME: &'static str;
+    /// One line for `vodbench plugins`.
+    const DESCRIPTION: &'static str;
+    /// Checks parameter values beyond their types (ranges, consistency). Errors name the key.
+    fn validate(_params: &Self::Params) -> Result<(), PluginError> {
+        Ok(())
+    }
+    /// Builds one instance (one per disk for disk models and schedulers, one per node for
+    /// buffer pools, one per run for prefetchers and layouts).
+    fn build(params: &Self::Params, ctx: &BuildContext<'_>)
+        -> Result<Box<Self::Kind>, PluginError>;
+}
+
+/// A plugin trait object type that the registry can hold (implemented for the seven `dyn` kinds).
+pub trait PluginKind: 'static {
+    /// Which kind this is.
+    const KIND: Kind;
+    #[doc(hidden)]
+    fn table(reg: &Registry) -> &Vec<Entry<Self>>;
+    #[doc(hidden)]
+    fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>>;
+}
+
+type ParseFn =
+    fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>;
+type BuildFn<T> = fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>;
+
+/// One parameter of a plugin, as listed by `vodbench plugins`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParamInfo {
+    /// Key in the plugin's table.
+    pub name: String,
+    /// Type (JSON-schema style, or the unit type's description).
+    pub ty: String,
+    /// Default value, as JSON.
+    pub default: Option<serde_json::Value>,
+    /// The field's doc comment.
+    pub description: String,
+}
+
+/// A registered plugin.
+pub struct Entry<T: ?Sized> {
+    /// Scenario name.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    params: fn() -> Vec<ParamInfo>,
+    parse: ParseFn,
+    build: BuildFn<T>,
+}
+
+impl<T: ?Sized> Entry<T> {
+    /// The plugin's parameters.
+    pub fn params(&self) -> Vec<ParamInfo> {
+        (self.params)()
+    }
+}
+
+/// A plugin chosen and configured by a scenario, ready to build instances.
+pub struct Resolved<T: ?Sized> {
+    /// Plugin name.
+    pub name: &'static str,
+    /// Every parameter with defaults filled in (for manifests).
+    pub params: serde_json::Value,
+    typed: Arc<dyn Any + Send + Sync>,
+    build: BuildFn<T>,
+}
+
+impl<T: ?Sized> Clone for Resolved<T> {
+    fn clone(&self) -> Self {
+        Resolved {
+            name: self.name,
+            params: self.params.clone(),
+            typed: Arc::clone(&self.typed),
+            build: self.build,
+        }
+    }
+}
+
+impl<T: ?Sized> std::fmt::Debug for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.name, self.params)
+    }
+}
+
+impl<T: ?Sized> Resolved<T> {
+    /// Builds one instance.
+    pub fn build(&self, ctx: &BuildContext<'_>) -> Result<Box<T>, PluginError> {
+        (self.build)(self.typed.as_ref(), ctx)
+    }
+}
+
+/// Extracts a listing of parameters from a params type's JSON schema.
+fn params_of<P: JsonSchema + Serialize + DeserializeOwned>() -> Vec<ParamInfo> {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<P>();
+    let value = schema.as_value();
+    let defaults: Option<serde_json::Value> = toml::from_str::<P>("")
+        .ok()
+        .and_then(|p| serde_json::to_value(&p).ok());
+    let Some(props) = value.get("properties").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    let defs = value.get("$defs");
+    props
+        .iter()
+        .map(|(name, prop)| {
+            let resolved = prop
+                .get("$ref")
+                .and_then(|r| r.as_str())
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+                .and_then(|r| defs.and_then(|d| d.get(r)))
+                .unwrap_or(prop);
+            let ty = if let Some(e) = resolved.get("enum") {
+                e.as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|v| v.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    })
+                    .unwrap_or_default()
+            } else if let Some(one) = resolved.get("oneOf").and_then(|o| o.as_array()) {
+                one.iter()
+                    .filter_map(|v| {
+                        v.get("const")
+                            .or_else(|| v.get("enum").and_then(|e| e.get(0)))
+                    })
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            } else if let Some(t) = resolved.get("type") {
+                match t {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                }
+            } else {
+                resolved
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .map(|d| d.split(':').next().unwrap_or(d).to_string())
+                    .unwrap_or_else(|| "value".into())
+            };
+            ParamInfo {
+                name: name.clone(),
+                ty,
+                default: defaults.as_ref().and_then(|d| d.get(name)).cloned(),
+                description: prop
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+            }
+        })
+        .collect()
+}
+
+fn parse_erased<P: Plugin>(
+    table: &toml::Table,
+) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError> {
+    let value = toml::Value::Table(table.clone());
+    let params: P::Params = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        PluginError::InvalidParam {
+            path: if path == "." { String::new() } else { path },
+            message: e.into_inner().to_string(),
+        }
+    })?;
+    P::validate(&params)?;
+    let json = serde_json::to_value(&params).map_err(|e| PluginError::Build(e.to_string()))?;
+    Ok((json, Arc::new(params)))
+}
+
+fn build_erased<P: Plugin>(
+    typed: &(dyn Any + Send + Sync),
+    ctx: &BuildContext<'_>,
+) -> Result<Box<P::Kind>, PluginError> {
+    let params = typed
+        .downcast_ref::<P::Params>()
+        .ok_or_else(|| PluginError::Build(format!("{}: parameters of the wrong type", P::NAME)))?;
+    P::build(params, ctx)
+}
+
+/// Every plugin the binary knows, by kind and name.
+///
+/// The harness registers nothing itself: the `vodbench` binary (or a third-party binary) adds
+/// the built-ins and its own plugins, then hands the registry to [`crate::cli::main_with`].
+#[derive(Default)]
+pub struct Registry {
+    disk_models: Vec<Entry<dyn DiskModel>>,
+    schedulers: Vec<Entry<dyn DiskScheduler>>,
+    pools: Vec<Entry<dyn BufferPool>>,
+    prefetchers: Vec<Entry<dyn Prefetcher>>,
+    layouts: Vec<Entry<dyn Layout>>,
+    schedules: Vec<Entry<dyn BroadcastSchedule>>,
+    client_buffers: Vec<Entry<dyn ClientBuffer>>,
+    table_writer: Option<Arc<dyn crate::output::TableWriter>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers plugin `P` under `P::NAME`.
+    ///
+    /// # Panics
+    /// If a plugin of the same kind is already registered under that name — a wiring bug in
+    /// the binary, not a user error.
+    pub fn add<P: Plugin>(&mut self) -> &mut Self {
+        let table = <P::Kind as PluginKind>::table_mut(self);
+        assert!(
+            table.iter().all(|e| e.name != P::NAME),
+            "{} `{}` registered twice",
+            <P::Kind as PluginKind>::KIND.key(),
+            P::NAME
+        );
+        table.push(Entry {
+            name: P::NAME,
+            description: P::DESCRIPTION,
+            params: params_of::<P::Params>,
+            parse: parse_erased::<P>,
+            build: build_erased::<P>,
+        });
+        table.sort_by_key(|e| e.name);
+        self
+    }
+
+    /// The registered plugins of one kind, sorted by name.
+    pub fn entries<K: PluginKind + ?Sized>(&self) -> &[Entry<K>] {
+        K::table(self)
+    }
+
+    /// Names of the registered plugins of one kind.
+    pub fn names<K: PluginKind + ?Sized>(&self) -> Vec<&'static str> {
+        K::table(self).iter().map(|e| e.name).collect()
+    }
+
+    /// Chooses plugin `name` of kind `K` and checks its parameters (`params` is the scenario
+    /// table without `name`).
+    pub fn resolve<K: PluginKind + ?Sized>(
+        &self,
+        name: &str,
+        params: &toml::Table,
+    ) -> Result<Resolved<K>, PluginError> {
+        let table = K::table(self);
+        let entry = table
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| PluginError::Unknown {
+                kind: K::KIND.key(),
+                name: name.to_string(),
+                known: table.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
+            })?;
+        let (json, typed) = (entry.parse)(params)?;
+        Ok(Resolved {
+            name: entry.name,
+            params: json,
+            typed,
+            build: entry.build,
+        })
+    }
+
+    /// Installs the writer for CSV/Parquet tables (done by `vodbench-reports`).
+    pub fn set_table_writer(&mut self, w: Arc<dyn crate::output::TableWriter>) -> &mut Self {
+        self.table_writer = Some(w);
+        self
+    }
+
+    /// The installed table writer, if any.
+    pub fn table_writer(&self) -> Option<&dyn crate::output::TableWriter> {
+        self.table_writer.as_deref()
+    }
+
+    /// Every registered plugin: kind, name, description and parameters.
+    pub fn listing(&self) -> Vec<(Kind, &'static str, &'static str, Vec<ParamInfo>)> {
+        let mut out = Vec::new();
+        fn push<K: PluginKind + ?Sized>(
+            r: &Registry,
+            out: &mut Vec<(Kind, &'static str, &'static str, Vec<ParamInfo>)>,
+        ) {
+            for e in K::table(r) {
+                out.push((K::KIND, e.name, e.description, e.params()));
+            }
+        }
+        push::<dyn DiskModel>(self, &mut out);
+        push::<dyn DiskScheduler>(self, &mut out);
+        push::<dyn BufferPool>(self, &mut out);
+        push::<dyn Prefetcher>(self, &mut out);
+        push::<dyn Layout>(self, &mut out);
+        push::<dyn BroadcastSchedule>(self, &mut out);
+        push::<dyn ClientBuffer>(self, &mut out);
+        out
+    }
+}
+
+macro_rules! kind {
+    ($t:ty, $k:expr, $field:ident) => {
+        impl PluginKind for $t {
+            const KIND: Kind = $k;
+            fn table(reg: &Registry) -> &Vec<Entry<Self>> {
+                &reg.$field
+            }
+            fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>> {
+                &mut reg.$field
+            }
+        }
+    };
+}
+kind!(dyn DiskModel, Kind::DiskModel, disk_models);
+kind!(dyn DiskScheduler, Kind::DiskScheduler, schedulers);
+kind!(dyn BufferPool, Kind::BufferPool, pools);
+kind!(dyn Prefetcher, Kind::Prefetcher, prefetchers);
+kind!(dyn Layout, Kind::Layout, layouts);
+kind!(dyn BroadcastSchedule, Kind::BroadcastSchedule, schedules);
+kind!(dyn ClientBuffer, Kind::ClientBuffer, client_buffers);

@@ -1,0 +1,242 @@
+//! What a run produces: the summary (every metric, units in the field names) and tables.
+//!
+//! These are plain data, serialised to `summary.json` and to CSV/Parquet tables; reports read
+//! them back and never re-simulate (DESIGN §5–6).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Distribution of one duration-valued quantity (nanoseconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    /// Number of samples.
+    pub count: u64,
+    /// Mean, rounded down.
+    pub mean_ns: u64,
+    /// Maximum.
+    pub max_ns: u64,
+    /// 99th percentile (from a histogram with 3 significant digits).
+    pub p99_ns: u64,
+}
+
+/// Glitches during the measured period (SPIFFI §5.1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Glitches {
+    /// Frames whose display time came before their data (each starts a re-prime).
+    pub count: u64,
+    /// Display time lost while re-priming after glitches, within the measured period.
+    pub stalled_ns: u64,
+    /// Terminals with at least one glitch.
+    pub terminals_affected: u64,
+    /// Time of the first glitch after measurement started, if any.
+    pub first_glitch_ns: Option<u64>,
+}
+
+/// Disk I/O time and its parts, over all disks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IoTime {
+    /// Waiting in the disk queue.
+    pub queue: Stat,
+    /// Controller/bus overhead.
+    pub overhead: Stat,
+    /// Seek.
+    pub seek: Stat,
+    /// Rotational latency.
+    pub rotation: Stat,
+    /// Media transfer.
+    pub transfer: Stat,
+    /// Service (overhead + seek + rotation + transfer).
+    pub service: Stat,
+    /// Queue + service.
+    pub total: Stat,
+}
+
+/// Disk metrics over the measured period.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Disks {
+    /// Number of disks.
+    pub count: u64,
+    /// Mean busy fraction over disks.
+    pub utilization_mean_ratio: f64,
+    /// Least busy disk.
+    pub utilization_min_ratio: f64,
+    /// Busiest disk.
+    pub utilization_max_ratio: f64,
+    /// Requests served (started) in the period.
+    pub requests: u64,
+    /// Of which demand reads.
+    pub demand_requests: u64,
+    /// Of which prefetches.
+    pub prefetch_requests: u64,
+    /// Served by the on-board cache.
+    pub cache_hits: u64,
+    /// Time per request by part.
+    pub io_time: IoTime,
+}
+
+/// Node CPUs over the measured period.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cpus {
+    /// Mean busy fraction over nodes.
+    pub utilization_mean_ratio: f64,
+    /// Busiest node.
+    pub utilization_max_ratio: f64,
+}
+
+/// Buffer pools, summed over nodes, over the measured period.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BufferPools {
+    /// Pages per node (memory_per_node / stripe).
+    pub pages_per_node: u64,
+    /// Terminal reads that reached a buffer pool.
+    pub references: u64,
+    /// Served from a resident page.
+    pub hits: u64,
+    /// Joined a read already in progress (prefetch or another terminal's miss).
+    pub joins: u64,
+    /// Needed a disk read.
+    pub misses: u64,
+    /// hits / references.
+    pub hit_ratio: f64,
+    /// References to a page last referenced by another terminal (SPIFFI Fig. 16).
+    pub shared_references: u64,
+    /// shared_references / references.
+    pub shared_ratio: f64,
+    /// Reads that had to wait for a free page.
+    pub page_waits: u64,
+    /// Prefetch reads issued.
+    pub prefetches_issued: u64,
+    /// Prefetched pages evicted before any reference.
+    pub prefetches_wasted: u64,
+    /// Prefetch candidates dropped for lack of a free page.
+    pub prefetches_dropped: u64,
+    /// Mean server memory holding data (resident or being read), all nodes.
+    pub memory_in_use_mean_bytes: u64,
+    /// Peak server memory holding data, all nodes.
+    pub memory_in_use_peak_bytes: u64,
+}
+
+/// Terminal buffers over the measured period (sampled).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalBuffers {
+    /// Buffer memory of each terminal.
+    pub memory_bytes: u64,
+    /// Mean bytes buffered per terminal.
+    pub occupancy_mean_bytes: u64,
+    /// Largest bytes buffered by any terminal at a sample.
+    pub occupancy_peak_bytes: u64,
+    /// Interval between samples.
+    pub sample_interval_ns: u64,
+}
+
+/// Whole-run bookkeeping that must balance (checked by tests).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Conservation {
+    /// Terminal read requests issued.
+    pub requests_issued: u64,
+    /// Requests whose data reached the terminal.
+    pub requests_delivered: u64,
+    /// Requests still in the system when the run ended.
+    pub requests_in_system: u64,
+    /// Bytes of demand reads from disk (misses).
+    pub disk_demand_bytes: u64,
+    /// Bytes served from resident pages.
+    pub hit_bytes: u64,
+    /// Bytes served by joining reads in progress.
+    pub join_bytes: u64,
+    /// Bytes of requests served by a pool but not yet handed to the network.
+    pub serving_bytes: u64,
+    /// Bytes handed to the network for terminals.
+    pub sent_bytes: u64,
+    /// Bytes in transit when the run ended.
+    pub in_transit_bytes: u64,
+    /// Bytes terminals received.
+    pub received_bytes: u64,
+    /// Bytes terminals displayed (consumed).
+    pub consumed_bytes: u64,
+    /// Bytes terminals dropped (seek, stop, partial first block).
+    pub discarded_bytes: u64,
+    /// Bytes in terminal buffers when the run ended.
+    pub buffered_bytes: u64,
+}
+
+/// Every metric of one run (`summary.json`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed.
+    pub seed: u64,
+    /// Terminals simulated.
+    pub terminals: u64,
+    /// Start of the measured period.
+    pub warmup_ns: u64,
+    /// Length of the measured period actually simulated.
+    pub measured_ns: u64,
+    /// Simulated time at the end of the run.
+    pub simulated_ns: u64,
+    /// Whether the measured period ended early because the workload ran out.
+    pub ended_early: bool,
+    /// Glitches.
+    pub glitches: Glitches,
+    /// From a start or seek to display, for displays starting in the measured period.
+    pub startup_latency: Stat,
+    /// Videos started in the measured period.
+    pub videos_started: u64,
+    /// Trace events ignored (pause/resume/seek/stop for an idle terminal or another video).
+    pub events_ignored: u64,
+    /// Disks.
+    pub disks: Disks,
+    /// CPUs.
+    pub cpu: Cpus,
+    /// Buffer pools.
+    pub buffer_pool: BufferPools,
+    /// Terminal buffers.
+    pub terminal_buffer: TerminalBuffers,
+    /// Balances.
+    pub conservation: Conservation,
+    /// Simulation events processed.
+    pub events: u64,
+    /// Published values the scenario carries.
+    pub paper: BTreeMap<String, f64>,
+}
+
+/// One column of a [`Table`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    /// Unsigned integers.
+    U64(Vec<u64>),
+    /// Floats.
+    F64(Vec<f64>),
+    /// Text.
+    Str(Vec<String>),
+}
+
+/// A named table of equally long columns (per disk, per terminal, per node, time series).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// File stem (`disks` → `disks.csv`).
+    pub name: String,
+    /// Columns in order.
+    pub columns: Vec<(String, Column)>,
+}
+
+impl Table {
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |(_, c)| match c {
+            Column::U64(v) => v.len(),
+            Column::F64(v) => v.len(),
+            Column::Str(v) => v.len(),
+        })
+    }
+}
+
+/// Summary plus tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResults {
+    /// `summary.json`.
+    pub summary: Summary,
+    /// Per-disk, per-node, per-terminal tables and time series.
+    pub tables: Vec<Table>,
+}

@@ -1,0 +1,104 @@
+//! Running a scenario: workload events, simulation, manifest.
+
+use crate::results::RunResults;
+use crate::scenario::{Scenario, ScenarioError, Warmup};
+use crate::sim::{simulate, Progress, SimError};
+use crate::time::SimTime;
+use crate::trace::TraceEvent;
+use serde_json::json;
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scenario or its trace is unusable (exit code 2).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The simulation stopped (a plugin failed to build or broke its contract).
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}
+
+/// How far a generated workload must reach: warm-up estimate + measured period + one video.
+pub fn horizon(s: &Scenario) -> SimTime {
+    let f = &s.file;
+    let warm = match f.run.warmup {
+        Warmup::Fixed(d) => d.0,
+        Warmup::Auto => f.workload.generate.as_ref().map_or(0, |g| g.start_spread.0),
+    };
+    SimTime::from_nanos(
+        warm.saturating_add(f.run.duration.0)
+            .saturating_add(f.videos.length.0),
+    )
+}
+
+/// The workload events of a scenario (trace file or generator).
+pub fn workload(s: &Scenario) -> Result<Vec<TraceEvent>, ScenarioError> {
+    Ok(s.workload_events(horizon(s))?.1)
+}
+
+/// A stable 64-bit fingerprint of a workload (FNV-1a over the canonical fields).
+pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    };
+    for e in events {
+        eat(e.time.as_nanos());
+        eat(u64::from(e.terminal.0));
+        eat(e.kind as u64);
+        eat(u64::from(e.video.0));
+        eat(e.position.as_nanos());
+    }
+    format!("{h:016x}")
+}
+
+/// Checks what can only be checked once the video library is built (it depends on the
+/// seed): that terminals have room for every frame. `vodbench check` runs this; a run does
+/// the same check itself.
+pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
+    let lib = crate::video::VideoLibrary::new(&s.file.videos, s.file.seed);
+    crate::sim::check_terminal_memory(s, &lib)
+}
+
+/// Runs a scenario end to end.
+pub fn run(
+    s: &Scenario,
+    progress: Progress<'_>,
+) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
+    let events = workload(s)?;
+    let results = simulate(s, &events, progress).map_err(|e| match e {
+        SimError::Scenario(e) => RunError::Scenario(e),
+        e => RunError::Sim(e),
+    })?;
+    Ok((results, events))
+}
+
+/// The manifest of a run: everything needed to reproduce it, nothing volatile.
+pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
+    let p = &s.plugins;
+    json!({
+        "vodbench_version": env!("CARGO_PKG_VERSION"),
+        "scenario": s.name(),
+        "seed": s.file.seed,
+        "terminals": s.file.terminals.count,
+        "workload": {
+            "source": match &s.file.workload.trace {
+                Some(t) => format!("trace {}", t.display()),
+                None => "generator".to_string(),
+            },
+            "events": events.len(),
+            "fingerprint": workload_fingerprint(events),
+        },
+        "plugins": {
+            "disk.model": { "name": p.disk_model.name, "params": p.disk_model.params },
+            "disk.scheduler": { "name": p.scheduler.name, "params": p.scheduler.params },
+            "buffer_pool": { "name": p.buffer_pool.name, "params": p.buffer_pool.params },
+            "prefetcher": { "name": p.prefetcher.name, "params": p.prefetcher.params },
+            "layout": { "name": p.layout.name, "params": p.layout.params },
+        },
+        "resolved_scenario": s.file,
+    })
+}

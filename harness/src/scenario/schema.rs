@@ -1,0 +1,514 @@
+//! The scenario file's structure: every section, key, default and allowed range.
+
+use crate::trace::GeneratorParams;
+use crate::units::{BitRate, Bytes, Duration};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Largest terminal count a scenario may ask for.
+pub const MAX_TERMINALS: u32 = 1_000_000;
+/// Largest terminal buffer, in stripe blocks.
+pub const MAX_TERMINAL_BLOCKS: u64 = 128;
+
+/// A whole scenario file.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Name used for the output folder and reports (default: the file name without `.toml`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Free text shown in reports.
+    #[serde(default)]
+    pub description: String,
+    /// Seed from which every random stream of the run is derived.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Warm-up and measured duration.
+    pub run: RunSection,
+    /// The video library.
+    pub videos: VideoSection,
+    /// Server topology: nodes, disks, memory, CPU, network.
+    pub server: ServerSection,
+    /// Disk timing model and disk scheduler.
+    #[serde(default)]
+    pub disk: DiskSection,
+    /// Data layout plugin (default `striped`).
+    #[serde(default = "default_layout")]
+    pub layout: PluginTable,
+    /// Buffer-pool page replacement plugin (default `global-lru`).
+    #[serde(default = "default_pool")]
+    pub buffer_pool: PluginTable,
+    /// Prefetching plugin (default `standard`).
+    #[serde(default = "default_prefetcher")]
+    pub prefetcher: PluginTable,
+    /// The video terminals (clients).
+    pub terminals: TerminalSection,
+    /// Where the viewers' events come from: a trace file or a generator.
+    pub workload: WorkloadSection,
+    /// Published figures for this configuration (shown as "paper" beside vodbench's values).
+    #[serde(default)]
+    pub paper: BTreeMap<String, f64>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+/// `[run]`: how long to simulate.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    /// `"auto"` (default): measurement starts once every terminal has begun displaying its
+    /// first video (SPIFFI §6). Or a fixed duration such as `"5min"`.
+    #[serde(default)]
+    pub warmup: Warmup,
+    /// Length of the measured period after warm-up.
+    pub duration: Duration,
+}
+
+/// When measurement starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, JsonSchema)]
+#[schemars(
+    with = "String",
+    description = "\"auto\" or a duration such as \"5min\""
+)]
+pub enum Warmup {
+    /// When every terminal with a start event has begun display.
+    #[default]
+    Auto,
+    /// After a fixed simulated time.
+    Fixed(Duration),
+}
+
+impl Serialize for Warmup {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Warmup::Auto => s.serialize_str("auto"),
+            Warmup::Fixed(d) => d.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Warmup {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            S(String),
+            N(u64),
+        }
+        match Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom("expected \"auto\" or a duration such as \"5min\"")
+        })? {
+            Raw::S(s) if s == "auto" => Ok(Warmup::Auto),
+            Raw::S(s) => crate::units::parse_duration_ns(&s)
+                .map(|n| Warmup::Fixed(Duration(n)))
+                .ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "invalid value \"{s}\", expected \"auto\" or a duration such as \"5min\""
+                    ))
+                }),
+            Raw::N(n) => Ok(Warmup::Fixed(Duration(n))),
+        }
+    }
+}
+
+/// `[videos]`: the library. Every video has the same length and bit rate.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VideoSection {
+    /// Number of videos (1..=100000).
+    pub count: u32,
+    /// Length of each video (1s..=100h).
+    pub length: Duration,
+    /// Mean bit rate (1kbit/s..=10Gbit/s).
+    pub bit_rate: BitRate,
+    /// Frames per second (1..=240; default 30).
+    #[serde(default = "default_fps")]
+    pub fps: u32,
+    /// Frame sizes: `"mpeg"` (SPIFFI §6.1 VBR, default) or `"cbr"` (all frames equal).
+    #[serde(default)]
+    pub frames: FrameModel,
+    /// MPEG group-of-pictures pattern (default `IBBPBBPBBPBBPBB`: I:P:B frequency 1:4:10).
+    #[serde(default = "default_gop")]
+    pub gop: String,
+    /// Mean I:P:B frame size ratio (default `[10, 5, 2]`).
+    #[serde(default = "default_ratio")]
+    pub size_ratio: [f64; 3],
+}
+
+fn default_fps() -> u32 {
+    30
+}
+fn default_gop() -> String {
+    "IBBPBBPBBPBBPBB".into()
+}
+fn default_ratio() -> [f64; 3] {
+    [10.0, 5.0, 2.0]
+}
+
+/// How frame sizes vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FrameModel {
+    /// Exponentially distributed I/P/B frame sizes (SPIFFI §6.1).
+    #[default]
+    Mpeg,
+    /// Constant bit rate: every frame the same size.
+    Cbr,
+}
+
+/// `[server]`: the shared-nothing server (SPIFFI §5.2, Table 1).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    /// Number of nodes (1..=4096).
+    pub nodes: u32,
+    /// Disks attached to each node (1..=1024).
+    pub disks_per_node: u32,
+    /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
+    pub memory_per_node: Bytes,
+    /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
+    pub stripe: Bytes,
+    /// CPU speed in MIPS (default 40, SPIFFI Table 1).
+    #[serde(default = "default_mips")]
+    pub cpu_mips: u32,
+    /// CPU cost of each operation, in instructions.
+    #[serde(default)]
+    pub cpu: CpuCosts,
+    /// Network between terminals and nodes.
+    #[serde(default)]
+    pub network: Network,
+}
+
+fn default_mips() -> u32 {
+    40
+}
+
+/// `[server.cpu]`: instructions per operation (defaults from SPIFFI Table 1).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CpuCosts {
+    /// Start a disk I/O (default 20000).
+    pub start_io: u64,
+    /// Send a message (default 6800).
+    pub send: u64,
+    /// Receive a message (default 2200).
+    pub receive: u64,
+}
+
+impl Default for CpuCosts {
+    fn default() -> Self {
+        CpuCosts {
+            start_io: 20_000,
+            send: 6_800,
+            receive: 2_200,
+        }
+    }
+}
+
+/// `[server.network]`: a bus of unlimited aggregate bandwidth with a per-message wire delay
+/// of `latency + per_byte × size` (SPIFFI §6.2, Table 1: 5 µs + 0.04 µs/byte).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Network {
+    /// Fixed delay per message (default 5us).
+    pub latency: Duration,
+    /// Delay per byte (default 40ns = 0.04 µs).
+    pub per_byte: Duration,
+    /// Size of a terminal's read request message (default 128 bytes).
+    pub request_bytes: Bytes,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network {
+            latency: Duration(5_000),
+            per_byte: Duration(40),
+            request_bytes: Bytes(128),
+        }
+    }
+}
+
+/// `[disk]`: the disk timing model and the scheduler, both plugins.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiskSection {
+    /// Disk model (default `analytic` with the SPIFFI ST15150N spec).
+    #[serde(default = "default_model")]
+    pub model: PluginTable,
+    /// Disk scheduler (default `elevator`).
+    #[serde(default = "default_scheduler")]
+    pub scheduler: PluginTable,
+}
+
+impl Default for DiskSection {
+    fn default() -> Self {
+        DiskSection {
+            model: default_model(),
+            scheduler: default_scheduler(),
+        }
+    }
+}
+
+/// A plugin choice: `name` plus the plugin's own parameters (see `vodbench plugins`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct PluginTable {
+    /// Registered plugin name.
+    pub name: String,
+    /// The plugin's parameters.
+    #[serde(flatten)]
+    #[schemars(with = "std::collections::BTreeMap<String, serde_json::Value>")]
+    pub params: toml::Table,
+}
+
+impl PluginTable {
+    /// A plugin with default parameters.
+    pub fn named(name: &str) -> Self {
+        PluginTable {
+            name: name.into(),
+            params: toml::Table::new(),
+        }
+    }
+}
+
+fn default_model() -> PluginTable {
+    let mut t = PluginTable::named("analytic");
+    t.params
+        .insert("spec".into(), toml::Value::String("st15150n".into()));
+    t
+}
+fn default_scheduler() -> PluginTable {
+    PluginTable::named("elevator")
+}
+fn default_layout() -> PluginTable {
+    PluginTable::named("striped")
+}
+fn default_pool() -> PluginTable {
+    PluginTable::named("global-lru")
+}
+fn default_prefetcher() -> PluginTable {
+    PluginTable::named("standard")
+}
+
+/// `[terminals]`: the clients (SPIFFI §5.1).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerminalSection {
+    /// Number of terminals (1..=1000000; `--terminals` overrides).
+    pub count: u32,
+    /// Buffer memory of each terminal (at least one stripe block, at most 128).
+    pub memory: Bytes,
+    /// Data to buffer before display starts or resumes after a glitch. Default: fill the
+    /// whole buffer (SPIFFI's priming).
+    #[serde(default)]
+    pub prime: Option<Bytes>,
+}
+
+/// `[workload]`: exactly one of `trace` or `[workload.generate]`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSection {
+    /// A trace file (format: `traces/README.md`), relative to the scenario file.
+    #[serde(default)]
+    pub trace: Option<PathBuf>,
+    /// Generate the workload instead (Zipf or uniform popularity, pauses, seeks).
+    #[serde(default)]
+    pub generate: Option<GeneratorParams>,
+}
+
+fn range<T: PartialOrd + std::fmt::Display>(
+    key: &str,
+    v: T,
+    lo: T,
+    hi: T,
+    shown: &dyn Fn(&T) -> String,
+) -> Result<(), (String, String)> {
+    if v < lo || v > hi {
+        Err((
+            key.to_string(),
+            format!(
+                "must be in {}..={}, got {}",
+                shown(&lo),
+                shown(&hi),
+                shown(&v)
+            ),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl ScenarioFile {
+    /// Checks every value's range and the consistency between sections. The error names the
+    /// key path and what is allowed.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let plain = |v: &u64| v.to_string();
+        let dur = |v: &u64| crate::units::fmt_duration_ns(*v);
+        let size = |v: &u64| crate::units::fmt_bytes(*v);
+        let rate = |v: &u64| crate::units::fmt_bit_rate(*v);
+        const HOUR: u64 = 3_600_000_000_000;
+        range(
+            "run.duration",
+            self.run.duration.0,
+            1_000_000_000,
+            1000 * HOUR,
+            &dur,
+        )?;
+        if let Warmup::Fixed(w) = self.run.warmup {
+            range("run.warmup", w.0, 0, 1000 * HOUR, &dur)?;
+        }
+        let v = &self.videos;
+        range("videos.count", u64::from(v.count), 1, 100_000, &plain)?;
+        range("videos.length", v.length.0, 1_000_000_000, 100 * HOUR, &dur)?;
+        range(
+            "videos.bit_rate",
+            v.bit_rate.0,
+            1_000,
+            10_000_000_000,
+            &rate,
+        )?;
+        range("videos.fps", u64::from(v.fps), 1, 240, &plain)?;
+        if v.gop.is_empty()
+            || !v.gop.starts_with('I')
+            || !v.gop.chars().all(|c| matches!(c, 'I' | 'P' | 'B'))
+            || v.gop.len() > 1000
+        {
+            return Err((
+                "videos.gop".into(),
+                format!(
+                    "must be a pattern of I, P and B frames starting with I (at most 1000), got {:?}",
+                    v.gop
+                ),
+            ));
+        }
+        if v.size_ratio
+            .iter()
+            .any(|r| !r.is_finite() || *r <= 0.0 || *r > 1e6)
+        {
+            return Err((
+                "videos.size_ratio".into(),
+                format!(
+                    "must be three positive finite numbers (I, P, B), got {:?}",
+                    v.size_ratio
+                ),
+            ));
+        }
+        let s = &self.server;
+        range("server.nodes", u64::from(s.nodes), 1, 4096, &plain)?;
+        range(
+            "server.disks_per_node",
+            u64::from(s.disks_per_node),
+            1,
+            1024,
+            &plain,
+        )?;
+        range("server.stripe", s.stripe.0, 4096, 64 << 20, &size)?;
+        range(
+            "server.memory_per_node",
+            s.memory_per_node.0,
+            2 * s.stripe.0,
+            1 << 50,
+            &|v| format!("{} ({} pages)", size(v), v / s.stripe.0),
+        )?;
+        if s.memory_per_node.0 / s.stripe.0 > u64::from(u32::MAX / 2) {
+            return Err(("server.memory_per_node".into(), "too many pages".into()));
+        }
+        range(
+            "server.cpu_mips",
+            u64::from(s.cpu_mips),
+            1,
+            10_000_000,
+            &plain,
+        )?;
+        for (k, val) in [
+            ("server.cpu.start_io", s.cpu.start_io),
+            ("server.cpu.send", s.cpu.send),
+            ("server.cpu.receive", s.cpu.receive),
+        ] {
+            range(k, val, 0, 1_000_000_000, &plain)?;
+        }
+        range(
+            "server.network.latency",
+            s.network.latency.0,
+            0,
+            10_000_000_000,
+            &dur,
+        )?;
+        range(
+            "server.network.per_byte",
+            s.network.per_byte.0,
+            0,
+            1_000_000,
+            &dur,
+        )?;
+        range(
+            "server.network.request_bytes",
+            s.network.request_bytes.0,
+            1,
+            1 << 20,
+            &size,
+        )?;
+        let t = &self.terminals;
+        range(
+            "terminals.count",
+            u64::from(t.count),
+            1,
+            u64::from(MAX_TERMINALS),
+            &plain,
+        )?;
+        range(
+            "terminals.memory",
+            t.memory.0,
+            s.stripe.0,
+            MAX_TERMINAL_BLOCKS * s.stripe.0,
+            &|v| {
+                format!(
+                    "{} ({} stripe blocks)",
+                    size(v),
+                    *v as f64 / s.stripe.0 as f64
+                )
+            },
+        )?;
+        if let Some(p) = t.prime {
+            range("terminals.prime", p.0, 1, t.memory.0, &size)?;
+        }
+        let blocks = crate::video::blocks_per_video(v, s.stripe.0);
+        if blocks > u64::from(u32::MAX) {
+            return Err((
+                "server.stripe".into(),
+                format!(
+                    "videos would have {blocks} stripe blocks; at most {}",
+                    u32::MAX
+                ),
+            ));
+        }
+        match (&self.workload.trace, &self.workload.generate) {
+            (Some(_), None) => {}
+            (None, Some(g)) => g
+                .validate()
+                .map_err(|(k, m)| (format!("workload.generate.{k}"), m))?,
+            (Some(_), Some(_)) => {
+                return Err((
+                    "workload".into(),
+                    "give either `trace` or `[workload.generate]`, not both".into(),
+                ))
+            }
+            (None, None) => {
+                return Err((
+                    "workload".into(),
+                    "missing: give `trace = \"file.trace\"` or a `[workload.generate]` table"
+                        .into(),
+                ))
+            }
+        }
+        if let Some(n) = &self.name {
+            if n.is_empty() || n.len() > 200 {
+                return Err(("name".into(), "must be 1..=200 characters".into()));
+            }
+        }
+        Ok(())
+    }
+}

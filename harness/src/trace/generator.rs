@@ -1,0 +1,372 @@
+//! Workload generator: Zipf or uniform popularity, random start times, pauses and seeks.
+//!
+//! Each terminal starts its first video at an independent uniform instant in
+//! `[0, start_spread)` and, SPIFFI-style (§6), starts a newly chosen video as soon as the
+//! previous one would end. Within a viewing, pauses and seeks happen at uniformly random
+//! instants of playing time (Poisson counts with the given means); a pause lasts an exponential
+//! time, a seek jumps an exponential distance forward or backward (clamped into the video). The
+//! next start is placed at the nominal end of the viewing; if the simulated terminal is late
+//! (it glitched), the engine delays it (see [`super`]).
+//!
+//! Every terminal draws from its own stream (`workload.terminal`, index = terminal), so adding
+//! terminals leaves the existing terminals' events unchanged.
+
+use super::{EventKind, TraceEvent};
+use crate::ids::{TerminalId, VideoId};
+use crate::rng::stream;
+use crate::time::{SimDuration, SimTime};
+use crate::units::Duration;
+use rand::Rng;
+use rand_distr::{Distribution, Exp1, Poisson};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Most events a generator may produce (a guard against typos such as a 1-second video over
+/// a 1000-hour horizon).
+pub const MAX_EVENTS: u64 = 50_000_000;
+
+/// Which videos viewers pick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Popularity {
+    /// Video `i` (0-based) with probability ∝ 1/(i+1)^z (SPIFFI §6.1, Fig. 8).
+    #[default]
+    Zipf,
+    /// Every video equally likely.
+    Uniform,
+}
+
+/// `[workload.generate]`: parameters of the generated workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GeneratorParams {
+    /// `zipf` (default) or `uniform`.
+    pub popularity: Popularity,
+    /// Zipf skew z (default 1.0; 0 is uniform; 0..=10).
+    pub z: f64,
+    /// Terminals start their first video uniformly within this span (default 60s).
+    pub start_spread: Duration,
+    /// Mean number of pauses per viewing (Poisson; default 0).
+    pub pauses_per_video: f64,
+    /// Mean pause length (exponential; default 2min).
+    pub pause_mean: Duration,
+    /// Mean number of seeks per viewing (Poisson; default 0).
+    pub seeks_per_video: f64,
+    /// Mean seek distance, forward or backward with equal probability (exponential; default 5min).
+    pub seek_mean: Duration,
+}
+
+impl Default for GeneratorParams {
+    fn default() -> Self {
+        GeneratorParams {
+            popularity: Popularity::Zipf,
+            z: 1.0,
+            start_spread: Duration(60_000_000_000),
+            pauses_per_video: 0.0,
+            pause_mean: Duration(120_000_000_000),
+            seeks_per_video: 0.0,
+            seek_mean: Duration(300_000_000_000),
+        }
+    }
+}
+
+impl GeneratorParams {
+    /// Checks ranges; the error names the key and what is allowed.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |k: &str, m: String| Err((k.to_string(), m));
+        if !self.z.is_finite() || !(0.0..=10.0).contains(&self.z) {
+            return bad("z", format!("must be a number in 0..=10, got {}", self.z));
+        }
+        for (k, v) in [
+            ("pauses_per_video", self.pauses_per_video),
+            ("seeks_per_video", self.seeks_per_video),
+        ] {
+            if !v.is_finite() || !(0.0..=1000.0).contains(&v) {
+                return bad(k, format!("must be a number in 0..=1000, got {v}"));
+            }
+        }
+        const HOUR: u64 = 3_600_000_000_000;
+        if self.start_spread.0 > 1000 * HOUR {
+            return bad(
+                "start_spread",
+                format!("must be at most 1000h, got {}", self.start_spread),
+            );
+        }
+        for (k, v) in [
+            ("pause_mean", self.pause_mean),
+            ("seek_mean", self.seek_mean),
+        ] {
+            if v.0 == 0 || v.0 > 100 * HOUR {
+                return bad(k, format!("must be in 1ns..=100h, got {v}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Cumulative popularity of each video.
+fn popularity_cdf(p: &GeneratorParams, videos: u32) -> Vec<f64> {
+    let z = if p.popularity == Popularity::Uniform {
+        0.0
+    } else {
+        p.z
+    };
+    let mut acc = 0.0;
+    let mut cdf: Vec<f64> = (1..=videos)
+        .map(|i| {
+            acc += 1.0 / f64::from(i).powf(z);
+            acc
+        })
+        .collect();
+    for c in &mut cdf {
+        *c /= acc;
+    }
+    cdf
+}
+
+fn exp_ns<R: Rng>(rng: &mut R, mean: u64) -> u64 {
+    let e: f64 = Exp1.sample(rng);
+    (e * mean as f64).round().min(1e18) as u64
+}
+
+fn poisson<R: Rng>(rng: &mut R, mean: f64) -> u64 {
+    if mean <= 0.0 {
+        return 0;
+    }
+    Poisson::new(mean).map_or(0, |d| d.sample(rng) as u64)
+}
+
+/// Generates the events of `terminals` terminals over `[0, horizon]`, sorted by time (ties by
+/// terminal, then in each terminal's own order).
+pub fn generate(
+    params: &GeneratorParams,
+    terminals: u32,
+    videos: u32,
+    video_length: SimDuration,
+    horizon: SimTime,
+    seed: u64,
+) -> Result<Vec<TraceEvent>, String> {
+    params
+        .validate()
+        .map_err(|(k, m)| format!("workload.generate.{k}: {m}"))?;
+    if videos == 0 || video_length == SimDuration::ZERO {
+        return Err("the generator needs at least one video of non-zero length".into());
+    }
+    let len = video_length.as_nanos();
+    let viewings = horizon.as_nanos() / len + 2;
+    let per_view = 1.0 + 2.0 * params.pauses_per_video + params.seeks_per_video;
+    let estimate = f64::from(terminals) * viewings as f64 * per_view;
+    if estimate > MAX_EVENTS as f64 {
+        return Err(format!(
+            "the workload would have about {estimate:.0} events (more than {MAX_EVENTS}); \
+             use fewer terminals, longer videos or a shorter run"
+        ));
+    }
+    let cdf = popularity_cdf(params, videos);
+    let mut events = Vec::with_capacity(estimate as usize);
+    let mut scratch: Vec<(u64, bool)> = Vec::new();
+    for t in 0..terminals {
+        let mut rng = stream(seed, "workload.terminal", u64::from(t));
+        let spread = params.start_spread.0;
+        let mut start = if spread > 0 {
+            rng.random_range(0..spread)
+        } else {
+            0
+        };
+        let terminal = TerminalId(t);
+        while start <= horizon.as_nanos() {
+            let u: f64 = rng.random();
+            let video = VideoId(cdf.partition_point(|c| *c <= u).min(videos as usize - 1) as u32);
+            let ev = |time: u64, kind, position: u64| TraceEvent {
+                time: SimTime::from_nanos(time),
+                terminal,
+                kind,
+                video,
+                position: SimDuration::from_nanos(position),
+            };
+            events.push(ev(start, EventKind::Start, 0));
+            // interactive events at random instants of playing time (true = pause)
+            scratch.clear();
+            for _ in 0..poisson(&mut rng, params.pauses_per_video) {
+                scratch.push((rng.random_range(0..len), true));
+            }
+            for _ in 0..poisson(&mut rng, params.seeks_per_video) {
+                scratch.push((rng.random_range(0..len), false));
+            }
+            scratch.sort_unstable();
+            let mut played_at_last = 0u64; // playing time at the last position change
+            let mut pos = 0u64; // video position then
+            let mut paused = 0u64; // total pause time so far
+            for &(played, is_pause) in &scratch {
+                let now_pos = pos + (played - played_at_last);
+                if now_pos >= len {
+                    break; // the video ended before this event
+                }
+                let wall = start + played + paused;
+                if is_pause {
+                    let d = exp_ns(&mut rng, params.pause_mean.0).max(1);
+                    events.push(ev(wall, EventKind::Pause, 0));
+                    events.push(ev(wall + d, EventKind::Resume, 0));
+                    paused += d;
+                } else {
+                    let jump = exp_ns(&mut rng, params.seek_mean.0);
+                    let target = if rng.random::<bool>() {
+                        now_pos.saturating_add(jump)
+                    } else {
+                        now_pos.saturating_sub(jump)
+                    };
+                    // stay inside the video: at least one second before its end
+                    let target = target.min(len.saturating_sub(1_000_000_000));
+                    events.push(ev(wall, EventKind::Seek, target));
+                    pos = target;
+                    played_at_last = played;
+                    continue;
+                }
+                pos = now_pos;
+                played_at_last = played;
+            }
+            let end = start + paused + played_at_last + (len - pos.min(len));
+            start = end.max(start + 1);
+        }
+    }
+    // stable: events of one terminal keep their order
+    events.sort_by_key(|e| (e.time, e.terminal));
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gen(p: &GeneratorParams, terminals: u32, seed: u64) -> Vec<TraceEvent> {
+        generate(
+            p,
+            terminals,
+            10,
+            SimDuration::from_secs(600),
+            SimTime::from_nanos(3_600_000_000_000),
+            seed,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn deterministic_and_sorted() {
+        let p = GeneratorParams {
+            pauses_per_video: 2.0,
+            seeks_per_video: 1.0,
+            ..GeneratorParams::default()
+        };
+        let a = gen(&p, 20, 5);
+        assert_eq!(a, gen(&p, 20, 5));
+        assert_ne!(a, gen(&p, 20, 6));
+        assert!(a.windows(2).all(|w| w[0].time <= w[1].time));
+    }
+
+    #[test]
+    fn adding_terminals_keeps_earlier_terminals_events() {
+        let p = GeneratorParams {
+            pauses_per_video: 1.0,
+            ..GeneratorParams::default()
+        };
+        let small: Vec<_> = gen(&p, 5, 9);
+        let big: Vec<_> = gen(&p, 8, 9)
+            .into_iter()
+            .filter(|e| e.terminal.0 < 5)
+            .collect();
+        assert_eq!(small, big);
+    }
+
+    #[test]
+    fn zipf_frequencies_follow_rank() {
+        let p = GeneratorParams {
+            start_spread: Duration(0),
+            ..GeneratorParams::default()
+        };
+        // one start per terminal per 10 minutes over an hour, many terminals
+        let ev = gen(&p, 3000, 1);
+        let mut count = [0f64; 10];
+        for e in ev.iter().filter(|e| e.kind == EventKind::Start) {
+            count[e.video.index()] += 1.0;
+        }
+        let total: f64 = count.iter().sum();
+        let h: f64 = (1..=10).map(|i| 1.0 / f64::from(i)).sum();
+        for (i, c) in count.iter().enumerate() {
+            let expected = 1.0 / (i as f64 + 1.0) / h;
+            let got = c / total;
+            assert!(
+                (got - expected).abs() < 0.15 * expected + 0.005,
+                "video {i}: {got} vs {expected}"
+            );
+        }
+        assert!(count[0] > 4.0 * count[9]);
+    }
+
+    #[test]
+    fn uniform_is_flat() {
+        let p = GeneratorParams {
+            popularity: Popularity::Uniform,
+            ..GeneratorParams::default()
+        };
+        let ev = gen(&p, 3000, 2);
+        let mut count = [0f64; 10];
+        for e in ev.iter().filter(|e| e.kind == EventKind::Start) {
+            count[e.video.index()] += 1.0;
+        }
+        let max = count.iter().cloned().fold(0.0, f64::max);
+        let min = count.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert!(max / min < 1.2, "{count:?}");
+    }
+
+    #[test]
+    fn each_viewing_is_consistent() {
+        let p = GeneratorParams {
+            pauses_per_video: 3.0,
+            seeks_per_video: 2.0,
+            pause_mean: Duration(30_000_000_000),
+            ..GeneratorParams::default()
+        };
+        let ev = gen(&p, 50, 3);
+        for t in 0..50 {
+            let mine: Vec<_> = ev.iter().filter(|e| e.terminal.0 == t).collect();
+            assert_eq!(mine[0].kind, EventKind::Start);
+            let mut paused = false;
+            for e in &mine {
+                match e.kind {
+                    EventKind::Start => assert!(!paused, "start while paused"),
+                    EventKind::Pause => {
+                        assert!(!paused);
+                        paused = true
+                    }
+                    EventKind::Resume => {
+                        assert!(paused);
+                        paused = false
+                    }
+                    EventKind::Seek => {
+                        assert!(!paused);
+                        assert!(e.position < SimDuration::from_secs(600));
+                    }
+                    EventKind::Stop => {}
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        let p = GeneratorParams {
+            z: -1.0,
+            ..GeneratorParams::default()
+        };
+        assert_eq!(p.validate().unwrap_err().0, "z");
+        let huge = generate(
+            &GeneratorParams::default(),
+            1_000_000,
+            1,
+            SimDuration::from_secs(1),
+            SimTime::from_nanos(3_600_000_000_000_000),
+            1,
+        );
+        assert!(huge.unwrap_err().contains("events"));
+    }
+}

@@ -1,0 +1,478 @@
+//! The video library: frame structure of every video (SPIFFI §6.1).
+//!
+//! A video is a sequence of frames shown at a fixed frame rate. Under `cbr` every frame has the
+//! same size (exactly, in integer bytes, so the bit rate is met exactly). Under `mpeg` the
+//! frames follow a group-of-pictures pattern (default `IBBPBBPBBPBBPBB`, I:P:B frequency
+//! 1:4:10) with mean sizes in the ratio 10:5:2 scaled to the bit rate, and each frame's size is
+//! exponentially distributed around its type's mean. A video's frame sizes are a pure function
+//! of the scenario seed, the video and the GOP index, so the same video plays the same frame
+//! sequence every time, and any GOP can be regenerated on demand: the library stores only the
+//! byte offset of each GOP (8 bytes per 15 frames), not every frame.
+
+use crate::rng::{mix64, stream_seed, SimRng};
+use crate::scenario::{FrameModel, VideoSection};
+use crate::time::{SimDuration, NANOS_PER_SEC};
+use rand::SeedableRng;
+use rand_distr::{Distribution, Exp1};
+use std::cell::RefCell;
+
+/// Decoded GOPs kept per library: (video, gop) → cumulative byte offsets within the GOP.
+/// Direct-mapped; terminals walk GOPs in order, so nearly every look-up hits.
+#[derive(Debug, Clone)]
+struct GopCache {
+    keys: Vec<u64>,
+    cum: Vec<u64>,
+    stride: usize,
+}
+
+const CACHE_SLOTS: usize = 4096;
+
+/// Frames per video for `v`.
+pub fn frames_per_video(v: &VideoSection) -> u64 {
+    ((u128::from(v.length.0) * u128::from(v.fps)) / u128::from(NANOS_PER_SEC)) as u64
+}
+
+/// Nominal blocks per video (at the mean bit rate), for range checks before generation.
+pub fn blocks_per_video(v: &VideoSection, stripe: u64) -> u64 {
+    let bytes = u128::from(v.length.0) * u128::from(v.bit_rate.0) / 8 / u128::from(NANOS_PER_SEC);
+    (bytes as u64).div_ceil(stripe.max(1)) * 2
+}
+
+/// The frame that needs the most terminal memory ([`VideoLibrary::memory_needed`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameNeed {
+    /// Bytes a terminal must hold at once to display the frame.
+    pub bytes: u64,
+    /// The video.
+    pub video: u32,
+    /// The frame (0-based).
+    pub frame: u64,
+    /// The frame's own size.
+    pub frame_bytes: u64,
+}
+
+/// Every video's frame structure.
+#[derive(Debug, Clone)]
+pub struct VideoLibrary {
+    fps: u64,
+    frames: u64,
+    model: FrameModel,
+    /// Bytes per second × 1 (CBR arithmetic uses bit_rate / 8 exactly).
+    bit_rate: u64,
+    /// Frame type index (0 = I, 1 = P, 2 = B) per GOP position.
+    pattern: Vec<u8>,
+    /// Mean size in bytes of each frame type.
+    means: [f64; 3],
+    videos: Vec<VideoFrames>,
+    cache: RefCell<GopCache>,
+}
+
+#[derive(Debug, Clone)]
+struct VideoFrames {
+    seed: u64,
+    /// Byte offset of the first frame of each GOP, plus the total at the end.
+    gop_offsets: Vec<u64>,
+}
+
+impl VideoLibrary {
+    /// Builds the library for `count` videos from the scenario's `[videos]` section.
+    pub fn new(v: &VideoSection, seed: u64) -> VideoLibrary {
+        let pattern: Vec<u8> = v
+            .gop
+            .bytes()
+            .map(|c| match c {
+                b'I' => 0,
+                b'P' => 1,
+                _ => 2,
+            })
+            .collect();
+        let mean_frame = v.bit_rate.0 as f64 / 8.0 / f64::from(v.fps);
+        let weight: f64 = pattern.iter().map(|t| v.size_ratio[*t as usize]).sum();
+        let x = mean_frame * pattern.len() as f64 / weight;
+        let means = [
+            v.size_ratio[0] * x,
+            v.size_ratio[1] * x,
+            v.size_ratio[2] * x,
+        ];
+        let mut lib = VideoLibrary {
+            fps: u64::from(v.fps),
+            frames: frames_per_video(v),
+            model: v.frames,
+            bit_rate: v.bit_rate.0,
+            pattern,
+            means,
+            videos: Vec::with_capacity(v.count as usize),
+            cache: RefCell::new(GopCache {
+                keys: Vec::new(),
+                cum: Vec::new(),
+                stride: 0,
+            }),
+        };
+        let gops = lib.frames.div_ceil(lib.gop_len());
+        let mut sizes = vec![0u32; lib.pattern.len()];
+        for video in 0..v.count {
+            let vseed = stream_seed(seed, "video", u64::from(video));
+            let mut offsets = Vec::with_capacity(gops as usize + 1);
+            let mut acc = 0u64;
+            for g in 0..gops {
+                offsets.push(acc);
+                let first = g * lib.gop_len();
+                let n = (lib.frames - first).min(lib.gop_len()) as usize;
+                match lib.model {
+                    FrameModel::Cbr => acc = lib.cbr_offset(first + n as u64),
+                    FrameModel::Mpeg => {
+                        lib.gop_sizes(vseed, g, &mut sizes);
+                        acc += sizes[..n].iter().map(|s| u64::from(*s)).sum::<u64>();
+                    }
+                }
+            }
+            offsets.push(acc);
+            lib.videos.push(VideoFrames {
+                seed: vseed,
+                gop_offsets: offsets,
+            });
+        }
+        if lib.model == FrameModel::Mpeg {
+            let stride = lib.pattern.len() + 1;
+            lib.cache = RefCell::new(GopCache {
+                keys: vec![u64::MAX; CACHE_SLOTS],
+                cum: vec![0; CACHE_SLOTS * stride],
+                stride,
+            });
+        }
+        lib
+    }
+
+    /// Runs `f` with the cumulative offsets of GOP `g` of video `v` (`cum[i]` = bytes of the
+    /// GOP's first `i` frames).
+    fn with_gop<R>(&self, v: usize, g: u64, f: impl FnOnce(&[u64]) -> R) -> R {
+        let key = ((v as u64) << 40) | g;
+        let slot = (mix64(key) as usize) & (CACHE_SLOTS - 1);
+        let mut c = self.cache.borrow_mut();
+        let stride = c.stride;
+        let range = slot * stride..(slot + 1) * stride;
+        if c.keys[slot] != key {
+            let mut sizes = [0u32; 1000];
+            let n = self.pattern.len();
+            self.gop_sizes(self.videos[v].seed, g, &mut sizes[..n]);
+            let cum = &mut c.cum[range.clone()];
+            cum[0] = 0;
+            for i in 0..n {
+                cum[i + 1] = cum[i] + u64::from(sizes[i]);
+            }
+            c.keys[slot] = key;
+        }
+        f(&c.cum[range])
+    }
+
+    fn gop_len(&self) -> u64 {
+        self.pattern.len() as u64
+    }
+
+    fn cbr_offset(&self, f: u64) -> u64 {
+        (u128::from(f) * u128::from(self.bit_rate) / (8 * u128::from(self.fps))) as u64
+    }
+
+    /// Sizes of the frames of GOP `g` (pure function of the video seed and `g`).
+    fn gop_sizes(&self, vseed: u64, g: u64, out: &mut [u32]) {
+        let mut rng = SimRng::seed_from_u64(vseed ^ mix64(g));
+        for (i, t) in self.pattern.iter().enumerate() {
+            let e: f64 = Exp1.sample(&mut rng);
+            out[i] =
+                ((self.means[*t as usize] * e).round() as u64).clamp(1, u64::from(u32::MAX)) as u32;
+        }
+    }
+
+    /// Number of videos.
+    pub fn len(&self) -> usize {
+        self.videos.len()
+    }
+
+    /// Whether the library is empty.
+    pub fn is_empty(&self) -> bool {
+        self.videos.is_empty()
+    }
+
+    /// Frames per video.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Frames per second.
+    pub fn fps(&self) -> u64 {
+        self.fps
+    }
+
+    /// Total bytes of video `v`.
+    pub fn total_bytes(&self, v: usize) -> u64 {
+        *self.videos[v].gop_offsets.last().unwrap_or(&0)
+    }
+
+    /// Display time of frame `f` relative to frame 0 (exact: `f × 10⁹ / fps`, rounded down).
+    pub fn frame_time(&self, f: u64) -> SimDuration {
+        SimDuration::from_nanos(
+            (u128::from(f) * u128::from(NANOS_PER_SEC) / u128::from(self.fps)) as u64,
+        )
+    }
+
+    /// The first frame whose display time is at or after `d` from frame 0.
+    pub fn frame_at(&self, d: SimDuration) -> u64 {
+        let f =
+            (u128::from(d.as_nanos()) * u128::from(self.fps)).div_ceil(u128::from(NANOS_PER_SEC));
+        (f as u64).min(self.frames)
+    }
+
+    /// Byte offset of frame `f` in video `v` (`offset(frames)` is the total size).
+    pub fn offset(&self, v: usize, f: u64) -> u64 {
+        let f = f.min(self.frames);
+        match self.model {
+            FrameModel::Cbr => self.cbr_offset(f),
+            FrameModel::Mpeg => {
+                let vid = &self.videos[v];
+                let g = f / self.gop_len();
+                let within = (f % self.gop_len()) as usize;
+                let base = vid.gop_offsets[g as usize];
+                if within == 0 {
+                    return base;
+                }
+                base + self.with_gop(v, g, |cum| cum[within])
+            }
+        }
+    }
+
+    /// The smallest frame index `n` with `offset(n) >= bytes` (or `frames` if none):
+    /// once `n` frames are consumed, at least `bytes` bytes have been.
+    pub fn first_frame_reaching(&self, v: usize, bytes: u64) -> u64 {
+        if bytes == 0 {
+            return 0;
+        }
+        match self.model {
+            FrameModel::Cbr => {
+                // smallest n with n*rate/(8fps) >= bytes, i.e. n*rate >= bytes*8fps (floors aside)
+                let num = u128::from(bytes) * 8 * u128::from(self.fps);
+                let mut n = num.div_ceil(u128::from(self.bit_rate)) as u64;
+                n = n.min(self.frames);
+                while n > 0 && self.cbr_offset(n - 1) >= bytes {
+                    n -= 1;
+                }
+                while n < self.frames && self.cbr_offset(n) < bytes {
+                    n += 1;
+                }
+                n
+            }
+            FrameModel::Mpeg => {
+                let vid = &self.videos[v];
+                // last GOP start strictly below `bytes`
+                let idx = vid.gop_offsets.partition_point(|o| *o < bytes);
+                if idx == 0 {
+                    return 0;
+                }
+                let g = (idx - 1) as u64;
+                let first = g * self.gop_len();
+                if first >= self.frames {
+                    return self.frames;
+                }
+                let base = vid.gop_offsets[g as usize];
+                let in_gop = (self.frames - first).min(self.gop_len()) as usize;
+                // smallest i with base + cum[i] >= bytes (cum is strictly increasing)
+                let i = self.with_gop(v, g, |cum| {
+                    cum[..=in_gop].partition_point(|c| base + c < bytes)
+                });
+                first + i as u64
+            }
+        }
+    }
+
+    /// The least terminal memory that can display every frame of every video when reads are
+    /// whole blocks of `block` bytes (see [`FrameNeed`]).
+    ///
+    /// A terminal frees a frame's bytes when its display starts and reserves a whole block
+    /// when it requests one, so to show frame `f` it must hold, at once, everything from the
+    /// start of `f` to the end of the block holding `f`'s last byte. A terminal with less
+    /// memory than that can never display `f`: it would wait for a block it has no room to
+    /// request.
+    pub fn memory_needed(&self, block: u64) -> FrameNeed {
+        let block = block.max(1);
+        let mut worst = FrameNeed::default();
+        let mut consider = |v: usize, f: u64, start: u64, end: u64, total: u64| {
+            let blocks_end = end.div_ceil(block).saturating_mul(block).min(total);
+            let need = blocks_end - start;
+            if need > worst.bytes {
+                worst = FrameNeed {
+                    bytes: need,
+                    video: v as u32,
+                    frame: f,
+                    frame_bytes: end - start,
+                };
+            }
+        };
+        match self.model {
+            FrameModel::Cbr => {
+                // every video has the same frame offsets
+                if !self.videos.is_empty() {
+                    let total = self.total_bytes(0);
+                    for f in 0..self.frames {
+                        consider(0, f, self.cbr_offset(f), self.cbr_offset(f + 1), total);
+                    }
+                }
+            }
+            FrameModel::Mpeg => {
+                let n = self.pattern.len();
+                let mut sizes = vec![0u32; n];
+                for (v, vid) in self.videos.iter().enumerate() {
+                    let total = self.total_bytes(v);
+                    for (g, &base) in vid.gop_offsets[..vid.gop_offsets.len() - 1]
+                        .iter()
+                        .enumerate()
+                    {
+                        let first = g as u64 * self.gop_len();
+                        self.gop_sizes(vid.seed, g as u64, &mut sizes);
+                        let mut start = base;
+                        for (i, size) in sizes.iter().enumerate() {
+                            let f = first + i as u64;
+                            if f >= self.frames {
+                                break;
+                            }
+                            let end = start + u64::from(*size);
+                            consider(v, f, start, end, total);
+                            start = end;
+                        }
+                    }
+                }
+            }
+        }
+        worst
+    }
+
+    /// The number of leading frames held entirely within the first `bytes` bytes of video `v`:
+    /// the largest `n` with `offset(n) <= bytes`.
+    pub fn frames_within(&self, v: usize, bytes: u64) -> u64 {
+        let n = self.first_frame_reaching(v, bytes);
+        if n < self.frames && self.offset(v, n) == bytes {
+            // frame n ends beyond `bytes` unless it is empty; offsets are strictly increasing
+            n
+        } else if n == 0 {
+            0
+        } else if self.offset(v, n) <= bytes {
+            n
+        } else {
+            n - 1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{BitRate, Duration};
+
+    fn section(model: FrameModel) -> VideoSection {
+        VideoSection {
+            count: 3,
+            length: Duration(60 * NANOS_PER_SEC),
+            bit_rate: BitRate(4_000_000),
+            fps: 30,
+            frames: model,
+            gop: "IBBPBBPBBPBBPBB".into(),
+            size_ratio: [10.0, 5.0, 2.0],
+        }
+    }
+
+    #[test]
+    fn cbr_is_exact() {
+        let lib = VideoLibrary::new(&section(FrameModel::Cbr), 1);
+        assert_eq!(lib.frames(), 1800);
+        assert_eq!(lib.total_bytes(0), 30_000_000);
+        assert_eq!(lib.offset(0, 30), 500_000);
+        assert_eq!(lib.first_frame_reaching(0, 500_000), 30);
+        assert_eq!(lib.first_frame_reaching(0, 500_001), 31);
+        assert_eq!(lib.frames_within(0, 500_001), 30);
+        assert_eq!(lib.frame_time(30), SimDuration::from_secs(1));
+        assert_eq!(lib.frame_at(SimDuration::from_secs(1)), 30);
+    }
+
+    #[test]
+    fn mpeg_matches_ratios_and_rate() {
+        let lib = VideoLibrary::new(&section(FrameModel::Mpeg), 1);
+        // mean bytes ≈ 30 MB over 60 s (exponential noise over 1800 frames: a few %)
+        let total = lib.total_bytes(1) as f64;
+        assert!((total / 30e6 - 1.0).abs() < 0.08, "total {total}");
+        // I frames are on average 5x B frames
+        let (mut i, mut b) = (0u64, 0u64);
+        for f in 0..lib.frames() {
+            let s = lib.offset(1, f + 1) - lib.offset(1, f);
+            match f % 15 {
+                0 => i += s,
+                1 => b += s,
+                _ => {}
+            }
+        }
+        let ratio = i as f64 / b as f64;
+        assert!((3.5..7.0).contains(&ratio), "I:B ratio {ratio}");
+    }
+
+    #[test]
+    fn memory_needed_is_the_worst_frame_span() {
+        // CBR: 16_666 or 16_667 bytes per frame. With 100_000-byte blocks (6 frames each)
+        // no frame crosses a block boundary: one block is enough. With 96_000-byte blocks
+        // the worst frame starts just before a boundary and needs that whole next block.
+        let lib = VideoLibrary::new(&section(FrameModel::Cbr), 1);
+        assert_eq!(lib.memory_needed(100_000).bytes, 100_000);
+        let need = lib.memory_needed(96_000);
+        let brute = (0..lib.frames())
+            .map(|f| {
+                let (s, e) = (lib.offset(0, f), lib.offset(0, f + 1));
+                (e.div_ceil(96_000) * 96_000).min(lib.total_bytes(0)) - s
+            })
+            .max()
+            .unwrap();
+        assert_eq!(need.bytes, brute);
+        assert!(
+            need.bytes > 96_000 && need.bytes < 96_000 + 16_667,
+            "{need:?}"
+        );
+        // MPEG: the same brute force over every video
+        let lib = VideoLibrary::new(&section(FrameModel::Mpeg), 3);
+        let block = 65_536;
+        let need = lib.memory_needed(block);
+        let mut brute = (0, 0, 0);
+        for v in 0..lib.len() {
+            let total = lib.total_bytes(v);
+            for f in 0..lib.frames() {
+                let (s, e) = (lib.offset(v, f), lib.offset(v, f + 1));
+                let n = (e.div_ceil(block) * block).min(total) - s;
+                if n > brute.0 {
+                    brute = (n, v as u32, f);
+                }
+            }
+        }
+        assert_eq!((need.bytes, need.video, need.frame), brute);
+        assert_eq!(
+            need.frame_bytes,
+            lib.offset(need.video as usize, need.frame + 1)
+                - lib.offset(need.video as usize, need.frame)
+        );
+    }
+
+    #[test]
+    fn mpeg_is_reproducible_and_offsets_consistent() {
+        let a = VideoLibrary::new(&section(FrameModel::Mpeg), 9);
+        let b = VideoLibrary::new(&section(FrameModel::Mpeg), 9);
+        let c = VideoLibrary::new(&section(FrameModel::Mpeg), 10);
+        assert_eq!(a.total_bytes(2), b.total_bytes(2));
+        assert_ne!(a.total_bytes(2), c.total_bytes(2));
+        let mut prev = 0;
+        for f in 1..=a.frames() {
+            let o = a.offset(2, f);
+            assert!(o > prev);
+            assert_eq!(a.first_frame_reaching(2, o), f);
+            assert_eq!(a.frames_within(2, o), f);
+            assert_eq!(a.frames_within(2, o - 1), f - 1);
+            if o - 1 > prev {
+                // (a frame can be 1 byte long; then o - 1 is the previous frame's end)
+                assert_eq!(a.first_frame_reaching(2, o - 1), f);
+            }
+            prev = o;
+        }
+    }
+}
