@@ -1,0 +1,30 @@
+//! Data layouts ([`Layout`](vodbench_harness::plugin::Layout)).
+
+pub mod non_striped;
+pub mod striped;
+
+use vodbench_harness::plugin::{BuildContext, PluginError, Registry};
+
+/// Registers the built-in layouts.
+pub fn register(r: &mut Registry) {
+    r.add::<striped::Striped>();
+    r.add::<non_striped::NonStriped>();
+}
+
+/// Checks that `needed` bytes fit on disk `disk`.
+fn check_fits(ctx: &BuildContext<'_>, disk: u32, needed: u64) -> Result<(), PluginError> {
+    let cap = ctx
+        .geometry
+        .map(|g| g.capacity_bytes)
+        .ok_or_else(|| PluginError::Build("layout built without a disk geometry".into()))?;
+    if needed > cap {
+        return Err(PluginError::Build(format!(
+            "the videos need {} on disk {disk} but it holds {} ({} bytes over); use more \
+             disks, fewer or shorter videos, or a larger disk (e.g. `capacity` of the disk model)",
+            vodbench_harness::units::Bytes(needed),
+            vodbench_harness::units::Bytes(cap),
+            needed - cap
+        )));
+    }
+    Ok(())
+}

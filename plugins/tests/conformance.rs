@@ -1,0 +1,193 @@
+//! Conformance tests every built-in (and future) plugin of each kind must pass. They iterate
+//! the registry, so a newly registered plugin is covered without touching this file.
+
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+use vodbench_harness::ids::{BlockId, PageId, RequestId, VideoId};
+use vodbench_harness::plugin::*;
+use vodbench_harness::time::SimTime;
+
+fn ctx<'a>(blocks: &'a [u32], geometry: Option<DiskGeometry>, pages: u32) -> BuildContext<'a> {
+    BuildContext {
+        seed: 7,
+        component: "test",
+        index: 0,
+        nodes: 2,
+        disks_per_node: 3,
+        block_bytes: 1 << 19,
+        video_blocks: blocks,
+        geometry,
+        pages,
+        base_dir: Path::new("."),
+    }
+}
+
+fn geometry() -> DiskGeometry {
+    DiskGeometry {
+        capacity_bytes: 1 << 40,
+        cylinders: 5000,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// Every scheduler serves each enqueued request exactly once, returns only requests it
+    /// holds, and reports its length exactly.
+    #[test]
+    fn schedulers_serve_each_request_exactly_once(
+        ops in proptest::collection::vec((any::<bool>(), 0u32..5000, 0u32..5000), 1..200)
+    ) {
+        let registry = vodbench_plugins::registry();
+        for name in registry.names::<dyn DiskScheduler>() {
+            let r = registry.resolve::<dyn DiskScheduler>(name, &toml::Table::new()).unwrap();
+            let mut s = r.build(&ctx(&[], Some(geometry()), 0)).unwrap();
+            let mut held = BTreeSet::new();
+            let mut served = HashSet::new();
+            let mut next = 0u32;
+            for (enqueue, cyl, head) in &ops {
+                if *enqueue {
+                    s.enqueue(QueuedRequest {
+                        id: RequestId(next), cylinder: *cyl, offset: u64::from(*cyl) << 20, bytes: 1 << 19,
+                        terminal: None, class: RequestClass::Demand, deadline: None, arrival: SimTime::ZERO,
+                    });
+                    held.insert(next);
+                    next += 1;
+                } else {
+                    let h = HeadState { now: SimTime::ZERO, cylinder: *head, cylinders: 5000 };
+                    match s.dequeue(&h) {
+                        Some(RequestId(id)) => {
+                            prop_assert!(held.remove(&id), "{name} returned {id}, which it does not hold");
+                            prop_assert!(served.insert(id), "{name} served {id} twice");
+                        }
+                        None => prop_assert!(held.is_empty(), "{name} returned nothing while holding {}", held.len()),
+                    }
+                }
+                prop_assert_eq!(s.len(), held.len(), "{} len()", name);
+            }
+            let h = HeadState { now: SimTime::ZERO, cylinder: 0, cylinders: 5000 };
+            while let Some(RequestId(id)) = s.dequeue(&h) {
+                prop_assert!(held.remove(&id), "{name} returned {id} at drain");
+            }
+            prop_assert!(held.is_empty(), "{name} lost requests");
+        }
+    }
+
+    /// Every buffer pool evicts only evictable pages, each once, and `None` only when empty.
+    #[test]
+    fn pools_evict_only_evictable_pages(ops in proptest::collection::vec((0u8..3, 0u32..16, any::<bool>()), 1..300)) {
+        let registry = vodbench_plugins::registry();
+        for name in registry.names::<dyn BufferPool>() {
+            let r = registry.resolve::<dyn BufferPool>(name, &toml::Table::new()).unwrap();
+            let mut pool = r.build(&ctx(&[], None, 16)).unwrap();
+            let mut evictable = BTreeSet::new();
+            for (op, page, referenced) in &ops {
+                match op {
+                    0 if !evictable.contains(page) => {
+                        pool.release(PageId(*page), *referenced);
+                        evictable.insert(*page);
+                    }
+                    1 if evictable.contains(page) => {
+                        pool.acquire(PageId(*page));
+                        evictable.remove(page);
+                    }
+                    2 => match pool.evict() {
+                        Some(PageId(p)) => prop_assert!(evictable.remove(&p), "{name} evicted {p}, not evictable"),
+                        None => prop_assert!(evictable.is_empty(), "{name} evicted nothing with {} evictable", evictable.len()),
+                    },
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// Every layout places every block inside its disk, never overlapping another block, and
+/// `next_on_same_disk` stays on the same disk.
+#[test]
+fn layouts_place_blocks_without_overlap() {
+    let registry = vodbench_plugins::registry();
+    let blocks: Vec<u32> = vec![37, 12, 1, 60, 25, 6, 6, 19];
+    let block = 1u64 << 19;
+    for name in registry.names::<dyn Layout>() {
+        let r = registry
+            .resolve::<dyn Layout>(name, &toml::Table::new())
+            .unwrap();
+        let g = DiskGeometry {
+            capacity_bytes: 64 << 20,
+            cylinders: 100,
+        };
+        let layout = r.build(&ctx(&blocks, Some(g), 0)).unwrap();
+        let mut used: BTreeMap<(u32, u64), BlockId> = BTreeMap::new();
+        for (v, &n) in blocks.iter().enumerate() {
+            for i in 0..n {
+                let b = BlockId {
+                    video: VideoId(v as u32),
+                    index: i,
+                };
+                let loc = layout.locate(b);
+                assert!(loc.disk.0 < 6, "{name}: disk {} out of range", loc.disk);
+                assert_eq!(loc.node.0, loc.disk.0 / 3, "{name}: node/disk mismatch");
+                assert_eq!(loc.offset % block, 0, "{name}: unaligned block");
+                assert!(
+                    loc.offset + block <= g.capacity_bytes,
+                    "{name}: beyond capacity"
+                );
+                if let Some(prev) = used.insert((loc.disk.0, loc.offset), b) {
+                    panic!("{name}: {b:?} overlaps {prev:?}");
+                }
+                if let Some(nx) = layout.next_on_same_disk(b) {
+                    if nx.index < n {
+                        assert_eq!(
+                            layout.locate(nx).disk,
+                            loc.disk,
+                            "{name}: next_on_same_disk moved disks"
+                        );
+                    }
+                }
+            }
+        }
+        // too small a disk is a clear error, not a silent overlap
+        let tiny = DiskGeometry {
+            capacity_bytes: 1 << 20,
+            cylinders: 1,
+        };
+        let err = r
+            .build(&ctx(&blocks, Some(tiny), 0))
+            .err()
+            .expect("must not fit");
+        assert!(err.to_string().contains("need"), "{name}: {err}");
+    }
+}
+
+/// Every disk model's parts add up to its total, and two instances with the same stream agree.
+#[test]
+fn disk_models_are_deterministic_and_consistent() {
+    let registry = vodbench_plugins::registry();
+    for name in registry.names::<dyn DiskModel>() {
+        let r = registry
+            .resolve::<dyn DiskModel>(name, &toml::Table::new())
+            .unwrap();
+        let mut a = r.build(&ctx(&[], None, 0)).unwrap();
+        let mut b = r.build(&ctx(&[], None, 0)).unwrap();
+        let cap = a.geometry().capacity_bytes;
+        let mut now = SimTime::ZERO;
+        for k in 0..200u64 {
+            let access = DiskAccess {
+                offset: (k * 7_919_113 * 4096) % (cap - (1 << 20)),
+                bytes: 1 << 19,
+                write: false,
+            };
+            let ta = a.service(&access, now);
+            let tb = b.service(&access, now);
+            assert_eq!(ta, tb, "{name} not deterministic");
+            assert_eq!(
+                ta.total(),
+                ta.overhead + ta.seek + ta.rotation + ta.transfer
+            );
+            assert!(a.head_cylinder() < a.geometry().cylinders);
+            now += ta.total();
+        }
+    }
+}
