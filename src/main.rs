@@ -1,0 +1,9 @@
+//! The `vodbench` binary: the built-in plugins and report writers, wired into the CLI.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut registry = vodbench_plugins::registry();
+    vodbench_reports::install(&mut registry);
+    vodbench_harness::cli::main_with(registry)
+}
