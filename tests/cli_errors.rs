@@ -1,0 +1,161 @@
+//! Bad input gives a clear error naming the file, line and key, exit code 2, never a panic.
+
+mod common;
+use common::{text, vodbench};
+
+/// (fixture, fragments the error message must contain)
+const CASES: &[(&str, &[&str])] = &[
+    (
+        "unknown-key.toml",
+        &["unknown-key.toml:2:", "key `colour`", "unknown key"],
+    ),
+    (
+        "out-of-range.toml",
+        &[
+            "out-of-range.toml:11:",
+            "`server.disks_per_node`",
+            "must be in 1..=1024, got 0",
+        ],
+    ),
+    (
+        "wrong-type.toml",
+        &["wrong-type.toml:10:", "`server.nodes`", "invalid type"],
+    ),
+    (
+        "bad-size.toml",
+        &["bad-size.toml:12:", "`server.memory_per_node`", "512KiB"],
+    ),
+    (
+        "unknown-plugin.toml",
+        &[
+            "unknown-plugin.toml:19:",
+            "`disk.scheduler.name`",
+            "unknown disk.scheduler `nope`",
+            "elevator",
+            "fcfs",
+        ],
+    ),
+    (
+        "plugin-param-range.toml",
+        &[
+            "plugin-param-range.toml:20:",
+            "`prefetcher.processes`",
+            "standard",
+        ],
+    ),
+    (
+        "plugin-unknown-param.toml",
+        &[
+            "plugin-unknown-param.toml:20:",
+            "`disk.scheduler.direction`",
+            "unknown",
+        ],
+    ),
+    (
+        "missing-workload.toml",
+        &["missing-workload.toml", "workload"],
+    ),
+    (
+        "bad-trace.toml",
+        &["broken.trace:3", "jump", "start|pause|resume|seek|stop"],
+    ),
+    ("syntax.toml", &["syntax.toml:7", "invalid TOML"]),
+    (
+        "bad-warmup.toml",
+        &["bad-warmup.toml:5:", "`run.warmup`", "\"auto\""],
+    ),
+    (
+        "terminal-memory.toml",
+        &[
+            "terminal-memory.toml:16:",
+            "`terminals.memory`",
+            "cannot display frame",
+            "must be at least",
+        ],
+    ),
+    (
+        "generator-range.toml",
+        &["generator-range.toml", "`workload.generate.z`"],
+    ),
+];
+
+#[test]
+fn issue2_bad_scenarios_are_named_errors_with_exit_2() {
+    for (file, fragments) in CASES {
+        let path = format!("tests/fixtures/bad/{file}");
+        for cmd in ["check", "run"] {
+            let out = vodbench(&[cmd, &path, "--quiet"][..if cmd == "check" { 2 } else { 3 }]);
+            let (stdout, stderr) = text(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{cmd} {file}: exit code; stderr: {stderr}"
+            );
+            assert!(
+                !stderr.contains("panicked"),
+                "{cmd} {file} panicked: {stderr}"
+            );
+            for f in *fragments {
+                assert!(
+                    stderr.contains(f),
+                    "{cmd} {file}: `{f}` missing from error:\n{stderr}{stdout}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn issue2_missing_scenario_file_is_exit_2() {
+    let out = vodbench(&["run", "tests/fixtures/does-not-exist.toml"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("does-not-exist.toml") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn issue2_bad_command_line_is_exit_2() {
+    let out = vodbench(&["run", "scenarios/zipf1.toml", "--terminals", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = vodbench(&["run", "scenarios/zipf1.toml", "--terminals", "0"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("terminals"), "{stderr}");
+    let out = vodbench(&["trace", "zipf", "--terminals", "3"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("--videos"), "{stderr}");
+}
+
+#[test]
+fn issue2_check_accepts_every_bundled_scenario() {
+    let mut files = Vec::new();
+    for entry in walk(&common::root().join("scenarios")) {
+        if entry.extension().is_some_and(|e| e == "toml") {
+            files.push(entry);
+        }
+    }
+    assert!(!files.is_empty());
+    for f in files {
+        let out = vodbench(&["check", f.to_str().unwrap()]);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{}: {stderr}", f.display());
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,43 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the `vodbench` binary with `args` from the repository root.
+pub fn vodbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vodbench"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("vodbench runs")
+}
+
+/// Stdout and stderr as text.
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every file of a folder, sorted by name, with contents.
+pub fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}

@@ -1,0 +1,115 @@
+//! Property tests of the engine's invariants over random small scenarios:
+//! bytes from disk + hits + joins = bytes sent + bytes being served; sent = received + in
+//! transit; received = consumed + discarded + buffered; no request is lost
+//! (issued = delivered + still in the system).
+
+use proptest::prelude::*;
+use std::path::Path;
+use vodbench_harness::runner;
+use vodbench_harness::scenario::Scenario;
+use vodbench_harness::units::Bytes;
+use vodbench_harness::video::VideoLibrary;
+
+#[allow(clippy::too_many_arguments)]
+fn scenario_text(
+    seed: u64,
+    nodes: u32,
+    disks: u32,
+    pages: u32,
+    stripe_kib: u32,
+    terminals: u32,
+    pauses: f64,
+    seeks: f64,
+    scheduler: &str,
+    prefetcher: &str,
+    layout: &str,
+    cbr: bool,
+) -> String {
+    let stripe = u64::from(stripe_kib) * 1024;
+    // replaced after parsing by what the video library needs (see the test)
+    let term_mem = stripe * 16;
+    format!(
+        r#"
+seed = {seed}
+[run]
+duration = "40s"
+[videos]
+count = 6
+length = "2min"
+bit_rate = "4Mbit/s"
+frames = "{frames}"
+[server]
+nodes = {nodes}
+disks_per_node = {disks}
+memory_per_node = {mem}
+stripe = {stripe}
+[disk.model]
+name = "analytic"
+spec = "st15150n"
+[disk.scheduler]
+name = "{scheduler}"
+[prefetcher]
+name = "{prefetcher}"
+[layout]
+name = "{layout}"
+[terminals]
+count = {terminals}
+memory = {term_mem}
+[workload.generate]
+start_spread = "10s"
+pauses_per_video = {pauses}
+pause_mean = "5s"
+seeks_per_video = {seeks}
+seek_mean = "20s"
+"#,
+        frames = if cbr { "cbr" } else { "mpeg" },
+        mem = stripe * u64::from(pages),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn issue2_bytes_and_requests_are_conserved(
+        seed in 0u64..1000,
+        nodes in 1u32..3,
+        disks in 1u32..3,
+        pages in 2u32..40,
+        stripe_kib in prop::sample::select(vec![64u32, 128, 256, 512]),
+        terminals in 1u32..30,
+        term_blocks_x2 in 2u32..9,
+        pauses in 0.0f64..2.0,
+        seeks in 0.0f64..2.0,
+        scheduler in prop::sample::select(vec!["fcfs", "elevator"]),
+        prefetcher in prop::sample::select(vec!["none", "standard"]),
+        layout in prop::sample::select(vec!["striped", "non-striped"]),
+        cbr in any::<bool>(),
+    ) {
+        let text = scenario_text(seed, nodes, disks, pages, stripe_kib, terminals,
+            pauses, seeks, scheduler, prefetcher, layout, cbr);
+        let registry = vodbench_plugins::registry();
+        let mut s = Scenario::parse(&text, Path::new("prop.toml"), &registry)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        // Terminal memory from just enough for the largest frame (the tightest legal
+        // configuration) up to a few stripe blocks more.
+        let stripe = u64::from(stripe_kib) * 1024;
+        let need = VideoLibrary::new(&s.file.videos, s.file.seed).memory_needed(stripe).bytes;
+        s.file.terminals.memory = Bytes(need + stripe * u64::from(term_blocks_x2 - 2) / 2);
+        let (results, _) = runner::run(&s, &mut |_, _| {}).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(results.summary.measured_ns > 0 && results.summary.conservation.requests_issued > 0);
+        let c = &results.summary.conservation;
+        prop_assert_eq!(c.requests_issued, c.requests_delivered + c.requests_in_system);
+        prop_assert_eq!(c.disk_demand_bytes + c.hit_bytes + c.join_bytes, c.sent_bytes + c.serving_bytes);
+        prop_assert_eq!(c.sent_bytes, c.received_bytes + c.in_transit_bytes);
+        prop_assert_eq!(c.received_bytes, c.consumed_bytes + c.discarded_bytes + c.buffered_bytes);
+        let mem = s.file.terminals.memory.0;
+        prop_assert_eq!(results.summary.terminal_buffer.memory_bytes, mem);
+        prop_assert!(results.summary.terminal_buffer.occupancy_peak_bytes <= mem,
+            "a terminal held {} bytes in {} of memory", results.summary.terminal_buffer.occupancy_peak_bytes, mem);
+        let pool = &results.summary.buffer_pool;
+        prop_assert!(pool.memory_in_use_peak_bytes <= pool.pages_per_node * u64::from(nodes) * u64::from(stripe_kib) * 1024);
+        prop_assert_eq!(pool.references, pool.hits + pool.joins + pool.misses + pool.page_waits);
+        prop_assert!(results.summary.disks.utilization_max_ratio <= 1.0 + 1e-12);
+    }
+}

@@ -1,0 +1,180 @@
+//! `vodbench run` end to end: outputs, determinism, trace replay, listings.
+
+mod common;
+use common::{folder, text, vodbench};
+
+fn run_to(dir: &std::path::Path, scenario: &str, extra: &[&str]) {
+    let mut args = vec!["run", scenario, "--quiet", "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = vodbench(&args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+}
+
+#[test]
+fn issue2_run_writes_every_output_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tiny");
+    run_to(&dir, "tests/fixtures/tiny.toml", &[]);
+    let names: Vec<String> = folder(&dir).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        [
+            "disks.csv",
+            "manifest.json",
+            "nodes.csv",
+            "summary.json",
+            "terminals.csv",
+            "timeseries.csv"
+        ]
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["terminals"], 12);
+    assert_eq!(summary["disks"]["count"], 2);
+    assert!(summary["measured_ns"].as_u64().unwrap() > 0);
+    let disks = std::fs::read_to_string(dir.join("disks.csv")).unwrap();
+    assert!(disks.starts_with("disk,node,utilization_ratio,"), "{disks}");
+    assert_eq!(disks.lines().count(), 3, "header + one row per disk");
+    let terminals = std::fs::read_to_string(dir.join("terminals.csv")).unwrap();
+    assert_eq!(terminals.lines().count(), 13);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["seed"], 42);
+    assert_eq!(manifest["plugins"]["disk.scheduler"]["name"], "elevator");
+    assert_eq!(manifest["resolved_scenario"]["server"]["stripe"], "256KiB");
+}
+
+#[test]
+fn issue2_same_scenario_and_seed_give_byte_identical_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    run_to(&a, "tests/fixtures/tiny.toml", &[]);
+    run_to(&b, "tests/fixtures/tiny.toml", &[]);
+    assert_eq!(folder(&a), folder(&b));
+    // and a different seed gives different results
+    let c = tmp.path().join("c");
+    run_to(&c, "tests/fixtures/tiny.toml", &["--seed", "43"]);
+    assert_ne!(
+        std::fs::read(a.join("summary.json")).unwrap(),
+        std::fs::read(c.join("summary.json")).unwrap()
+    );
+}
+
+#[test]
+fn issue2_replaying_the_generated_trace_gives_identical_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("tiny.trace");
+    let out = vodbench(&[
+        "trace",
+        "zipf",
+        "--scenario",
+        "tests/fixtures/tiny.toml",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    // the same scenario, with the workload read back from the file
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let head = original.split("[workload.generate]").next().unwrap();
+    let replay = format!("{head}[workload]\ntrace = \"{}\"\n", trace.display());
+    let scenario = tmp.path().join("tiny.toml");
+    std::fs::write(&scenario, replay).unwrap();
+    let gen_dir = tmp.path().join("gen");
+    let rep_dir = tmp.path().join("rep");
+    run_to(&gen_dir, "tests/fixtures/tiny.toml", &[]);
+    run_to(&rep_dir, scenario.to_str().unwrap(), &[]);
+    for f in [
+        "summary.json",
+        "disks.csv",
+        "nodes.csv",
+        "terminals.csv",
+        "timeseries.csv",
+    ] {
+        assert_eq!(
+            std::fs::read(gen_dir.join(f)).unwrap(),
+            std::fs::read(rep_dir.join(f)).unwrap(),
+            "{f} differs between generator and replay"
+        );
+    }
+    let m1: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(gen_dir.join("manifest.json")).unwrap()).unwrap();
+    let m2: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep_dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m1["workload"]["fingerprint"], m2["workload"]["fingerprint"]);
+}
+
+#[test]
+fn issue2_terminals_override_changes_the_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    run_to(&dir, "tests/fixtures/tiny.toml", &["--terminals", "3"]);
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["terminals"], 3);
+}
+
+#[test]
+fn issue2_summary_table_is_printed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = vodbench(&[
+        "run",
+        "tests/fixtures/tiny.toml",
+        "--out",
+        tmp.path().join("x").to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    for row in [
+        "glitches",
+        "disk utilization",
+        "I/O time",
+        "buffer pool",
+        "terminal buffer",
+        "wall time",
+    ] {
+        assert!(stdout.contains(row), "missing `{row}` in\n{stdout}");
+    }
+}
+
+#[test]
+fn issue2_plugins_and_schema_list_every_builtin() {
+    let out = vodbench(&["plugins"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    for name in [
+        "analytic",
+        "fcfs",
+        "elevator",
+        "global-lru",
+        "none",
+        "standard",
+        "striped",
+        "non-striped",
+    ] {
+        assert!(stdout.contains(name), "`{name}` missing from\n{stdout}");
+    }
+    assert!(
+        stdout.contains("processes"),
+        "parameters are listed:\n{stdout}"
+    );
+    let out = vodbench(&["schema"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(schema["properties"]["server"].is_object());
+    let names: Vec<String> = schema["properties"]["buffer_pool"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            v["properties"]["name"]["const"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(names.contains(&"global-lru".to_string()), "{names:?}");
+}

@@ -1,0 +1,33 @@
+//! One insta snapshot of `summary.json` per bundled scenario: every `scenarios/**/*.toml` is
+//! its own test case (datatest-style), named after the file, run in parallel with the others.
+//! Nothing in a summary is volatile (no wall-clock time, no paths), so nothing is redacted
+//! except the event count, which depends on engine internals rather than on the model.
+
+mod common;
+use common::{text, vodbench};
+use datatest_stable::Utf8Path;
+
+fn summary_snapshot(path: &Utf8Path) -> datatest_stable::Result<()> {
+    let root = common::root();
+    let rel = path
+        .as_std_path()
+        .strip_prefix(&root)
+        .unwrap_or(path.as_std_path())
+        .to_string_lossy()
+        .replace('\\', "/");
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("o");
+    let out = vodbench(&["run", &rel, "--quiet", "--out", dir.to_str().unwrap()]);
+    if !out.status.success() {
+        return Err(format!("vodbench run {rel} failed: {:?}", text(&out)).into());
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json"))?)?;
+    let name = rel.trim_end_matches(".toml").replace('/', "__");
+    insta::assert_json_snapshot!(name, summary, { ".events" => "[events]" });
+    Ok(())
+}
+
+datatest_stable::harness! {
+    { test = summary_snapshot, root = "scenarios", pattern = r"\.toml$" },
+}
