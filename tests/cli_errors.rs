@@ -7,7 +7,10 @@ use common::{text, vodbench};
 const CASES: &[(&str, &[&str])] = &[
     (
         "unknown-key.toml",
-        &["unknown-key.toml:2:", "key `colour`", "unknown key"],
+        &[
+            "unknown-key.toml:2: key `colour`: unknown key `colour`",
+            "allowed keys",
+        ],
     ),
     (
         "out-of-range.toml",

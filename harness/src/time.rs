@@ -89,7 +89,7 @@ impl SimDuration {
         self.0 as f64 / 1e6
     }
     /// `self * n`, saturating.
-    pub fn mul(self, n: u64) -> SimDuration {
+    pub fn saturating_mul(self, n: u64) -> SimDuration {
         SimDuration(self.0.saturating_mul(n))
     }
     /// `self + other`, saturating.

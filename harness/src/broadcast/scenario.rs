@@ -378,10 +378,7 @@ impl BroadcastSuite {
                     .iter()
                     .any(|(k, _)| key == k || key.starts_with(&format!("{k}.")));
                 if swept {
-                    let mut e = at(
-                        &key.to_string(),
-                        format!("sweep point ({label}): {message}"),
-                    );
+                    let mut e = at(key, format!("sweep point ({label}): {message}"));
                     if let ScenarioError::Invalid { line, .. } = &mut e {
                         let sk = point
                             .iter()
@@ -424,24 +421,9 @@ impl BroadcastSuite {
     ) -> Result<BroadcastScenario, ScenarioError> {
         let file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
             .map_err(|e| {
-                let mut key = e.path().to_string();
-                let message = e.into_inner().to_string();
-                if let Some(unknown) = message
-                    .strip_prefix("unknown field `")
-                    .and_then(|m| m.split('`').next())
-                {
-                    key = if key == "." || key.is_empty() {
-                        unknown.to_string()
-                    } else {
-                        format!("{key}.{unknown}")
-                    };
-                }
-                if key == "." {
-                    key.clear();
-                }
-                let message = message
-                    .replace("unknown field", "unknown key")
-                    .replace("expected one of", "allowed keys:");
+                let path = e.path().to_string();
+                let (key, message) =
+                    crate::scenario::key_and_message(&path, &e.into_inner().to_string());
                 at(&key, message)
             })?;
         file.derive().map_err(|(k, m)| at(&k, m))?;

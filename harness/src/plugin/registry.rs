@@ -339,7 +339,7 @@ fn parse_erased<P: Plugin>(
         let path = e.path().to_string();
         PluginError::InvalidParam {
             path: if path == "." { String::new() } else { path },
-            message: e.into_inner().to_string(),
+            message: e.into_inner().to_string().trim_end().to_string(),
         }
     })?;
     P::validate(&params)?;

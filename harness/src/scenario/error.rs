@@ -51,6 +51,36 @@ impl ScenarioError {
     }
 }
 
+/// Turns a `serde_path_to_error` failure into the dotted key it concerns and a message in
+/// scenario vocabulary: an unknown key is named itself (not by its parent table), serde's
+/// "unknown field ... expected one of" reads "unknown key ... allowed keys:", and the root
+/// path `.` becomes the empty key.
+pub(crate) fn key_and_message(path: &str, message: &str) -> (String, String) {
+    let mut key = if path == "." {
+        String::new()
+    } else {
+        path.to_string()
+    };
+    if let Some(unknown) = message
+        .strip_prefix("unknown field `")
+        .and_then(|m| m.split('`').next())
+    {
+        let named = key == unknown || key.ends_with(&format!(".{unknown}"));
+        if !named {
+            key = if key.is_empty() {
+                unknown.to_string()
+            } else {
+                format!("{key}.{unknown}")
+            };
+        }
+    }
+    let message = message
+        .trim_end()
+        .replace("unknown field", "unknown key")
+        .replace("expected one of", "allowed keys:");
+    (key, message)
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -90,3 +120,24 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+#[cfg(test)]
+mod tests {
+    use super::key_and_message;
+
+    #[test]
+    fn issue2_unknown_key_is_named_once() {
+        let msg = "unknown field `colour`, expected one of `name`, `seed`";
+        let (k, m) = key_and_message("colour", msg);
+        assert_eq!(k, "colour");
+        assert_eq!(m, "unknown key `colour`, allowed keys: `name`, `seed`");
+        assert_eq!(key_and_message(".", msg).0, "colour");
+        assert_eq!(key_and_message("server", msg).0, "server.colour");
+        assert_eq!(key_and_message("server.colour", msg).0, "server.colour");
+        assert_eq!(key_and_message(".", "missing field `workload`\n").0, "");
+        assert_eq!(
+            key_and_message(".", "missing field `workload`\n").1,
+            "missing field `workload`"
+        );
+    }
+}

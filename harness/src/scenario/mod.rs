@@ -35,6 +35,7 @@ mod error;
 pub(crate) mod locate;
 mod schema;
 
+pub(crate) use error::key_and_message;
 pub use error::ScenarioError;
 pub use schema::*;
 
@@ -92,26 +93,8 @@ impl Scenario {
             message: e.message().to_string(),
         })?;
         let mut file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let mut key = e.path().to_string();
-            let inner = e.into_inner();
-            let message = inner.message().to_string();
-            // serde reports an unknown key at its parent's path; name the key itself.
-            if let Some(unknown) = message
-                .strip_prefix("unknown field `")
-                .and_then(|m| m.split('`').next())
-            {
-                key = if key == "." || key.is_empty() {
-                    unknown.to_string()
-                } else {
-                    format!("{key}.{unknown}")
-                };
-            }
-            if key == "." {
-                key.clear();
-            }
-            let message = message
-                .replace("unknown field", "unknown key")
-                .replace("expected one of", "allowed keys:");
+            let path = e.path().to_string();
+            let (key, message) = error::key_and_message(&path, e.into_inner().message());
             at(&key, message)
         })?;
         if file.name.is_none() {

@@ -938,11 +938,8 @@ impl TermRows {
         self.glitches.push(t.glitches_measured);
         self.stalled.push(t.stalled_measured);
         self.received.push(t.bytes_received);
-        self.startup_mean.push(if t.startups == 0 {
-            0
-        } else {
-            t.startup_sum / t.startups
-        });
+        self.startup_mean
+            .push(t.startup_sum.checked_div(t.startups).unwrap_or(0));
     }
     fn table(self) -> Table {
         Table {

@@ -78,12 +78,12 @@ impl DiskModel for Linear {
     fn service(&mut self, a: &DiskAccess, _now: SimTime) -> ServiceTime {
         ServiceTime {
             seek: self.access,
-            transfer: self.per_block.mul(a.bytes.div_ceil(self.block)),
+            transfer: self.per_block.saturating_mul(a.bytes.div_ceil(self.block)),
             ..ServiceTime::default()
         }
     }
     fn service_bound(&self, a: &DiskAccess) -> SimDuration {
-        self.access + self.per_block.mul(a.bytes.div_ceil(self.block))
+        self.access + self.per_block.saturating_mul(a.bytes.div_ceil(self.block))
     }
 }
 
