@@ -7,6 +7,13 @@ mod common;
 use common::{text, vodbench};
 use datatest_stable::Utf8Path;
 
+/// Bundled scenarios left out of the snapshot suite, with the reason. Each is still validated
+/// by `tests/cli_errors.rs::issue2_check_accepts_every_bundled_scenario`.
+const NOT_SNAPSHOTTED: &[(&str, &str)] = &[(
+    "scenarios/waldvogel/fig7-cache.toml",
+    "takes over 6 minutes and 5 GB today (open performance bug, issue 6); too slow for CI",
+)];
+
 fn summary_snapshot(path: &Utf8Path) -> datatest_stable::Result<()> {
     let root = common::root();
     let rel = path
@@ -15,6 +22,10 @@ fn summary_snapshot(path: &Utf8Path) -> datatest_stable::Result<()> {
         .unwrap_or(path.as_std_path())
         .to_string_lossy()
         .replace('\\', "/");
+    if let Some((_, why)) = NOT_SNAPSHOTTED.iter().find(|(f, _)| *f == rel) {
+        eprintln!("{rel}: not snapshotted: {why}");
+        return Ok(());
+    }
     let tmp = tempfile::tempdir()?;
     let dir = tmp.path().join("o");
     let out = vodbench(&["run", &rel, "--quiet", "--out", dir.to_str().unwrap()]);
