@@ -22,6 +22,7 @@ fn scenario_text(
     seeks: f64,
     scheduler: &str,
     prefetcher: &str,
+    pool: &str,
     layout: &str,
     cbr: bool,
 ) -> String {
@@ -50,6 +51,8 @@ spec = "st15150n"
 name = "{scheduler}"
 [prefetcher]
 name = "{prefetcher}"
+[buffer_pool]
+name = "{pool}"
 [layout]
 name = "{layout}"
 [terminals]
@@ -81,13 +84,16 @@ proptest! {
         term_blocks_x2 in 2u32..9,
         pauses in 0.0f64..2.0,
         seeks in 0.0f64..2.0,
-        scheduler in prop::sample::select(vec!["fcfs", "elevator"]),
-        prefetcher in prop::sample::select(vec!["none", "standard"]),
+        scheduler in prop::sample::select(vec![
+            "fcfs", "elevator", "c-scan", "round-robin", "gss", "real-time", "edf", "scan-edf",
+        ]),
+        prefetcher in prop::sample::select(vec!["none", "standard", "real-time", "delayed"]),
+        pool in prop::sample::select(vec!["global-lru", "love-prefetch"]),
         layout in prop::sample::select(vec!["striped", "non-striped"]),
         cbr in any::<bool>(),
     ) {
         let text = scenario_text(seed, nodes, disks, pages, stripe_kib, terminals,
-            pauses, seeks, scheduler, prefetcher, layout, cbr);
+            pauses, seeks, scheduler, prefetcher, pool, layout, cbr);
         let registry = vodbench_plugins::registry();
         let mut s = Scenario::parse(&text, Path::new("prop.toml"), &registry)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -110,6 +116,8 @@ proptest! {
         let pool = &results.summary.buffer_pool;
         prop_assert!(pool.memory_in_use_peak_bytes <= pool.pages_per_node * u64::from(nodes) * u64::from(stripe_kib) * 1024);
         prop_assert_eq!(pool.references, pool.hits + pool.joins + pool.misses + pool.page_waits);
+        prop_assert!(pool.prefetches_wasted <= pool.prefetches_issued + pool.pages_per_node * u64::from(nodes),
+            "more prefetches wasted than issued");
         prop_assert!(results.summary.disks.utilization_max_ratio <= 1.0 + 1e-12);
     }
 }

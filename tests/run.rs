@@ -21,11 +21,18 @@ fn issue2_run_writes_every_output_file() {
         names,
         [
             "disks.csv",
+            "disks.parquet",
             "manifest.json",
             "nodes.csv",
+            "nodes.parquet",
+            "report.html",
+            "requests.csv",
+            "requests.parquet",
             "summary.json",
             "terminals.csv",
-            "timeseries.csv"
+            "terminals.parquet",
+            "timeseries.csv",
+            "timeseries.parquet"
         ]
     );
     let summary: serde_json::Value =
@@ -92,6 +99,7 @@ fn issue2_replaying_the_generated_trace_gives_identical_results() {
         "nodes.csv",
         "terminals.csv",
         "timeseries.csv",
+        "requests.csv",
     ] {
         assert_eq!(
             std::fs::read(gen_dir.join(f)).unwrap(),

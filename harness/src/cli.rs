@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod report_cmds;
+
 /// Exit code for bad input.
 pub const EXIT_INPUT: u8 = 2;
 /// Exit code for a failed run.
@@ -57,7 +59,19 @@ enum Command {
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
+        /// Also store the output folder as baseline NAME (for `vodbench compare --baseline`).
+        #[arg(long, value_name = "NAME")]
+        save_baseline: Option<String>,
     },
+    /// One HTML report laying runs side by side (output folders, or scenarios to run).
+    Compare(report_cmds::CompareArgs),
+    /// Write a saved output folder's summary and tables as CSV, Parquet or JSON.
+    Export(report_cmds::ExportArgs),
+    /// Run again from a manifest.json and check the results are byte-identical.
+    Rerun(report_cmds::RerunArgs),
+    /// Find the largest number of terminals served without glitches (SPIFFI §7.1), with
+    /// replications until 90 % confident within 5 %; writes search.json and curve.csv.
+    Search(crate::search::SearchArgs),
     /// Validate scenario files without running them.
     Check {
         /// Scenario files.
@@ -168,8 +182,21 @@ pub fn main_with(registry: Registry) -> ExitCode {
             terminals,
             seed,
             quiet,
+            save_baseline,
         } => {
+            if let Some(name) = &save_baseline {
+                if let Err(m) = report_cmds::check_baseline_name(name) {
+                    return input_error(m);
+                }
+            }
             if is_broadcast_file(&scenario) {
+                if save_baseline.is_some() {
+                    return input_error(format!(
+                        "{}: --save-baseline applies to on-demand scenarios; this is a \
+                         broadcast scenario",
+                        scenario.display()
+                    ));
+                }
                 if terminals.is_some() {
                     return input_error(format!(
                         "{}: --terminals applies to on-demand scenarios; this is a broadcast \
@@ -179,9 +206,20 @@ pub fn main_with(registry: Registry) -> ExitCode {
                 }
                 crate::broadcast::cli::cmd_run(&registry, &scenario, out, seed, quiet)
             } else {
-                cmd_run(&registry, &scenario, out, terminals, seed, quiet)
+                let dir = out.unwrap_or_else(|| default_out(&registry, &scenario));
+                let code = cmd_run(&registry, &scenario, &dir, terminals, seed, quiet);
+                match save_baseline {
+                    Some(name) if code == ExitCode::SUCCESS => {
+                        report_cmds::save_baseline(&dir, &name, quiet)
+                    }
+                    _ => code,
+                }
             }
         }
+        Command::Compare(args) => report_cmds::cmd_compare(&registry, args),
+        Command::Export(args) => report_cmds::cmd_export(&registry, args),
+        Command::Rerun(args) => report_cmds::cmd_rerun(&registry, args),
+        Command::Search(args) => crate::search::cmd_search(&registry, args),
         Command::Check { scenarios } => {
             let mut bad = false;
             for p in scenarios {
@@ -353,10 +391,22 @@ pub fn main_with(registry: Registry) -> ExitCode {
     }
 }
 
+/// `out/<scenario name>`, the default output folder of `vodbench run` (`out/<file stem>`
+/// when the scenario cannot be read; running it then reports why).
+fn default_out(registry: &Registry, path: &Path) -> PathBuf {
+    let name = Scenario::load(path, registry)
+        .map(|s| s.name().to_string())
+        .unwrap_or_else(|_| {
+            path.file_stem()
+                .map_or("scenario".into(), |s| s.to_string_lossy().into_owned())
+        });
+    Path::new("out").join(name)
+}
+
 fn cmd_run(
     registry: &Registry,
     path: &Path,
-    out: Option<PathBuf>,
+    dir: &Path,
     terminals: Option<u32>,
     seed: Option<u64>,
     quiet: bool,
@@ -403,9 +453,8 @@ fn cmd_run(
     };
     bar.finish_and_clear();
     let wall = started.elapsed();
-    let dir = out.unwrap_or_else(|| Path::new("out").join(s.name()));
     let manifest = runner::manifest(&s, &events);
-    if let Err(e) = output::write_run(&dir, &manifest, &results, registry.table_writer()) {
+    if let Err(e) = output::write_run(dir, &manifest, &results, registry.writers()) {
         return failure(e);
     }
     if !quiet {

@@ -27,6 +27,7 @@ pub mod rng;
 pub mod runner;
 pub mod scenario;
 pub mod schema;
+pub mod search;
 pub mod sim;
 pub mod time;
 pub mod trace;

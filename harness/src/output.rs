@@ -2,8 +2,15 @@
 //!
 //! Everything is first written into a hidden sibling folder and then renamed into place, so a
 //! reader never sees a half-written output and a failed run never destroys the previous one.
-//! Nothing volatile (wall-clock time, host, paths of temporary files) goes into these files:
-//! the same scenario and seed give byte-identical folders.
+//! Nothing volatile (wall-clock time, paths of temporary files) goes into the results files;
+//! only `manifest.json` records where and from what the run was built (host, git commit), so
+//! the same scenario and seed give byte-identical folders on one machine and byte-identical
+//! results files (everything but `manifest.json`) anywhere.
+//!
+//! Two hooks, installed into the [`crate::plugin::Registry`] by the binary, turn saved results
+//! into files without the harness knowing how: a [`TableWriter`] (CSV/Parquet) and a
+//! [`Reporter`] (`report.html`, comparisons, exports). Reporters read only saved folders; they
+//! never simulate.
 
 use crate::results::{RunResults, Table};
 use serde::Serialize;
@@ -34,6 +41,91 @@ impl TableFormat {
 pub trait TableWriter: Send + Sync {
     /// Writes `table` as `dir/<table.name>.<ext>`.
     fn write(&self, table: &Table, dir: &Path, format: TableFormat) -> Result<PathBuf, String>;
+}
+
+/// Formats of `vodbench export`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// One CSV file per table.
+    Csv,
+    /// One Parquet file per table.
+    Parquet,
+    /// One JSON file with the summary and every table as an array of row objects.
+    Json,
+}
+
+impl ExportFormat {
+    /// Every format with its name, as the command line spells it.
+    pub const ALL: [(&'static str, ExportFormat); 3] = [
+        ("csv", ExportFormat::Csv),
+        ("parquet", ExportFormat::Parquet),
+        ("json", ExportFormat::Json),
+    ];
+
+    /// The format named `s` (`csv`, `parquet`, `json`).
+    pub fn parse(s: &str) -> Option<ExportFormat> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, f)| *f)
+    }
+
+    /// The name of the format.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("csv", |(n, _)| n)
+    }
+}
+
+/// Why a report or export could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The input is unusable: a missing folder, not a vodbench output folder (exit code 2).
+    #[error("{0}")]
+    Input(String),
+    /// Reading or writing failed otherwise (exit code 1).
+    #[error("{0}")]
+    Failure(String),
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareRun {
+    /// Name shown in the report.
+    pub label: String,
+    /// A saved run output folder (its tables are drawn; its summary is the run's values).
+    pub dir: PathBuf,
+    /// `replications.json` ([`crate::results::Replications`]) when the side was replicated:
+    /// its means are shown and its spreads decide whether a difference stands out.
+    pub replications: Option<PathBuf>,
+}
+
+/// Turns saved output folders into reports; implemented by `vodbench-reports` and installed
+/// with [`crate::plugin::Registry::set_reporter`].
+pub trait Reporter: Send + Sync {
+    /// Files derived from the saved output folder `dir` (e.g. `report.html`), as (file name,
+    /// contents), to be published in the same folder. Reads only the files in `dir`.
+    fn folder_report(&self, dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String>;
+    /// Writes one report laying `runs` side by side into the folder `out`; returns the
+    /// files written.
+    fn compare(&self, runs: &[CompareRun], out: &Path) -> Result<Vec<PathBuf>, ReportError>;
+    /// Writes the summary and tables of the saved folder `dir` as `format` into the folder
+    /// `out`; returns the files written.
+    fn export(
+        &self,
+        dir: &Path,
+        format: ExportFormat,
+        out: &Path,
+    ) -> Result<Vec<PathBuf>, ReportError>;
+}
+
+/// The hooks [`write_folder`] uses; [`crate::plugin::Registry::writers`] gives the installed
+/// ones.
+#[derive(Clone, Copy, Default)]
+pub struct Writers<'a> {
+    /// Writes CSV/Parquet tables; without it no table files are written.
+    pub tables: Option<&'a dyn TableWriter>,
+    /// Writes `report.html` from the written folder; without it no report is written.
+    pub reporter: Option<&'a dyn Reporter>,
 }
 
 /// Errors while writing outputs.
@@ -78,12 +170,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     std::fs::rename(&tmp, path).map_err(|e| oerr(path, e))
 }
 
-/// Writes a whole output folder atomically: `files` (name, contents) and `tables`.
+/// Writes a whole output folder atomically: `files` (name, contents), `tables` in every
+/// format, then the reporter's files made from all of those.
 pub fn write_folder(
     dir: &Path,
     files: &[(&str, String)],
     tables: &[Table],
-    writer: Option<&dyn TableWriter>,
+    writers: Writers<'_>,
     formats: &[TableFormat],
 ) -> Result<(), OutputError> {
     let parent = dir
@@ -104,12 +197,17 @@ pub fn write_folder(
         for (file, contents) in files {
             std::fs::write(tmp.join(file), contents).map_err(|e| oerr(&tmp.join(file), e))?;
         }
-        if let Some(w) = writer {
+        if let Some(w) = writers.tables {
             for t in tables {
                 for f in formats {
                     w.write(t, &tmp, *f)
                         .map_err(|e| oerr(&tmp.join(&t.name), e))?;
                 }
+            }
+        }
+        if let Some(r) = writers.reporter {
+            for (file, contents) in r.folder_report(&tmp).map_err(|e| oerr(dir, e))? {
+                std::fs::write(tmp.join(&file), contents).map_err(|e| oerr(&tmp.join(&file), e))?;
             }
         }
         Ok(())
@@ -129,12 +227,13 @@ pub fn write_folder(
     Ok(())
 }
 
-/// Writes `results` of one run with its manifest into `dir`.
+/// Writes `results` of one run with its manifest into `dir`: `manifest.json`,
+/// `summary.json`, every table as CSV and Parquet, and the reporter's `report.html`.
 pub fn write_run(
     dir: &Path,
     manifest: &serde_json::Value,
     results: &RunResults,
-    writer: Option<&dyn TableWriter>,
+    writers: Writers<'_>,
 ) -> Result<(), OutputError> {
     write_folder(
         dir,
@@ -143,9 +242,45 @@ pub fn write_run(
             ("summary.json", to_json(&results.summary)),
         ],
         &results.tables,
-        writer,
-        &[TableFormat::Csv],
+        writers,
+        &[TableFormat::Csv, TableFormat::Parquet],
     )
+}
+
+/// Copies the files of the folder `from` (not its subfolders) into a new folder `to`,
+/// atomically (replacing `to`).
+pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(from).map_err(|e| oerr(from, e))? {
+        let e = e.map_err(|e| oerr(from, e))?;
+        if e.file_type().map_err(|x| oerr(&e.path(), x))?.is_file() {
+            let bytes = std::fs::read(e.path()).map_err(|x| oerr(&e.path(), x))?;
+            files.push((e.file_name().to_string_lossy().into_owned(), bytes));
+        }
+    }
+    let parent = to
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| oerr(parent, e))?;
+    let tmp = parent.join(format!(
+        ".{}.copy-{}",
+        to.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
+    for (name, bytes) in &files {
+        std::fs::write(tmp.join(name), bytes).map_err(|e| oerr(&tmp.join(name), e))?;
+    }
+    if to.exists() {
+        std::fs::remove_dir_all(to).map_err(|e| oerr(to, e))?;
+    }
+    std::fs::rename(&tmp, to).map_err(|e| oerr(to, e))
 }
 
 #[cfg(test)]
@@ -156,8 +291,9 @@ mod tests {
     fn folder_replaces_old_contents_atomically() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("run");
-        write_folder(&dir, &[("a.json", "1\n".into())], &[], None, &[]).unwrap();
-        write_folder(&dir, &[("b.json", "2\n".into())], &[], None, &[]).unwrap();
+        let w = Writers::default();
+        write_folder(&dir, &[("a.json", "1\n".into())], &[], w, &[]).unwrap();
+        write_folder(&dir, &[("b.json", "2\n".into())], &[], w, &[]).unwrap();
         assert!(!dir.join("a.json").exists());
         assert_eq!(std::fs::read_to_string(dir.join("b.json")).unwrap(), "2\n");
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();

@@ -108,6 +108,10 @@ pub struct BufferPools {
     pub prefetches_issued: u64,
     /// Prefetched pages evicted before any reference.
     pub prefetches_wasted: u64,
+    /// Disk reads (demand or prefetch) of a block whose prefetched page had been evicted
+    /// unreferenced since it was last read: the cost of wasted prefetches (SPIFFI §7.3).
+    #[serde(default)]
+    pub prefetches_reread: u64,
     /// Prefetch candidates dropped for lack of a free page.
     pub prefetches_dropped: u64,
     /// Mean server memory holding data (resident or being read), all nodes.
@@ -239,4 +243,135 @@ pub struct RunResults {
     pub summary: Summary,
     /// Per-disk, per-node, per-terminal tables and time series.
     pub tables: Vec<Table>,
+}
+
+/// Every numeric leaf of a JSON document (`summary.json`) by its dotted path
+/// (`disks.io_time.seek.mean_ns`); booleans count as 0/1, `null`, strings and the `paper`
+/// table are left out.
+pub fn flatten_metrics(v: &serde_json::Value) -> BTreeMap<String, f64> {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, f64>) {
+        let key = |k: &str| {
+            if prefix.is_empty() {
+                k.to_string()
+            } else {
+                format!("{prefix}.{k}")
+            }
+        };
+        match v {
+            serde_json::Value::Number(n) => {
+                if let Some(x) = n.as_f64() {
+                    out.insert(prefix.to_string(), x);
+                }
+            }
+            serde_json::Value::Bool(b) => {
+                out.insert(prefix.to_string(), f64::from(u8::from(*b)));
+            }
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    if prefix.is_empty() && k == "paper" {
+                        continue;
+                    }
+                    walk(&key(k), v, out);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for (i, v) in a.iter().enumerate() {
+                    walk(&key(&i.to_string()), v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk("", v, &mut out);
+    out
+}
+
+/// The run-to-run spread of one metric over replications.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// Replications.
+    pub n: u64,
+    /// Mean over replications.
+    pub mean: f64,
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Sample standard deviation (0 for one replication).
+    pub stddev: f64,
+}
+
+/// Replications of one scenario with different seeds (`replications.json`): the seeds and
+/// output folders, and the spread of every metric of their summaries. Computed by the harness
+/// so that reports only read it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replications {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed of each replication.
+    pub seeds: Vec<u64>,
+    /// Output folder of each replication, relative to the folder of `replications.json`.
+    pub runs: Vec<String>,
+    /// Every metric of `summary.json` (dotted path) with its spread.
+    pub metrics: BTreeMap<String, Spread>,
+}
+
+impl Replications {
+    /// The spreads of `summaries` (one `summary.json` per replication, same order as `runs`).
+    pub fn from_summaries(
+        scenario: &str,
+        seeds: Vec<u64>,
+        runs: Vec<String>,
+        summaries: &[serde_json::Value],
+    ) -> Replications {
+        let flat: Vec<BTreeMap<String, f64>> = summaries.iter().map(flatten_metrics).collect();
+        let mut metrics = BTreeMap::new();
+        if let Some(first) = flat.first() {
+            for key in first.keys() {
+                let xs: Vec<f64> = flat.iter().filter_map(|m| m.get(key).copied()).collect();
+                let n = xs.len() as f64;
+                let mean = xs.iter().sum::<f64>() / n;
+                let var = if xs.len() > 1 {
+                    xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)
+                } else {
+                    0.0
+                };
+                metrics.insert(
+                    key.clone(),
+                    Spread {
+                        n: xs.len() as u64,
+                        mean,
+                        min: xs.iter().copied().fold(f64::INFINITY, f64::min),
+                        max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                        stddev: var.sqrt(),
+                    },
+                );
+            }
+        }
+        Replications {
+            scenario: scenario.to_string(),
+            seeds,
+            runs,
+            metrics,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replications_spread_of_every_numeric_leaf() {
+        let a = serde_json::json!({"glitches": {"count": 2}, "ended_early": false, "scenario": "x", "paper": {"p": 1.0}});
+        let b = serde_json::json!({"glitches": {"count": 4}, "ended_early": true, "scenario": "x", "paper": {"p": 1.0}});
+        let r =
+            Replications::from_summaries("x", vec![1, 2], vec!["a".into(), "b".into()], &[a, b]);
+        let g = r.metrics["glitches.count"];
+        assert_eq!((g.n, g.mean, g.min, g.max), (2, 3.0, 2.0, 4.0));
+        assert!((g.stddev - 2f64.sqrt()).abs() < 1e-12);
+        assert_eq!(r.metrics["ended_early"].mean, 0.5);
+        assert!(!r.metrics.contains_key("paper.p") && !r.metrics.contains_key("scenario"));
+    }
 }

@@ -76,12 +76,62 @@ pub fn run(
     Ok((results, events))
 }
 
-/// The manifest of a run: everything needed to reproduce it, nothing volatile.
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The SHA-256 of a resolved scenario: of its compact JSON form (the `resolved_scenario` of
+/// the manifest), so two files that resolve to the same scenario hash alike.
+pub fn scenario_sha256(s: &Scenario) -> String {
+    sha256_hex(
+        serde_json::to_string(&s.file)
+            .expect("serialisable")
+            .as_bytes(),
+    )
+}
+
+/// The SHA-256 of the scenario's trace file, if its workload is a trace.
+pub fn trace_sha256(s: &Scenario) -> Result<Option<String>, ScenarioError> {
+    let Some(t) = &s.file.workload.trace else {
+        return Ok(None);
+    };
+    let path = s.resolve_path(t);
+    let bytes = std::fs::read(&path).map_err(|e| ScenarioError::Io {
+        file: path.clone(),
+        message: e.to_string(),
+    })?;
+    Ok(Some(sha256_hex(&bytes)))
+}
+
+/// The machine the run was made on: host name (from `HOSTNAME` or `/etc/hostname`), OS and
+/// CPU architecture. Recorded in the manifest only, never in results.
+pub fn host() -> serde_json::Value {
+    let name = std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.trim().is_empty())
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".into());
+    json!({ "name": name, "os": std::env::consts::OS, "arch": std::env::consts::ARCH })
+}
+
+/// The manifest of a run: everything needed to reproduce it (`vodbench rerun`), plus where it
+/// was made (`host`, `git_commit`: the only fields that differ between machines or builds).
 pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
     let p = &s.plugins;
     json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
+        "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
+        "host": host(),
         "scenario": s.name(),
+        "scenario_file": s.path.display().to_string(),
+        "scenario_sha256": scenario_sha256(s),
         "seed": s.file.seed,
         "terminals": s.file.terminals.count,
         "workload": {
@@ -89,6 +139,7 @@ pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
                 Some(t) => format!("trace {}", t.display()),
                 None => "generator".to_string(),
             },
+            "trace_sha256": trace_sha256(s).ok().flatten(),
             "events": events.len(),
             "fingerprint": workload_fingerprint(events),
         },

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
-use vodbench_harness::ids::{BlockId, PageId, RequestId, VideoId};
+use vodbench_harness::ids::{BlockId, PageId, RequestId, TerminalId, VideoId};
 use vodbench_harness::plugin::*;
 use vodbench_harness::time::SimTime;
 
@@ -33,44 +33,55 @@ fn geometry() -> DiskGeometry {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
-    /// Every scheduler serves each enqueued request exactly once, returns only requests it
-    /// holds, and reports its length exactly.
+    /// Every scheduler (each with its default parameters and a few others) serves each
+    /// enqueued request exactly once, returns only requests it holds, reports its length
+    /// exactly, and empties its queue — with terminals, deadlines, prefetches and a clock
+    /// that moves forward, so deadline-driven schedulers change their minds between calls.
     #[test]
     fn schedulers_serve_each_request_exactly_once(
-        ops in proptest::collection::vec((any::<bool>(), 0u32..5000, 0u32..5000), 1..200)
+        ops in proptest::collection::vec(
+            (any::<bool>(), 0u32..5000, 0u32..5000, 0u32..6, proptest::option::of(0u64..20_000), 0u64..500),
+            1..200,
+        )
     ) {
         let registry = vodbench_plugins::registry();
-        for name in registry.names::<dyn DiskScheduler>() {
-            let r = registry.resolve::<dyn DiskScheduler>(name, &toml::Table::new()).unwrap();
+        for (name, params) in scheduler_configs(&registry) {
+            let r = registry.resolve::<dyn DiskScheduler>(name, &params).unwrap();
             let mut s = r.build(&ctx(&[], Some(geometry()), 0)).unwrap();
             let mut held = BTreeSet::new();
             let mut served = HashSet::new();
             let mut next = 0u32;
-            for (enqueue, cyl, head) in &ops {
+            let mut now = 0u64;
+            for (enqueue, cyl, head, terminal, deadline_ms, step_ms) in &ops {
+                now += step_ms * 1_000_000;
                 if *enqueue {
                     s.enqueue(QueuedRequest {
                         id: RequestId(next), cylinder: *cyl, offset: u64::from(*cyl) << 20, bytes: 1 << 19,
-                        terminal: None, class: RequestClass::Demand, deadline: None, arrival: SimTime::ZERO,
+                        terminal: (*terminal < 5).then_some(TerminalId(*terminal)),
+                        class: if deadline_ms.is_some() { RequestClass::Demand } else { RequestClass::Prefetch },
+                        deadline: deadline_ms.map(|d| SimTime::from_nanos(d * 1_000_000)),
+                        arrival: SimTime::from_nanos(now),
                     });
                     held.insert(next);
                     next += 1;
                 } else {
-                    let h = HeadState { now: SimTime::ZERO, cylinder: *head, cylinders: 5000 };
+                    let h = HeadState { now: SimTime::from_nanos(now), cylinder: *head, cylinders: 5000 };
                     match s.dequeue(&h) {
                         Some(RequestId(id)) => {
-                            prop_assert!(held.remove(&id), "{name} returned {id}, which it does not hold");
-                            prop_assert!(served.insert(id), "{name} served {id} twice");
+                            prop_assert!(held.remove(&id), "{name} {params:?} returned {id}, which it does not hold");
+                            prop_assert!(served.insert(id), "{name} {params:?} served {id} twice");
                         }
-                        None => prop_assert!(held.is_empty(), "{name} returned nothing while holding {}", held.len()),
+                        None => prop_assert!(held.is_empty(), "{name} {params:?} returned nothing while holding {}", held.len()),
                     }
                 }
-                prop_assert_eq!(s.len(), held.len(), "{} len()", name);
+                prop_assert_eq!(s.len(), held.len(), "{} {:?} len()", name, params);
             }
-            let h = HeadState { now: SimTime::ZERO, cylinder: 0, cylinders: 5000 };
+            let h = HeadState { now: SimTime::from_nanos(now), cylinder: 0, cylinders: 5000 };
             while let Some(RequestId(id)) = s.dequeue(&h) {
-                prop_assert!(held.remove(&id), "{name} returned {id} at drain");
+                prop_assert!(held.remove(&id), "{name} {params:?} returned {id} at drain");
             }
-            prop_assert!(held.is_empty(), "{name} lost requests");
+            prop_assert!(held.is_empty(), "{name} {params:?} lost requests");
+            prop_assert!(s.is_empty());
         }
     }
 
@@ -99,8 +110,38 @@ proptest! {
                     _ => {}
                 }
             }
+            // nothing is lost: the remaining evictable pages come out, each once
+            while let Some(PageId(p)) = pool.evict() {
+                prop_assert!(evictable.remove(&p), "{name} evicted {p} at drain, not evictable");
+            }
+            prop_assert!(evictable.is_empty(), "{name} lost evictable pages {evictable:?}");
         }
     }
+}
+
+/// Each registered scheduler with its defaults, plus non-default settings of the
+/// parameterised ones.
+fn scheduler_configs(registry: &Registry) -> Vec<(&'static str, toml::Table)> {
+    let mut v: Vec<(&'static str, toml::Table)> = registry
+        .names::<dyn DiskScheduler>()
+        .into_iter()
+        .map(|n| (n, toml::Table::new()))
+        .collect();
+    for (name, text) in [
+        ("gss", "groups = 2"),
+        ("gss", "groups = 5"),
+        ("real-time", "classes = 1"),
+        ("real-time", "classes = 5\nspacing = \"1s\""),
+        ("scan-edf", "bucket = \"1ns\""),
+    ] {
+        let name = registry
+            .names::<dyn DiskScheduler>()
+            .into_iter()
+            .find(|n| *n == name)
+            .expect("registered");
+        v.push((name, text.parse().unwrap()));
+    }
+    v
 }
 
 /// Every layout places every block inside its disk, never overlapping another block, and
@@ -190,4 +231,43 @@ fn disk_models_are_deterministic_and_consistent() {
             now += ta.total();
         }
     }
+}
+
+/// The SPIFFI policies of issue 4 are registered, so the conformance tests above cover them.
+#[test]
+fn issue4_spiffi_policies_are_registered() {
+    let r = vodbench_plugins::registry();
+    let schedulers = r.names::<dyn DiskScheduler>();
+    for n in [
+        "round-robin",
+        "gss",
+        "real-time",
+        "edf",
+        "scan-edf",
+        "c-scan",
+    ] {
+        assert!(schedulers.contains(&n), "scheduler {n} missing");
+    }
+    assert!(r.names::<dyn BufferPool>().contains(&"love-prefetch"));
+    let prefetchers = r.names::<dyn Prefetcher>();
+    for n in ["standard", "real-time", "delayed"] {
+        assert!(prefetchers.contains(&n), "prefetcher {n} missing");
+    }
+    // parameters are checked, and errors name the key
+    for (name, text, key) in [
+        ("gss", "groups = 0", "groups"),
+        ("real-time", "classes = 0", "classes"),
+        ("real-time", "spacing = \"0s\"", "spacing"),
+        ("scan-edf", "bucket = 0", "bucket"),
+    ] {
+        let err = r
+            .resolve::<dyn DiskScheduler>(name, &text.parse().unwrap())
+            .err()
+            .unwrap_or_else(|| panic!("{name}: {text} accepted"));
+        assert!(format!("{err:?}").contains(key), "{name}: {err:?}");
+    }
+    let err = r
+        .resolve::<dyn Prefetcher>("delayed", &"max_advance = \"0s\"".parse().unwrap())
+        .expect_err("zero max_advance rejected");
+    assert!(format!("{err:?}").contains("max_advance"), "{err:?}");
 }

@@ -1,20 +1,76 @@
 //! # vodbench-reports
 //!
-//! Turns saved run outputs into tables: each [`Table`] of a run becomes a polars `DataFrame`
-//! written as CSV (and Parquet on request). Reports read only saved results; they never
-//! simulate. The binary installs the writer into the registry with [`install`].
+//! Turns saved run outputs into reports. The harness simulates and saves data
+//! (`summary.json`, `manifest.json`, tables); this crate only reads saved folders back, as
+//! criterion.rs separates analysis from reporting:
+//!
+//! ```text
+//!  run ─► output folder ─┬─► tables: CSV + Parquet (polars)           [`PolarsTableWriter`]
+//!                        ├─► report.html (plotters SVG, templates)    [`HtmlReporter`]
+//!                        ├─► vodbench compare A B … ─► report.html + compare.json
+//!                        └─► vodbench export DIR --format csv|parquet|json
+//! ```
+//!
+//! Every HTML report is a [`html::Page`] (a serializable context: cards, facts, charts,
+//! tables) filled into one template; charts are inline SVG drawn by [`charts`]; the page has
+//! inline CSS, no script and a Content-Security-Policy that forbids loading anything. The
+//! binary installs both hooks into the harness registry with [`install`].
 #![deny(missing_docs)]
 
+pub mod broadcast_report;
+pub mod charts;
+pub mod compare;
+pub mod export;
+pub mod folder;
+pub mod html;
+pub mod run_report;
+pub mod search_report;
 mod tables;
 
 pub use tables::{to_dataframe, PolarsTableWriter};
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use vodbench_harness::output::{CompareRun, ExportFormat, ReportError, Reporter};
 use vodbench_harness::plugin::Registry;
-#[allow(unused_imports)]
-use vodbench_harness::results::Table;
 
-/// Installs the polars table writer into `registry`.
+/// The reporter the binary installs: `report.html` for every output folder, comparisons and
+/// exports.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct HtmlReporter;
+
+/// The report page of a saved output folder (on-demand run, broadcast run or search).
+pub fn folder_page(dir: &Path) -> Result<html::Page, String> {
+    let f = folder::RunFolder::load(dir).map_err(|e| e.to_string())?;
+    match f.kind {
+        folder::FolderKind::OnDemand => run_report::page(&f),
+        folder::FolderKind::Broadcast => broadcast_report::page(&f),
+        folder::FolderKind::Search => search_report::page(&f),
+    }
+}
+
+impl Reporter for HtmlReporter {
+    fn folder_report(&self, dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+        let html = folder_page(dir)?.render()?;
+        Ok(vec![("report.html".into(), html.into_bytes())])
+    }
+
+    fn compare(&self, runs: &[CompareRun], out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+        compare::write(runs, out)
+    }
+
+    fn export(
+        &self,
+        dir: &Path,
+        format: ExportFormat,
+        out: &Path,
+    ) -> Result<Vec<PathBuf>, ReportError> {
+        export::export(dir, format, out)
+    }
+}
+
+/// Installs the polars table writer and the HTML reporter into `registry`.
 pub fn install(registry: &mut Registry) {
     registry.set_table_writer(Arc::new(PolarsTableWriter));
+    registry.set_reporter(Arc::new(HtmlReporter));
 }

@@ -41,3 +41,13 @@ pub fn folder(dir: &Path) -> Vec<(String, Vec<u8>)> {
     v.sort();
     v
 }
+
+/// Runs the `vodbench` binary with `args` and extra environment variables.
+pub fn vodbench_env(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_vodbench"));
+    c.args(args).current_dir(root());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("vodbench runs")
+}

@@ -62,7 +62,7 @@ pub fn cmd_run(
         &dir,
         &files,
         &results.tables(),
-        registry.table_writer(),
+        registry.writers(),
         &[TableFormat::Csv],
     ) {
         return failure(e);

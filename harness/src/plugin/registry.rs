@@ -371,6 +371,7 @@ pub struct Registry {
     schedules: Vec<Entry<dyn BroadcastSchedule>>,
     client_buffers: Vec<Entry<dyn ClientBuffer>>,
     table_writer: Option<Arc<dyn crate::output::TableWriter>>,
+    reporter: Option<Arc<dyn crate::output::Reporter>>,
 }
 
 impl Registry {
@@ -447,6 +448,26 @@ impl Registry {
     /// The installed table writer, if any.
     pub fn table_writer(&self) -> Option<&dyn crate::output::TableWriter> {
         self.table_writer.as_deref()
+    }
+
+    /// Installs the reporter that writes `report.html`, comparisons and exports (done by
+    /// `vodbench-reports`).
+    pub fn set_reporter(&mut self, r: Arc<dyn crate::output::Reporter>) -> &mut Self {
+        self.reporter = Some(r);
+        self
+    }
+
+    /// The installed reporter, if any.
+    pub fn reporter(&self) -> Option<&dyn crate::output::Reporter> {
+        self.reporter.as_deref()
+    }
+
+    /// The installed output hooks, for [`crate::output::write_folder`].
+    pub fn writers(&self) -> crate::output::Writers<'_> {
+        crate::output::Writers {
+            tables: self.table_writer(),
+            reporter: self.reporter(),
+        }
     }
 
     /// Every registered plugin: kind, name, description and parameters.

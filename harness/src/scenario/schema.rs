@@ -66,6 +66,22 @@ pub struct RunSection {
     pub warmup: Warmup,
     /// Length of the measured period after warm-up.
     pub duration: Duration,
+    /// Interval between samples of the time series (`timeseries.csv`: buffer occupancy,
+    /// server memory, disk utilization, queue lengths) during the measured period.
+    #[serde(default = "default_sample_interval")]
+    pub sample_interval: Duration,
+    /// Keep every n-th disk request of the measured period, with its I/O time parts, in
+    /// `requests.csv` (0: none).
+    #[serde(default = "default_request_sample_every")]
+    pub request_sample_every: u32,
+}
+
+fn default_sample_interval() -> Duration {
+    Duration(1_000_000_000)
+}
+
+fn default_request_sample_every() -> u32 {
+    16
 }
 
 /// When measurement starts.
@@ -360,6 +376,13 @@ impl ScenarioFile {
         if let Warmup::Fixed(w) = self.run.warmup {
             range("run.warmup", w.0, 0, 1000 * HOUR, &dur)?;
         }
+        range(
+            "run.sample_interval",
+            self.run.sample_interval.0,
+            1_000_000,
+            1000 * HOUR,
+            &dur,
+        )?;
         let v = &self.videos;
         range("videos.count", u64::from(v.count), 1, 100_000, &plain)?;
         range("videos.length", v.length.0, 1_000_000_000, 100 * HOUR, &dur)?;

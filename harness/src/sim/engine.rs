@@ -16,7 +16,7 @@ use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
 use crate::video::VideoLibrary;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 
 /// Why a run stopped without results.
@@ -160,6 +160,8 @@ pub(super) struct Node {
     pub cpu_busy: Level,
     pub waiting: VecDeque<u32>,
     pub used: Level,
+    /// Blocks whose prefetched page was evicted unreferenced and not read since (re-reads).
+    pub wasted: FxHashSet<BlockId>,
     // measured counters
     pub references: u64,
     pub hits: u64,
@@ -180,6 +182,10 @@ pub(super) struct Disk {
     pub served_prefetch: u64,
     pub queue_sum: u128,
     pub service_sum: u128,
+    pub overhead_sum: u128,
+    pub seek_sum: u128,
+    pub rotation_sum: u128,
+    pub transfer_sum: u128,
     pub max_total: u64,
 }
 
@@ -210,6 +216,7 @@ pub(super) struct Acc {
     pub page_waits: u64,
     pub prefetch_issued: u64,
     pub prefetch_wasted: u64,
+    pub prefetch_rereads: u64,
     pub prefetch_dropped: u64,
     pub buffer_samples: u64,
     pub buffer_sum: u128,
@@ -220,6 +227,12 @@ pub(super) struct Acc {
     pub series_pages_used: Vec<u64>,
     pub series_glitches: Vec<u64>,
     pub series_disk_queue: Vec<u64>,
+    pub series_disk_util: Vec<f64>,
+    /// (time, summed busy integral of all disks) at the previous sample.
+    pub last_busy: (SimTime, u128),
+    /// Disk requests dispatched in the measured period (for every-n-th request samples).
+    pub dispatched: u64,
+    pub requests: RequestRows,
 }
 
 /// Whole-run conservation counters.
@@ -359,6 +372,10 @@ impl<'a> Sim<'a> {
                 served_prefetch: 0,
                 queue_sum: 0,
                 service_sum: 0,
+                overhead_sum: 0,
+                seek_sum: 0,
+                rotation_sum: 0,
+                transfer_sum: 0,
                 max_total: 0,
             });
         }
@@ -401,6 +418,7 @@ impl<'a> Sim<'a> {
                 cpu_busy: Level::default(),
                 waiting: VecDeque::new(),
                 used: Level::default(),
+                wasted: FxHashSet::default(),
                 references: 0,
                 hits: 0,
             });
@@ -457,6 +475,7 @@ impl<'a> Sim<'a> {
                 page_waits: 0,
                 prefetch_issued: 0,
                 prefetch_wasted: 0,
+                prefetch_rereads: 0,
                 prefetch_dropped: 0,
                 buffer_samples: 0,
                 buffer_sum: 0,
@@ -467,6 +486,10 @@ impl<'a> Sim<'a> {
                 series_pages_used: Vec::new(),
                 series_glitches: Vec::new(),
                 series_disk_queue: Vec::new(),
+                series_disk_util: Vec::new(),
+                last_busy: (SimTime::ZERO, 0),
+                dispatched: 0,
+                requests: RequestRows::default(),
             },
             cons: Cons::default(),
             ns_per_instr_milli: 1_000_000 / u64::from(s.cpu_mips.max(1)),
@@ -477,7 +500,7 @@ impl<'a> Sim<'a> {
             last_first_start,
             end: None,
             error: None,
-            sample_interval: SimDuration::from_secs(1),
+            sample_interval: SimDuration::from_nanos(f.run.sample_interval.0),
             q_events: 0,
             in_transit_bytes: 0,
         })
@@ -549,6 +572,23 @@ impl<'a> Sim<'a> {
         self.acc
             .series_disk_queue
             .push(self.disks.iter().map(|d| u64::from(d.queued)).sum());
+        let window = self.acc.window;
+        let busy: u128 = self
+            .disks
+            .iter()
+            .map(|d| d.busy_level.integral_at(now, window))
+            .sum();
+        let (t0, b0) = self.acc.last_busy;
+        let span = now.saturating_since(t0).as_nanos();
+        let n_disks = self.disks.len().max(1) as f64;
+        let util = if self.acc.series_time.len() > 1 && span > 0 {
+            (busy - b0) as f64 / span as f64 / n_disks
+        } else {
+            // first sample: the fraction of disks busy at this instant
+            self.disks.iter().filter(|d| d.busy.is_some()).count() as f64 / n_disks
+        };
+        self.acc.series_disk_util.push(util);
+        self.acc.last_busy = (now, busy);
         let next = now + self.sample_interval;
         if next < self.acc.window.1 {
             self.q.schedule(next, Ev::Sample);
@@ -772,6 +812,7 @@ impl Sim<'_> {
                 page_waits: a.page_waits,
                 prefetches_issued: a.prefetch_issued,
                 prefetches_wasted: a.prefetch_wasted,
+                prefetches_reread: a.prefetch_rereads,
                 prefetches_dropped: a.prefetch_dropped,
                 memory_in_use_mean_bytes: (used_mean * u128::from(self.block_bytes)) as u64,
                 memory_in_use_peak_bytes: used_peak * self.block_bytes,
@@ -826,8 +867,13 @@ impl Sim<'_> {
                     "disk_queue_total".into(),
                     Column::U64(a.series_disk_queue.clone()),
                 ),
+                (
+                    "disk_utilization_mean_ratio".into(),
+                    Column::F64(a.series_disk_util.clone()),
+                ),
             ],
         };
+        let requests = std::mem::take(&mut self.acc.requests).table();
         RunResults {
             summary,
             tables: vec![
@@ -835,6 +881,7 @@ impl Sim<'_> {
                 node_rows.table(),
                 term_rows.table(),
                 series,
+                requests,
             ],
         }
     }
@@ -849,6 +896,10 @@ struct DiskRows {
     prefetch: Vec<u64>,
     queue_mean: Vec<u64>,
     service_mean: Vec<u64>,
+    overhead_mean: Vec<u64>,
+    seek_mean: Vec<u64>,
+    rotation_mean: Vec<u64>,
+    transfer_mean: Vec<u64>,
     max_total: Vec<u64>,
 }
 impl DiskRows {
@@ -867,6 +918,10 @@ impl DiskRows {
         };
         self.queue_mean.push(m(d.queue_sum));
         self.service_mean.push(m(d.service_sum));
+        self.overhead_mean.push(m(d.overhead_sum));
+        self.seek_mean.push(m(d.seek_sum));
+        self.rotation_mean.push(m(d.rotation_sum));
+        self.transfer_mean.push(m(d.transfer_sum));
         self.max_total.push(d.max_total);
     }
     fn table(self) -> Table {
@@ -881,6 +936,63 @@ impl DiskRows {
                 ("queue_mean_ns".into(), Column::U64(self.queue_mean)),
                 ("service_mean_ns".into(), Column::U64(self.service_mean)),
                 ("io_time_max_ns".into(), Column::U64(self.max_total)),
+                ("overhead_mean_ns".into(), Column::U64(self.overhead_mean)),
+                ("seek_mean_ns".into(), Column::U64(self.seek_mean)),
+                ("rotation_mean_ns".into(), Column::U64(self.rotation_mean)),
+                ("transfer_mean_ns".into(), Column::U64(self.transfer_mean)),
+            ],
+        }
+    }
+}
+
+/// Every n-th disk request of the measured period (`run.request_sample_every`), with its
+/// I/O time parts: the `requests` table.
+#[derive(Default)]
+pub(super) struct RequestRows {
+    time: Vec<u64>,
+    disk: Vec<u64>,
+    class: Vec<String>,
+    queue: Vec<u64>,
+    overhead: Vec<u64>,
+    seek: Vec<u64>,
+    rotation: Vec<u64>,
+    transfer: Vec<u64>,
+    total: Vec<u64>,
+}
+impl RequestRows {
+    /// One dispatched request: `since_start` is its dispatch time from the window start.
+    pub(super) fn push(
+        &mut self,
+        since_start: u64,
+        disk: usize,
+        prefetch: bool,
+        queue: u64,
+        st: &ServiceTime,
+    ) {
+        self.time.push(since_start);
+        self.disk.push(disk as u64);
+        self.class
+            .push(if prefetch { "prefetch" } else { "demand" }.to_string());
+        self.queue.push(queue);
+        self.overhead.push(st.overhead.as_nanos());
+        self.seek.push(st.seek.as_nanos());
+        self.rotation.push(st.rotation.as_nanos());
+        self.transfer.push(st.transfer.as_nanos());
+        self.total.push(queue + st.total().as_nanos());
+    }
+    fn table(self) -> Table {
+        Table {
+            name: "requests".into(),
+            columns: vec![
+                ("time_ns".into(), Column::U64(self.time)),
+                ("disk".into(), Column::U64(self.disk)),
+                ("class".into(), Column::Str(self.class)),
+                ("queue_ns".into(), Column::U64(self.queue)),
+                ("overhead_ns".into(), Column::U64(self.overhead)),
+                ("seek_ns".into(), Column::U64(self.seek)),
+                ("rotation_ns".into(), Column::U64(self.rotation)),
+                ("transfer_ns".into(), Column::U64(self.transfer)),
+                ("io_time_ns".into(), Column::U64(self.total)),
             ],
         }
     }

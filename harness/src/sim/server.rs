@@ -122,6 +122,7 @@ impl Sim<'_> {
             if measuring && first_time {
                 self.acc.misses += 1;
             }
+            self.count_reread(node, req.block);
             self.cons.disk_demand_bytes += req.bytes;
             self.reqs[r as usize].stage = 1;
             let window = self.acc.window;
@@ -227,17 +228,29 @@ impl Sim<'_> {
         let pg = &mut n.pages[p as usize];
         pg.evictable = false;
         pg.state = PageState::Free;
-        if !pg.referenced && self.acc.measuring {
+        let wasted = !pg.referenced;
+        if wasted && self.acc.measuring {
             self.acc.prefetch_wasted += 1;
         }
         pg.referenced = false;
         pg.last_terminal = NONE;
         let block = pg.block;
         n.table.remove(&block);
+        if wasted {
+            n.wasted.insert(block);
+        }
         let now = self.q.now();
         let used = n.used.level() - 1;
         n.used.set(now, used, self.acc.window);
         Some(p)
+    }
+
+    /// `block` is about to be read from disk at `node`: a re-read if its prefetched page was
+    /// evicted unreferenced since it was last read.
+    fn count_reread(&mut self, node: usize, block: crate::ids::BlockId) {
+        if self.nodes[node].wasted.remove(&block) && self.acc.measuring {
+            self.acc.prefetch_rereads += 1;
+        }
     }
 
     /// Makes `page` evictable and retries reads waiting for a page.
@@ -355,6 +368,17 @@ impl Sim<'_> {
             }
             ds.queue_sum += u128::from(queue_ns);
             ds.service_sum += u128::from(service.as_nanos());
+            ds.overhead_sum += u128::from(st.overhead.as_nanos());
+            ds.seek_sum += u128::from(st.seek.as_nanos());
+            ds.rotation_sum += u128::from(st.rotation.as_nanos());
+            ds.transfer_sum += u128::from(st.transfer.as_nanos());
+            let every = u64::from(self.scenario.file.run.request_sample_every);
+            if every > 0 && a.dispatched % every == 0 {
+                let since = now.saturating_since(a.window.0).as_nanos();
+                let pf = class == RequestClass::Prefetch;
+                a.requests.push(since, disk, pf, queue_ns, &st);
+            }
+            a.dispatched += 1;
             ds.max_total = ds.max_total.max(queue_ns + service.as_nanos());
         }
         self.q.schedule(now + service, Ev::DiskDone(disk as u32));
@@ -442,6 +466,7 @@ impl Sim<'_> {
                         }
                         return;
                     };
+                    self.count_reread(node, c.block);
                     let window = self.acc.window;
                     let n = &mut self.nodes[node];
                     let pg = &mut n.pages[p as usize];

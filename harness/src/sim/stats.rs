@@ -71,6 +71,10 @@ impl Level {
     pub fn level(&self) -> u64 {
         self.level
     }
+    /// The integral so far, as if the level were closed at `now` (nothing changes).
+    pub fn integral_at(&self, now: SimTime, window: (SimTime, SimTime)) -> u128 {
+        self.integral + clip(self.since, now, window) as u128 * u128::from(self.level)
+    }
     /// Closes at `end`; returns (integral, peak).
     pub fn close(&mut self, end: SimTime, window: (SimTime, SimTime)) -> (u128, u64) {
         let l = self.level;

@@ -1,10 +1,12 @@
 //! Buffer-pool page replacement ([`BufferPool`](vodbench_harness::plugin::BufferPool)).
 
 pub mod global_lru;
+pub mod love_prefetch;
 
 use vodbench_harness::plugin::Registry;
 
 /// Registers the built-in buffer pools.
 pub fn register(r: &mut Registry) {
     r.add::<global_lru::GlobalLru>();
+    r.add::<love_prefetch::LovePrefetch>();
 }

@@ -1,0 +1,706 @@
+//! `vodbench search`: the largest number of terminals a configuration serves without a
+//! glitch, SPIFFI's primary metric (§7.1, Fig. 9).
+//!
+//! One *replication* runs the scenario with its own seed (derived from the scenario seed and
+//! the replication index) at a sequence of terminal counts: it starts at the scenario's
+//! `terminals.count`, grows the count by a quarter while runs stay glitch-free (or shrinks it
+//! by a fifth while they glitch), then bisects between the largest glitch-free and the
+//! smallest glitching count down to one terminal. Its answer is the largest glitch-free count
+//! found. Replications are repeated until a Student-t interval on their answers is 90 %
+//! confident to be within 5 % of the mean (at least [`MIN_REPLICATIONS`], at most
+//! [`SearchOptions::max_replications`]).
+//!
+//! Determinism: the runs of a replication depend only on the scenario and the replication
+//! index, and the stopping rule looks at replications in index order, so the outcome is the
+//! same for any number of threads. Replications run in parallel (rayon); when more are needed,
+//! one batch as large as the thread pool runs at once, and answers beyond the replication at
+//! which the rule is first met are discarded unseen.
+//!
+//! ```text
+//!  glitches
+//!     │                    ×  ×
+//!     │                 ×           ← smallest glitching count (hi)
+//!     │ ○  ○  ○  ○  ○               ← largest glitch-free count (lo) = the answer
+//!     └───────────────────────── terminals
+//! ```
+
+use crate::cli::{failure, input_error};
+use crate::output;
+use crate::plugin::Registry;
+use crate::runner::{self, RunError};
+use crate::scenario::{Scenario, MAX_TERMINALS};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Confidence level of the interval on the answer (SPIFFI §7.1: 90 %).
+pub const CONFIDENCE: f64 = 0.90;
+/// Target half-width of that interval relative to the mean (SPIFFI §7.1: 5 %).
+pub const PRECISION: f64 = 0.05;
+/// Fewest replications before the interval is trusted.
+pub const MIN_REPLICATIONS: u32 = 3;
+
+/// Limits of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Most replications before giving up on the precision target (at least
+    /// [`MIN_REPLICATIONS`]).
+    pub max_replications: u32,
+    /// Largest terminal count tried; a replication glitch-free there reports it as `capped`.
+    pub max_terminals: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            max_replications: 20,
+            max_terminals: 10_000,
+        }
+    }
+}
+
+/// One simulation made by a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Probe {
+    /// Replication index.
+    pub replication: u32,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Terminals simulated.
+    pub terminals: u32,
+    /// Glitches in the measured period.
+    pub glitches: u64,
+}
+
+/// The answer of one replication.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplicationResult {
+    /// Replication index.
+    pub replication: u32,
+    /// Its seed.
+    pub seed: u64,
+    /// Largest glitch-free terminal count found (0: even one terminal glitched).
+    pub max_terminals: u32,
+    /// Glitch-free at the search's terminal cap: the true maximum may be higher.
+    pub capped: bool,
+    /// Simulations it took.
+    pub runs: u32,
+}
+
+/// A two-sided Student-t confidence interval on the mean.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Interval {
+    /// Confidence level.
+    pub level: f64,
+    /// Sample mean.
+    pub mean: f64,
+    /// Half-width.
+    pub half_width: f64,
+    /// `half_width / mean` (0 when both are 0).
+    pub relative_half_width: f64,
+    /// mean − half-width.
+    pub low: f64,
+    /// mean + half-width.
+    pub high: f64,
+}
+
+/// What `search.json` holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchResult {
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario seed, from which the replications' seeds derive.
+    pub seed: u64,
+    /// The answer: the mean of the replications' maxima, rounded to the nearest terminal.
+    pub max_terminals: u64,
+    /// Confidence interval of the mean of the replications' maxima.
+    pub confidence_interval: Interval,
+    /// Whether the interval reached the precision target within the replication limit.
+    pub converged: bool,
+    /// Replications used.
+    pub replications: u32,
+    /// Simulations of the replications used.
+    pub runs: u32,
+    /// Each replication's answer.
+    pub per_replication: Vec<ReplicationResult>,
+    /// The published maximum (`[paper] max_terminals` of the scenario), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper_max_terminals: Option<f64>,
+    /// Terminal count the replications start from (`terminals.count`).
+    pub start_terminals: u32,
+    /// Largest terminal count tried.
+    pub terminal_cap: u32,
+    /// Replication limit.
+    pub max_replications: u32,
+    /// Target relative half-width.
+    pub precision: f64,
+    /// Every simulation of the replications used (`curve.csv`).
+    #[serde(skip)]
+    pub probes: Vec<Probe>,
+}
+
+/// The seed of replication `index` of a search under the scenario seed.
+pub fn replication_seed(scenario_seed: u64, index: u32) -> u64 {
+    crate::rng::stream_seed(scenario_seed, "search", u64::from(index))
+}
+
+/// The 95th percentile of Student's t with `df` degrees of freedom: the factor of a
+/// two-sided 90 % interval. Exact table to 30, Cornish-Fisher expansion beyond.
+pub fn t_quantile_90(df: u32) -> f64 {
+    const T: [f64; 30] = [
+        6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946, 1.8595, 1.8331, 1.8125, 1.7959,
+        1.7823, 1.7709, 1.7613, 1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247, 1.7207, 1.7171,
+        1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011, 1.6991, 1.6973,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => T[df as usize - 1],
+        _ => {
+            let z: f64 = 1.644_853_626_951_472_2;
+            let n = f64::from(df);
+            z + (z.powi(3) + z) / (4.0 * n)
+                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
+        }
+    }
+}
+
+/// The 90 % Student-t interval of the mean of `xs` (infinitely wide for fewer than two).
+pub fn interval(xs: &[f64]) -> Interval {
+    let n = xs.len() as f64;
+    let mean = if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / n
+    };
+    let half_width = if xs.len() < 2 {
+        f64::INFINITY
+    } else {
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        t_quantile_90(xs.len() as u32 - 1) * (var / n).sqrt()
+    };
+    let relative_half_width = if half_width == 0.0 {
+        0.0
+    } else {
+        half_width / mean
+    };
+    Interval {
+        level: CONFIDENCE,
+        mean,
+        half_width,
+        relative_half_width,
+        low: mean - half_width,
+        high: mean + half_width,
+    }
+}
+
+/// Whether replications with these maxima meet the target: at least [`MIN_REPLICATIONS`]
+/// and a 90 % interval within 5 % of the mean.
+pub fn precise_enough(maxima: &[u32]) -> bool {
+    if maxima.len() < MIN_REPLICATIONS as usize {
+        return false;
+    }
+    let xs: Vec<f64> = maxima.iter().map(|&m| f64::from(m)).collect();
+    interval(&xs).relative_half_width <= PRECISION
+}
+
+/// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
+/// whether it is `cap` itself. `glitches(n)` simulates `n` terminals; the counts it is asked
+/// for depend only on its answers (see the module docs), never twice the same.
+pub fn find_max<E>(
+    start: u32,
+    cap: u32,
+    mut glitches: impl FnMut(u32) -> Result<u64, E>,
+) -> Result<(u32, bool), E> {
+    let cap = cap.max(1);
+    let start = start.clamp(1, cap);
+    // lo: largest count known glitch-free (0: none); hi: smallest count known to glitch
+    let (mut lo, mut hi);
+    if glitches(start)? == 0 {
+        lo = start;
+        loop {
+            if lo >= cap {
+                return Ok((cap, true));
+            }
+            let n = lo.saturating_add((lo / 4).max(1)).min(cap);
+            if glitches(n)? == 0 {
+                lo = n;
+            } else {
+                hi = n;
+                break;
+            }
+        }
+    } else {
+        hi = start;
+        loop {
+            let n = hi - (hi / 5).max(1);
+            if n == 0 {
+                lo = 0;
+                break;
+            }
+            if glitches(n)? == 0 {
+                lo = n;
+                break;
+            }
+            hi = n;
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if glitches(mid)? == 0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok((lo, false))
+}
+
+/// Runs a search over `scenario` (terminal count and seed are varied; everything else is
+/// kept). `on_probe` sees every simulation as it finishes (for progress; it may be called
+/// from several threads, and for replications that end up discarded). Run inside a rayon
+/// pool to choose the number of threads; the result does not depend on it.
+pub fn search(
+    scenario: &Scenario,
+    opts: &SearchOptions,
+    on_probe: &(dyn Fn(&Probe) + Sync),
+) -> Result<SearchResult, RunError> {
+    let simulate = |seed: u64, n: u32| -> Result<u64, RunError> {
+        let mut s = scenario.clone();
+        s.file.seed = seed;
+        s.set_terminals(n)?;
+        let (results, _) = runner::run(&s, &mut |_, _| {})?;
+        Ok(results.summary.glitches.count)
+    };
+    let start = scenario.file.terminals.count;
+    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let (reps, probes, converged) = drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
+    let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
+    let ci = interval(&xs);
+    Ok(SearchResult {
+        scenario: scenario.name().to_string(),
+        seed: scenario.file.seed,
+        max_terminals: ci.mean.round() as u64,
+        confidence_interval: ci,
+        converged,
+        replications: reps.len() as u32,
+        runs: probes.len() as u32,
+        per_replication: reps,
+        paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
+        start_terminals: start.clamp(1, cap),
+        terminal_cap: cap,
+        max_replications: opts.max_replications.max(MIN_REPLICATIONS),
+        precision: PRECISION,
+        probes,
+    })
+}
+
+/// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds:
+/// the replications used, their simulations (sorted), and whether the rule was met.
+fn drive<E: Send>(
+    scenario_seed: u64,
+    start: u32,
+    opts: &SearchOptions,
+    simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
+    on_probe: &(dyn Fn(&Probe) + Sync),
+) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
+    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let max_reps = opts.max_replications.max(MIN_REPLICATIONS);
+    let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
+        let seed = replication_seed(scenario_seed, index);
+        let mut probes = Vec::new();
+        let (max_terminals, capped) = find_max(start, cap, |n| {
+            let probe = Probe {
+                replication: index,
+                seed,
+                terminals: n,
+                glitches: simulate(seed, n)?,
+            };
+            on_probe(&probe);
+            probes.push(probe);
+            Ok(probe.glitches)
+        })?;
+        let rep = ReplicationResult {
+            replication: index,
+            seed,
+            max_terminals,
+            capped,
+            runs: probes.len() as u32,
+        };
+        Ok((rep, probes))
+    };
+    let mut reps: Vec<ReplicationResult> = Vec::new();
+    let mut probes: Vec<Probe> = Vec::new();
+    let mut converged = false;
+    'rounds: while (reps.len() as u32) < max_reps {
+        let k = reps.len() as u32;
+        // the first round runs the minimum; later rounds speculate one replication per
+        // thread, and results past the first that meets the rule are dropped unseen
+        let width = if k == 0 {
+            MIN_REPLICATIONS
+        } else {
+            rayon::current_num_threads().max(1) as u32
+        };
+        let batch: Vec<_> = (k..(k + width).min(max_reps))
+            .into_par_iter()
+            .map(replicate)
+            .collect();
+        for outcome in batch {
+            let (rep, mut p) = outcome?;
+            reps.push(rep);
+            probes.append(&mut p);
+            let maxima: Vec<u32> = reps.iter().map(|r| r.max_terminals).collect();
+            if precise_enough(&maxima) {
+                converged = true;
+                break 'rounds;
+            }
+        }
+    }
+    probes.sort_by_key(|p| (p.terminals, p.seed, p.glitches));
+    Ok((reps, probes, converged))
+}
+
+/// `curve.csv`: one row per simulation (terminals, glitches, replication index), sorted by
+/// terminals then replication. Each replication's seed is in `search.json`.
+pub fn curve_csv(probes: &[Probe]) -> String {
+    let mut rows: Vec<&Probe> = probes.iter().collect();
+    rows.sort_by_key(|p| (p.terminals, p.replication));
+    let mut out = String::from("terminals,glitches,replication\n");
+    for p in rows {
+        out.push_str(&format!(
+            "{},{},{}\n",
+            p.terminals, p.glitches, p.replication
+        ));
+    }
+    out
+}
+
+/// Arguments of `vodbench search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Scenario file (TOML) with a generated workload; its terminal count is where the
+    /// search starts.
+    pub scenario: PathBuf,
+    /// Output folder (default: out/<scenario name>-search).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Most replications (independent seeds) to reach 90 % confidence within 5 % (at least 3).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
+    pub seeds: u32,
+    /// Worker threads (default: one per CPU); the result does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Largest terminal count to try.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_terminals: u32,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `vodbench search`.
+pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
+    let path = &args.scenario;
+    if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
+        return input_error(format!(
+            "{}: search finds the most on-demand terminals without glitches; this is a \
+             broadcast scenario",
+            path.display()
+        ));
+    }
+    let scenario = match Scenario::load(path, registry) {
+        Ok(s) => s,
+        Err(e) => return input_error(e),
+    };
+    if scenario.file.workload.generate.is_none() {
+        return input_error(format!(
+            "{}: search varies the number of terminals, so the workload must come from \
+             [workload.generate], not from a trace",
+            path.display()
+        ));
+    }
+    if let Err(e) = runner::preflight(&scenario) {
+        return input_error(e);
+    }
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join(format!("{}-search", scenario.name())));
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        pool = pool.num_threads(t as usize);
+    }
+    let pool = match pool.build() {
+        Ok(p) => p,
+        Err(e) => return failure(format!("cannot start worker threads: {e}")),
+    };
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} search: {pos} runs ({elapsed}) {msg}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let on_probe = |p: &Probe| {
+        bar.inc(1);
+        bar.set_message(format!(
+            "replication {}: {} terminals, {} glitches",
+            p.replication + 1,
+            p.terminals,
+            p.glitches
+        ));
+    };
+    let opts = SearchOptions {
+        max_replications: args.seeds,
+        max_terminals: args.max_terminals,
+    };
+    let started = Instant::now();
+    let result = pool.install(|| search(&scenario, &opts, &on_probe));
+    bar.finish_and_clear();
+    let result = match result {
+        Ok(r) => r,
+        Err(RunError::Scenario(e)) => return input_error(e),
+        Err(e) => return failure(e),
+    };
+    let wall = started.elapsed();
+    let written = output::write_folder(
+        &dir,
+        &[
+            (
+                "manifest.json",
+                output::to_json(&search_manifest(&scenario, &opts)),
+            ),
+            ("search.json", output::to_json(&result)),
+            ("curve.csv", curve_csv(&result.probes)),
+        ],
+        &[],
+        registry.writers(),
+        &[],
+    );
+    if let Err(e) = written {
+        return failure(e);
+    }
+    if !args.quiet {
+        print!("{}", summary_text(&result));
+        println!(
+            "wall time {:.1}s; output: {}",
+            wall.as_secs_f64(),
+            dir.display()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// The manifest of a search: the run manifest of its scenario (plugins, resolved scenario,
+/// hashes, host) with `"kind": "search"` and the search's limits; the workload is generated
+/// anew for every simulation, so it carries no event count or fingerprint.
+pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value {
+    let mut m = runner::manifest(s, &[]);
+    if let Some(o) = m.as_object_mut() {
+        o.insert("kind".into(), "search".into());
+        o.insert(
+            "search".into(),
+            serde_json::json!({
+                "max_replications": opts.max_replications,
+                "max_terminals": opts.max_terminals,
+                "confidence": CONFIDENCE,
+                "precision": PRECISION,
+            }),
+        );
+    }
+    if let Some(w) = m["workload"].as_object_mut() {
+        w.remove("events");
+        w.remove("fingerprint");
+    }
+    m
+}
+
+/// The lines `vodbench search` prints.
+pub fn summary_text(r: &SearchResult) -> String {
+    let ci = &r.confidence_interval;
+    let capped = r.per_replication.iter().filter(|x| x.capped).count();
+    let mut out = format!(
+        "{}: at most {} terminals without glitches (90 % CI {:.1}–{:.1}, ±{:.1} %; {} \
+         replications, {} runs)\n",
+        r.scenario,
+        r.max_terminals,
+        ci.low,
+        ci.high,
+        ci.relative_half_width * 100.0,
+        r.replications,
+        r.runs
+    );
+    let maxima: Vec<String> = r
+        .per_replication
+        .iter()
+        .map(|x| x.max_terminals.to_string())
+        .collect();
+    out.push_str(&format!("per replication: {}\n", maxima.join(", ")));
+    if !r.converged {
+        out.push_str(&format!(
+            "not converged: the interval is wider than ±{:.0} % after {} replications \
+             (raise --seeds)\n",
+            r.precision * 100.0,
+            r.replications
+        ));
+    }
+    if capped > 0 {
+        out.push_str(&format!(
+            "{capped} replication(s) never glitched up to {} terminals (raise --max-terminals)\n",
+            r.terminal_cap
+        ));
+    }
+    if let Some(p) = r.paper_max_terminals {
+        out.push_str(&format!("paper: {p}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic system: glitches above `limit` terminals. Records the counts asked for.
+    fn probe_log(start: u32, cap: u32, limit: u32) -> ((u32, bool), Vec<u32>) {
+        let mut asked = Vec::new();
+        let r = find_max::<()>(start, cap, |n| {
+            asked.push(n);
+            Ok(u64::from(n > limit) * 3)
+        })
+        .unwrap();
+        (r, asked)
+    }
+
+    #[test]
+    fn finds_the_threshold_from_below_and_from_above() {
+        let (r, asked) = probe_log(100, 10_000, 137);
+        assert_eq!(r, (137, false));
+        // grow by a quarter: 100, 125, 156 (glitches), then bisect 125..156
+        assert_eq!(&asked[..3], &[100, 125, 156]);
+        assert_eq!(asked.len(), 3 + 5);
+        let (r, asked) = probe_log(500, 10_000, 137);
+        assert_eq!(r, (137, false));
+        // shrink by a fifth: 500, 400, 320, 256, 205, 164, 132 (glitch-free), then bisect
+        assert_eq!(&asked[..7], &[500, 400, 320, 256, 205, 164, 132]);
+        let mut sorted = asked.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(
+            sorted.len(),
+            asked.len(),
+            "a count is never simulated twice"
+        );
+    }
+
+    #[test]
+    fn edge_cases_cap_and_nothing_glitch_free() {
+        assert_eq!(probe_log(100, 120, 1000).0, (120, true));
+        assert_eq!(probe_log(100, 120, 119).0, (119, false));
+        assert_eq!(probe_log(5, 10_000, 0).0, (0, false));
+        assert_eq!(probe_log(1, 10_000, 1).0, (1, false));
+        assert_eq!(probe_log(0, 10_000, 3).0, (3, false));
+    }
+
+    #[test]
+    fn errors_stop_the_search() {
+        let r = find_max(10, 100, |n| if n > 12 { Err(n) } else { Ok(0) });
+        assert_eq!(r, Err(15)); // 10, 12 glitch-free; 15 fails
+    }
+
+    #[test]
+    fn t_quantiles() {
+        assert_eq!(t_quantile_90(2), 2.92);
+        assert!((t_quantile_90(31) - 1.6955).abs() < 1e-3);
+        assert!((t_quantile_90(120) - 1.6577).abs() < 1e-3);
+        assert!((t_quantile_90(1_000_000) - 1.6449).abs() < 1e-3);
+        assert!(t_quantile_90(0).is_infinite());
+    }
+
+    #[test]
+    fn interval_and_stopping_rule() {
+        // mean 100, s = 10, n = 3: 2.92 × 10 / √3 = 16.86
+        let ci = interval(&[90.0, 100.0, 110.0]);
+        assert_eq!(ci.mean, 100.0);
+        assert!((ci.half_width - 16.858).abs() < 1e-3, "{ci:?}");
+        assert!(!precise_enough(&[90, 100, 110]));
+        // s = 1: 2.92 / √3 = 1.69 ≤ 5 % of 100
+        assert!(precise_enough(&[99, 100, 101]));
+        assert!(!precise_enough(&[100, 100]), "at least three replications");
+        assert!(precise_enough(&[0, 0, 0]));
+        assert!(!precise_enough(&[0, 0, 1]));
+    }
+
+    /// A synthetic system whose capacity depends on the seed: 100 + seed % `spread`.
+    fn synthetic(spread: u64) -> impl Fn(u64, u32) -> Result<u64, String> + Sync {
+        move |seed, n| Ok(u64::from(u64::from(n) > 100 + seed % spread))
+    }
+
+    fn drive_with(
+        threads: usize,
+        spread: u64,
+        max_replications: u32,
+    ) -> (Vec<ReplicationResult>, Vec<Probe>, bool) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let opts = SearchOptions {
+            max_replications,
+            max_terminals: 10_000,
+        };
+        let seen = std::sync::atomic::AtomicU32::new(0);
+        let count = |_: &Probe| {
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let sim = synthetic(spread);
+        let out = pool.install(|| drive(42, 80, &opts, &sim, &count)).unwrap();
+        assert!(seen.into_inner() as usize >= out.1.len());
+        out
+    }
+
+    #[test]
+    fn the_outcome_does_not_depend_on_the_thread_count() {
+        // spread 12: maxima vary by up to 12 %, so the rule needs several replications and
+        // is met part-way through a speculative batch for some thread counts
+        let one = drive_with(1, 12, 40);
+        assert!(one.2, "converges");
+        assert!(one.0.len() > 3, "needs more than the minimum: {:?}", one.0);
+        for threads in [2, 3, 5] {
+            assert_eq!(drive_with(threads, 12, 40), one, "{threads} threads");
+        }
+        for (i, r) in one.0.iter().enumerate() {
+            assert_eq!(r.replication, i as u32);
+            assert_eq!(u64::from(r.max_terminals), 100 + r.seed % 12);
+        }
+        assert_eq!(
+            one.1.len() as u32,
+            one.0.iter().map(|r| r.runs).sum::<u32>()
+        );
+        assert!(one
+            .1
+            .windows(2)
+            .all(|w| (w[0].terminals, w[0].seed) <= (w[1].terminals, w[1].seed)));
+    }
+
+    #[test]
+    fn identical_replications_stop_at_the_minimum_and_noisy_ones_at_the_limit() {
+        let (reps, _, converged) = drive_with(2, 1, 20);
+        assert!(converged);
+        assert_eq!(reps.len() as u32, MIN_REPLICATIONS);
+        let (reps, _, converged) = drive_with(2, 90, 5);
+        assert!(!converged);
+        assert_eq!(reps.len(), 5);
+    }
+
+    #[test]
+    fn replication_seeds_differ_and_are_stable() {
+        let a = replication_seed(1, 0);
+        assert_ne!(a, replication_seed(1, 1));
+        assert_ne!(a, replication_seed(2, 0));
+        assert_eq!(a, replication_seed(1, 0));
+    }
+}

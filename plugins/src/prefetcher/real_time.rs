@@ -1,0 +1,272 @@
+//! `real-time`: SPIFFI's real-time prefetching (§5.2.3), the companion of the real-time disk
+//! scheduler. Like `standard`, each real reference to a stripe block queues a read of the
+//! next block of the same video on the same disk, and `processes` prefetch processes per disk
+//! bound how many are outstanding. Unlike `standard`, each prefetch carries the *estimated
+//! deadline* of the real request it anticipates — the referenced block's deadline plus one
+//! block's playout time per block between them — and each disk's queue is a priority queue,
+//! earliest estimated deadline first. Deadline-aware schedulers (`real-time`, `edf`,
+//! `scan-edf`) order the prefetches by that deadline, so an urgent prefetch can overtake a
+//! relaxed real request.
+//!
+//! A queued prefetch whose block a terminal references first is dropped (the demand read
+//! overtook it); a queue never holds the same block twice; when a queue is full
+//! (`max_queue`) the entry with the latest estimated deadline is dropped. This file also
+//! holds the queue that `delayed` prefetching shares.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use vodbench_harness::ids::{BlockId, DiskId};
+use vodbench_harness::plugin::{
+    BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
+    Reference,
+};
+use vodbench_harness::time::{SimDuration, SimTime};
+
+/// Parameters of `real-time`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct RealTimeParams {
+    /// Prefetch processes per disk: how many prefetches may be outstanding there (1..=64; default 1).
+    pub processes: u32,
+    /// Longest prefetch queue per disk; the least urgent entry is dropped beyond it (1..=100000; default 1024).
+    pub max_queue: u32,
+}
+
+impl Default for RealTimeParams {
+    fn default() -> Self {
+        RealTimeParams {
+            processes: 1,
+            max_queue: 1024,
+        }
+    }
+}
+
+/// Checks `processes` and `max_queue` (shared with `delayed`).
+pub(crate) fn validate_limits(processes: u32, max_queue: u32) -> Result<(), PluginError> {
+    if !(1..=64).contains(&processes) {
+        return Err(PluginError::param(
+            "processes",
+            format!("must be in 1..=64, got {processes}"),
+        ));
+    }
+    if !(1..=100_000).contains(&max_queue) {
+        return Err(PluginError::param(
+            "max_queue",
+            format!("must be in 1..=100000, got {max_queue}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Per-disk priority queues of prefetches by estimated deadline, optionally holding each one
+/// back until it is within `max_advance` of its deadline (`delayed`).
+#[derive(Debug)]
+pub struct DeadlinePrefetch {
+    /// Per disk: (estimated deadline, arrival) → candidate.
+    queues: Vec<BTreeMap<(SimTime, u64), PrefetchCandidate>>,
+    /// Where each queued block sits: (disk, key).
+    queued: BTreeMap<BlockId, (usize, (SimTime, u64))>,
+    processes: u32,
+    max_queue: usize,
+    max_advance: Option<SimDuration>,
+    seq: u64,
+}
+
+impl DeadlinePrefetch {
+    /// A prefetcher for `disks` disks; `max_advance: None` issues prefetches as soon as a
+    /// process is free (`real-time`), `Some(a)` only within `a` of their deadline (`delayed`).
+    pub fn new(
+        disks: u32,
+        processes: u32,
+        max_queue: u32,
+        max_advance: Option<SimDuration>,
+    ) -> Self {
+        DeadlinePrefetch {
+            queues: (0..disks).map(|_| BTreeMap::new()).collect(),
+            queued: BTreeMap::new(),
+            processes,
+            max_queue: max_queue.max(1) as usize,
+            max_advance,
+            seq: 0,
+        }
+    }
+
+    /// The estimated deadline of `next`, a later block of the video `r` referenced.
+    pub fn estimate(r: &Reference, next: BlockId) -> SimTime {
+        let ahead = u64::from(next.index.saturating_sub(r.block.index).max(1));
+        r.deadline + r.block_playout.saturating_mul(ahead)
+    }
+}
+
+impl Prefetcher for DeadlinePrefetch {
+    fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
+        if let Some((d, key)) = self.queued.remove(&r.block) {
+            self.queues[d].remove(&key);
+        }
+        let next = layout.next_on_same_disk(r.block)?;
+        let disk = layout.locate(next).disk;
+        let d = disk.index();
+        if d >= self.queues.len() || self.queued.contains_key(&next) {
+            return None;
+        }
+        let q = &mut self.queues[d];
+        if q.len() >= self.max_queue {
+            if let Some((_, c)) = q.pop_last() {
+                self.queued.remove(&c.block);
+            }
+        }
+        let deadline = Self::estimate(r, next);
+        let key = (deadline, self.seq);
+        self.seq += 1;
+        q.insert(
+            key,
+            PrefetchCandidate {
+                block: next,
+                terminal: r.terminal,
+                deadline: Some(deadline),
+            },
+        );
+        self.queued.insert(next, (d, key));
+        Some(disk)
+    }
+
+    fn poll(&mut self, disk: DiskId, in_flight: u32, now: SimTime) -> PrefetchPoll {
+        if in_flight >= self.processes {
+            return PrefetchPoll::Idle;
+        }
+        let Some(q) = self.queues.get_mut(disk.index()) else {
+            return PrefetchPoll::Idle;
+        };
+        let Some((&(deadline, _), _)) = q.first_key_value() else {
+            return PrefetchPoll::Idle;
+        };
+        if let Some(a) = self.max_advance {
+            let issue_at = deadline.saturating_sub(a);
+            if issue_at > now {
+                return PrefetchPoll::WaitUntil(issue_at);
+            }
+        }
+        let (_, c) = q.pop_first().expect("not empty");
+        self.queued.remove(&c.block);
+        PrefetchPoll::Issue(c)
+    }
+}
+
+/// The `real-time` prefetcher.
+#[derive(Debug)]
+pub struct RealTimePrefetch;
+
+impl Plugin for RealTimePrefetch {
+    type Kind = dyn Prefetcher;
+    type Params = RealTimeParams;
+    const NAME: &'static str = "real-time";
+    const DESCRIPTION: &'static str =
+        "read ahead the next block on the same disk with its estimated deadline, most urgent first (SPIFFI §5.2.3)";
+
+    fn validate(p: &RealTimeParams) -> Result<(), PluginError> {
+        validate_limits(p.processes, p.max_queue)
+    }
+
+    fn build(
+        p: &RealTimeParams,
+        ctx: &BuildContext<'_>,
+    ) -> Result<Box<dyn Prefetcher>, PluginError> {
+        Ok(Box::new(DeadlinePrefetch::new(
+            ctx.disks(),
+            p.processes,
+            p.max_queue,
+            None,
+        )))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use vodbench_harness::ids::{NodeId, TerminalId, VideoId};
+    use vodbench_harness::plugin::Location;
+
+    /// Two disks; block i of every video on disk i % 2.
+    pub(crate) struct Two;
+    impl Layout for Two {
+        fn locate(&self, b: BlockId) -> Location {
+            Location {
+                node: NodeId(0),
+                disk: DiskId(b.index % 2),
+                offset: u64::from(b.index),
+            }
+        }
+        fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
+            Some(BlockId {
+                index: b.index + 2,
+                ..b
+            })
+        }
+    }
+
+    pub(crate) fn secs(s: u64) -> SimTime {
+        SimTime::from_nanos(s * 1_000_000_000)
+    }
+
+    /// Terminal `t` references block `index` of video `t`, due at `deadline_s`, 1 s per block.
+    pub(crate) fn reference(t: u32, index: u32, deadline_s: u64) -> Reference {
+        Reference {
+            terminal: TerminalId(t),
+            block: BlockId {
+                video: VideoId(t),
+                index,
+            },
+            disk: DiskId(index % 2),
+            deadline: secs(deadline_s),
+            block_playout: SimDuration::from_secs(1),
+            now: SimTime::ZERO,
+        }
+    }
+
+    pub(crate) fn issued(p: PrefetchPoll) -> (u32, u32, SimTime) {
+        match p {
+            PrefetchPoll::Issue(c) => (c.block.video.0, c.block.index, c.deadline.unwrap()),
+            other => panic!("expected an issue, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn prefetches_carry_estimated_deadlines_most_urgent_first() {
+        let mut p = DeadlinePrefetch::new(2, 2, 10, None);
+        // terminal 0: block 0 due at 30 s → block 2 due at 32 s, on disk 0
+        assert_eq!(p.on_reference(&reference(0, 0, 30), &Two), Some(DiskId(0)));
+        // terminal 1: block 4 due at 10 s → block 6 due at 12 s, on disk 0
+        assert_eq!(p.on_reference(&reference(1, 4, 10), &Two), Some(DiskId(0)));
+        assert_eq!(
+            issued(p.poll(DiskId(0), 0, SimTime::ZERO)),
+            (1, 6, secs(12))
+        );
+        // two processes: a second may go, not a third
+        assert_eq!(p.poll(DiskId(0), 2, SimTime::ZERO), PrefetchPoll::Idle);
+        assert_eq!(
+            issued(p.poll(DiskId(0), 1, SimTime::ZERO)),
+            (0, 2, secs(32))
+        );
+        assert_eq!(p.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
+        assert_eq!(p.poll(DiskId(1), 0, SimTime::ZERO), PrefetchPoll::Idle);
+    }
+
+    #[test]
+    fn a_demand_reference_cancels_its_prefetch_and_a_full_queue_drops_the_least_urgent() {
+        let mut p = DeadlinePrefetch::new(2, 1, 2, None);
+        p.on_reference(&reference(0, 0, 30), &Two); // queues (0, 2) due 32
+        p.on_reference(&reference(0, 2, 32), &Two); // 2 referenced first: drop it, queue (0, 4) due 34
+        p.on_reference(&reference(1, 0, 5), &Two); // queues (1, 2) due 7
+        p.on_reference(&reference(2, 0, 1), &Two); // full: drops (0, 4), queues (2, 2) due 3
+        assert_eq!(issued(p.poll(DiskId(0), 0, SimTime::ZERO)), (2, 2, secs(3)));
+        assert_eq!(issued(p.poll(DiskId(0), 0, SimTime::ZERO)), (1, 2, secs(7)));
+        assert_eq!(p.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
+        // the dropped block can be queued again
+        p.on_reference(&reference(0, 2, 32), &Two);
+        assert_eq!(
+            issued(p.poll(DiskId(0), 0, SimTime::ZERO)),
+            (0, 4, secs(34))
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Charts as inline SVG, drawn with plotters' SVG backend (text becomes `<text>` elements, so
+//! no fonts are needed and labels are XML-escaped by plotters).
+//!
+//! Every function takes data already computed by the harness and only draws it; a chart with
+//! no data is not drawn at all (the caller leaves it out of the report).
+
+use plotters::prelude::*;
+
+/// Size of every chart in pixels.
+pub const SIZE: (u32, u32) = (760, 360);
+
+/// Series colours, in order.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+/// The colour of series `i`.
+pub fn colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// A named sequence of (x, y) points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Legend entry.
+    pub name: String,
+    /// Points in drawing order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Axis titles of a chart.
+#[derive(Debug, Clone, Copy)]
+pub struct Axes<'a> {
+    /// Horizontal axis.
+    pub x: &'a str,
+    /// Vertical axis.
+    pub y: &'a str,
+}
+
+fn finite(v: f64) -> f64 {
+    if v.is_finite() {
+        v
+    } else {
+        0.0
+    }
+}
+
+/// An upper axis bound a little above `max` (1 when everything is zero).
+fn headroom(max: f64) -> f64 {
+    if max > 0.0 {
+        max * 1.08
+    } else {
+        1.0
+    }
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+fn svg(
+    draw: impl FnOnce(DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> DrawResult,
+) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        draw(root.clone()).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Lines (with a marker at every point when `markers`), one per series, with a legend.
+/// `None` when no series has a point.
+pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<String, String>> {
+    let pts = || series.iter().flat_map(|s| s.points.iter().copied());
+    pts().next()?;
+    let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for (x, y) in pts() {
+        x0 = x0.min(finite(x));
+        x1 = x1.max(finite(x));
+        y1 = y1.max(finite(y));
+    }
+    if x1 <= x0 {
+        x0 -= 0.5;
+        x1 += 0.5;
+    }
+    Some(svg(|root| {
+        let mut chart = ChartBuilder::on(&root)
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x0..x1, 0.0..headroom(y1))?;
+        chart
+            .configure_mesh()
+            .x_desc(axes.x)
+            .y_desc(axes.y)
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()?;
+        for (i, s) in series.iter().enumerate() {
+            let c = colour(i);
+            let data: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .map(|&(x, y)| (finite(x), finite(y)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(data.clone(), c.stroke_width(2)))?
+                .label(s.name.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
+                });
+            if markers {
+                chart.draw_series(data.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+            }
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .draw()?;
+        Ok(())
+    }))
+}
+
+/// Bars per category; several series are drawn side by side (grouped) or, when `stacked`,
+/// on top of each other. `None` when there is no category.
+pub fn bars(
+    categories: &[String],
+    series: &[(String, Vec<f64>)],
+    axes: Axes<'_>,
+    stacked: bool,
+) -> Option<Result<String, String>> {
+    if categories.is_empty() || series.is_empty() {
+        return None;
+    }
+    let n = categories.len();
+    let value = |s: usize, c: usize| finite(series[s].1.get(c).copied().unwrap_or(0.0)).max(0.0);
+    let top = (0..n)
+        .map(|c| {
+            if stacked {
+                (0..series.len()).map(|s| value(s, c)).sum::<f64>()
+            } else {
+                (0..series.len()).map(|s| value(s, c)).fold(0.0, f64::max)
+            }
+        })
+        .fold(0.0, f64::max);
+    Some(svg(|root| {
+        let mut chart = ChartBuilder::on(&root)
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(64)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..headroom(top))?;
+        let label = |x: &f64| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                categories[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n.min(32))
+            .x_label_formatter(&label)
+            .x_desc(axes.x)
+            .y_desc(axes.y)
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()?;
+        let k = series.len() as f64;
+        for (s, (name, _)) in series.iter().enumerate() {
+            let c = colour(s);
+            let rects: Vec<Rectangle<(f64, f64)>> = (0..n)
+                .map(|cat| {
+                    let x = cat as f64;
+                    if stacked {
+                        let below: f64 = (0..s).map(|t| value(t, cat)).sum();
+                        Rectangle::new(
+                            [(x - 0.35, below), (x + 0.35, below + value(s, cat))],
+                            c.filled(),
+                        )
+                    } else {
+                        let w = 0.8 / k;
+                        let left = x - 0.4 + w * s as f64;
+                        Rectangle::new([(left, 0.0), (left + w * 0.92, value(s, cat))], c.filled())
+                    }
+                })
+                .collect();
+            chart
+                .draw_series(rects)?
+                .label(name.as_str())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .draw()?;
+        Ok(())
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_chart_draws_every_series_and_escapes_labels() {
+        let s = vec![
+            Series {
+                name: "<script>alert(1)</script>".into(),
+                points: vec![(1.0, 0.0), (2.0, 5.0)],
+            },
+            Series {
+                name: "b".into(),
+                points: vec![(1.0, 1.0), (2.0, 2.0)],
+            },
+        ];
+        let svg = lines(
+            &s,
+            Axes {
+                x: "terminals",
+                y: "glitches",
+            },
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("&lt;script&gt;"), "legend text escaped");
+        assert!(!svg.contains("<script"), "no raw script element");
+        assert_eq!(svg.matches("<circle").count(), 4, "one marker per point");
+        assert!(
+            svg.contains(">\nterminals\n</text>"),
+            "axis title drawn as text"
+        );
+    }
+
+    #[test]
+    fn no_data_draws_no_chart() {
+        assert!(lines(&[], Axes { x: "x", y: "y" }, false).is_none());
+        assert!(bars(&[], &[("a".into(), vec![])], Axes { x: "x", y: "y" }, false).is_none());
+    }
+
+    #[test]
+    fn stacked_bars_draw_one_rectangle_per_part_and_category() {
+        let cats: Vec<String> = vec!["0".into(), "1".into()];
+        let parts = vec![
+            ("queue".into(), vec![1.0, 2.0]),
+            ("seek".into(), vec![3.0, 4.0]),
+        ];
+        let svg = bars(&cats, &parts, Axes { x: "disk", y: "ms" }, true)
+            .unwrap()
+            .unwrap();
+        // background + 4 bars + 2 legend swatches (+ the legend box)
+        assert!(svg.matches("<rect").count() >= 7, "{svg}");
+    }
+}

@@ -1,0 +1,292 @@
+//! `report.html` of one on-demand run, made from its saved folder.
+//!
+//! Charts: glitches vs terminals (when the folder holds a `curve.csv`, see below), per-disk
+//! utilization, stacked I/O time parts per disk, disk utilization, terminal buffer occupancy
+//! and server memory over the measured period; tables: paper vs vodbench (when the scenario
+//! carries published values), every metric with its unit, and the run's facts.
+//!
+//! `curve.csv` is the optional terminals/glitches curve of a search or sweep: columns
+//! `terminals` and `glitches` (numbers), and optionally `series` (a name per curve).
+
+use crate::charts::{self, Axes, Series};
+use crate::folder::{col_f64, col_text, RunFolder};
+use crate::html::{fmt_metric, metrics_table, paper_table, Card, Fact, Page};
+use vodbench_harness::results::flatten_metrics;
+
+/// The I/O time parts, as (legend, `disks.csv` column), in stacking order.
+pub const IO_PARTS: [(&str, &str); 5] = [
+    ("queue", "queue_mean_ns"),
+    ("seek", "seek_mean_ns"),
+    ("rotation", "rotation_mean_ns"),
+    ("transfer", "transfer_mean_ns"),
+    ("overhead", "overhead_mean_ns"),
+];
+
+fn mib(b: f64) -> String {
+    format!("{:.1} MiB", b / 1_048_576.0)
+}
+
+/// The glitches-vs-terminals curves of `curve.csv`, one per `series` value.
+pub fn curve_series(f: &RunFolder, default_name: &str) -> Vec<Series> {
+    let Some(df) = f.tables.get("curve") else {
+        return Vec::new();
+    };
+    let (Some(t), Some(g)) = (col_f64(df, "terminals"), col_f64(df, "glitches")) else {
+        return Vec::new();
+    };
+    let names = col_text(df, "series").unwrap_or_else(|| vec![default_name.to_string(); t.len()]);
+    let mut out: Vec<Series> = Vec::new();
+    for ((x, y), name) in t.into_iter().zip(g).zip(names) {
+        match out.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.push((x, y)),
+            None => out.push(Series {
+                name,
+                points: vec![(x, y)],
+            }),
+        }
+    }
+    for s in &mut out {
+        s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    out
+}
+
+/// Facts from the manifest that do not depend on the machine: version, scenario and its
+/// hash, seed, workload, every plugin with its parameters.
+pub fn manifest_facts(m: &serde_json::Value) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    let mut fact = |k: &str, v: &serde_json::Value| {
+        if !v.is_null() {
+            let value = match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            facts.push(Fact {
+                key: k.into(),
+                value,
+            });
+        }
+    };
+    fact("vodbench version", &m["vodbench_version"]);
+    fact("scenario", &m["scenario"]);
+    if m["resolved_scenario"]["description"]
+        .as_str()
+        .is_some_and(|d| !d.is_empty())
+    {
+        fact("description", &m["resolved_scenario"]["description"]);
+    }
+    fact("scenario sha256", &m["scenario_sha256"]);
+    fact("seed", &m["seed"]);
+    fact("terminals", &m["terminals"]);
+    fact("workload", &m["workload"]["source"]);
+    fact("trace sha256", &m["workload"]["trace_sha256"]);
+    fact("workload fingerprint", &m["workload"]["fingerprint"]);
+    if let Some(plugins) = m["plugins"].as_object() {
+        for (kind, p) in plugins {
+            let name = p["name"].as_str().unwrap_or_default();
+            let params = p["params"].to_string();
+            fact(kind, &serde_json::Value::String(format!("{name} {params}")));
+        }
+    }
+    facts
+}
+
+/// The report page of one on-demand run.
+pub fn page(f: &RunFolder) -> Result<Page, String> {
+    let s = &f.summary;
+    let name = f.scenario();
+    let num = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0);
+    let mut p = Page::new(
+        "run",
+        name.clone(),
+        format!(
+            "{} terminals, seed {}, {:.0} s measured after {:.1} s warm-up{}",
+            s["terminals"],
+            s["seed"],
+            num(&s["measured_ns"]) / 1e9,
+            num(&s["warmup_ns"]) / 1e9,
+            if s["ended_early"] == true {
+                " (workload ended early)"
+            } else {
+                ""
+            }
+        ),
+    );
+    let g = &s["glitches"];
+    p.cards = vec![
+        Card {
+            label: "terminals".into(),
+            value: s["terminals"].to_string(),
+            detail: format!("{} videos started", s["videos_started"]),
+        },
+        Card {
+            label: "glitches".into(),
+            value: g["count"].to_string(),
+            detail: format!(
+                "{} terminals affected, {:.1} s stalled",
+                g["terminals_affected"],
+                num(&g["stalled_ns"]) / 1e9
+            ),
+        },
+        Card {
+            label: "disk utilization".into(),
+            value: fmt_metric("_ratio", num(&s["disks"]["utilization_mean_ratio"])),
+            detail: format!(
+                "min {}, max {}",
+                fmt_metric("_ratio", num(&s["disks"]["utilization_min_ratio"])),
+                fmt_metric("_ratio", num(&s["disks"]["utilization_max_ratio"]))
+            ),
+        },
+        Card {
+            label: "memory".into(),
+            value: mib(num(&s["buffer_pool"]["memory_in_use_peak_bytes"])),
+            detail: format!(
+                "server peak; terminal buffer peak {} of {}",
+                mib(num(&s["terminal_buffer"]["occupancy_peak_bytes"])),
+                mib(num(&s["terminal_buffer"]["memory_bytes"]))
+            ),
+        },
+    ];
+    p.chart(
+        "glitches-vs-terminals",
+        "Glitches vs terminals",
+        "Glitches in the measured period at each number of terminals (curve.csv).",
+        charts::lines(
+            &curve_series(f, &name),
+            Axes {
+                x: "terminals",
+                y: "glitches",
+            },
+            true,
+        ),
+    )?;
+    if let Some(u) = f.f64s("disks", "utilization_ratio") {
+        let cats: Vec<String> = (0..u.len()).map(|i| i.to_string()).collect();
+        let pct: Vec<f64> = u.iter().map(|x| x * 100.0).collect();
+        p.chart(
+            "disk-utilization",
+            "Utilization per disk",
+            "Busy fraction of each disk over the measured period (disks.csv).",
+            charts::bars(
+                &cats,
+                &[("utilization".into(), pct)],
+                Axes {
+                    x: "disk",
+                    y: "utilization (%)",
+                },
+                false,
+            ),
+        )?;
+    }
+    let parts: Vec<(String, Vec<f64>)> = IO_PARTS
+        .iter()
+        .filter_map(|(label, col)| {
+            f.f64s("disks", col)
+                .map(|v| (label.to_string(), v.iter().map(|x| x / 1e6).collect()))
+        })
+        .collect();
+    if parts.len() == IO_PARTS.len() {
+        let cats: Vec<String> = (0..parts[0].1.len()).map(|i| i.to_string()).collect();
+        p.chart(
+            "io-time-parts",
+            "I/O time per request, by part, per disk",
+            "Mean time a request spent queued, seeking, waiting for rotation, transferring \
+             and in controller overhead, per disk (disks.csv).",
+            charts::bars(
+                &cats,
+                &parts,
+                Axes {
+                    x: "disk",
+                    y: "mean I/O time (ms)",
+                },
+                true,
+            ),
+        )?;
+    }
+    let time = f.f64s("timeseries", "time_ns");
+    let over_time = |col: &str, scale: f64| -> Vec<Series> {
+        match (&time, f.f64s("timeseries", col)) {
+            (Some(t), Some(v)) => vec![Series {
+                name: name.clone(),
+                points: t.iter().zip(v).map(|(t, v)| (t / 1e9, v * scale)).collect(),
+            }],
+            _ => Vec::new(),
+        }
+    };
+    let axes = |y| Axes {
+        x: "time since measurement started (s)",
+        y,
+    };
+    p.chart(
+        "buffer-occupancy",
+        "Terminal buffer occupancy over time",
+        "Mean bytes buffered per terminal at each sample (timeseries.csv; interval \
+         run.sample_interval).",
+        charts::lines(
+            &over_time("terminal_buffer_mean_bytes", 1.0 / 1_048_576.0),
+            axes("mean buffered per terminal (MiB)"),
+            false,
+        ),
+    )?;
+    p.chart(
+        "utilization-over-time",
+        "Disk utilization over time",
+        "Mean busy fraction of the disks in each sample interval (timeseries.csv).",
+        charts::lines(
+            &over_time("disk_utilization_mean_ratio", 100.0),
+            axes("disk utilization (%)"),
+            false,
+        ),
+    )?;
+    p.chart(
+        "server-memory",
+        "Server memory in use over time",
+        "Buffer-pool memory holding data, all nodes (timeseries.csv).",
+        charts::lines(
+            &over_time("server_memory_in_use_bytes", 1.0 / 1_048_576.0),
+            axes("server memory (MiB)"),
+            false,
+        ),
+    )?;
+    let metrics = flatten_metrics(s);
+    if let Some(t) = paper_table(&s["paper"], &metrics) {
+        p.tables.push(t);
+    }
+    p.tables.push(metrics_table(&metrics));
+    p.facts = manifest_facts(&f.manifest);
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use vodbench_harness::results::Summary;
+
+    #[test]
+    fn hostile_plugin_parameters_and_names_are_escaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let summary = Summary {
+            scenario: "<script>alert(1)</script>".into(),
+            ..Summary::default()
+        };
+        std::fs::write(
+            dir.path().join("summary.json"),
+            serde_json::to_string(&summary).unwrap(),
+        )
+        .unwrap();
+        let manifest = serde_json::json!({
+            "scenario": "<script>alert(1)</script>",
+            "plugins": {
+                "disk.scheduler": {
+                    "name": "<b onmouseover=alert(2)>x</b>",
+                    "params": { "direction": "</dd><script>alert(3)</script>" }
+                }
+            }
+        });
+        std::fs::write(dir.path().join("manifest.json"), manifest.to_string()).unwrap();
+        let html = crate::folder_page(dir.path()).unwrap().render().unwrap();
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<b "), "{html}");
+        assert!(html.contains("&lt;/dd&gt;&lt;script&gt;alert(3)&lt;/script&gt;"));
+        assert!(html.contains("&lt;b onmouseover=alert(2)&gt;"));
+    }
+}

@@ -1,0 +1,296 @@
+//! Issue 4 ("SPIFFI complete"), end to end: `vodbench search`, deadlines reaching the disk
+//! schedulers, love-prefetch page replacement and delayed prefetching in whole runs.
+
+mod common;
+use common::{root, text, vodbench};
+use std::sync::Mutex;
+use vodbench_harness::ids::RequestId;
+use vodbench_harness::plugin::{
+    BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest, RequestClass,
+};
+use vodbench_harness::results::Summary;
+use vodbench_harness::runner;
+use vodbench_harness::scenario::Scenario;
+use vodbench_harness::time::SimTime;
+
+const FIXTURE: &str = "tests/fixtures/search_small.toml";
+
+fn search_to(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["search", FIXTURE, "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = vodbench(&args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn issue4_search_gives_the_same_answer_on_one_and_two_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let (stdout, _) = search_to(&a, &["--threads", "1", "--seeds", "6"]);
+    search_to(&b, &["--threads", "2", "--seeds", "6", "--quiet"]);
+    for f in ["search.json", "curve.csv"] {
+        let x = std::fs::read(a.join(f)).unwrap();
+        assert_eq!(x, std::fs::read(b.join(f)).unwrap(), "{f} differs");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("search.json")).unwrap()).unwrap();
+    let reps = json["per_replication"].as_array().unwrap();
+    assert!((3..=6).contains(&reps.len()), "{json}");
+    assert_eq!(json["replications"], reps.len());
+    assert_eq!(json["paper_max_terminals"], 18.0);
+    assert_eq!(json["start_terminals"], 12);
+    assert!(stdout.contains("terminals without glitches"), "{stdout}");
+    assert!(stdout.contains("paper: 18"), "{stdout}");
+
+    // curve.csv: one sorted row per run, and it backs every replication's answer: glitch-free
+    // at its maximum, glitches one terminal more
+    let curve = std::fs::read_to_string(a.join("curve.csv")).unwrap();
+    let mut lines = curve.lines();
+    assert_eq!(lines.next(), Some("terminals,glitches,replication"));
+    let rows: Vec<(u64, u64, u64)> = lines
+        .map(|l| {
+            let v: Vec<u64> = l.split(',').map(|x| x.parse().unwrap()).collect();
+            (v[0], v[1], v[2])
+        })
+        .collect();
+    assert_eq!(json["runs"], rows.len());
+    assert!(rows.windows(2).all(|w| (w[0].0, w[0].2) < (w[1].0, w[1].2)));
+    let total: u64 = reps.iter().map(|r| r["runs"].as_u64().unwrap()).sum();
+    assert_eq!(total, rows.len() as u64);
+    let mut maxima = Vec::new();
+    for r in reps {
+        let (rep, max) = (
+            r["replication"].as_u64().unwrap(),
+            r["max_terminals"].as_u64().unwrap(),
+        );
+        let at = |n: u64| rows.iter().find(|x| x.0 == n && x.2 == rep).map(|x| x.1);
+        assert_eq!(
+            at(max),
+            Some(0),
+            "replication {r}: not run glitch-free at its maximum"
+        );
+        assert!(
+            at(max + 1).unwrap() > 0,
+            "replication {r}: no glitch just above"
+        );
+        maxima.push(max as f64);
+    }
+    let mean = maxima.iter().sum::<f64>() / maxima.len() as f64;
+    assert_eq!(json["max_terminals"], mean.round() as u64);
+    let ci = &json["confidence_interval"];
+    assert_eq!(ci["level"], 0.9);
+    assert!(ci["low"].as_f64().unwrap() <= mean && mean <= ci["high"].as_f64().unwrap());
+    let converged = json["converged"].as_bool().unwrap();
+    assert_eq!(
+        converged,
+        ci["relative_half_width"].as_f64().unwrap() <= 0.05
+    );
+    assert_eq!(!converged, stdout.contains("not converged"), "{stdout}");
+
+    // the whole answer, pinned (SPIFFI §7.1 search on a small system)
+    insta::assert_snapshot!(
+        "small_search_json",
+        std::fs::read_to_string(a.join("search.json")).unwrap()
+    );
+    insta::assert_snapshot!("small_search_curve", curve);
+
+    // report.html (issue 5): the curve of every replication, the replications, paper vs
+    // vodbench; identical on both thread counts
+    let html = std::fs::read_to_string(a.join("report.html")).unwrap();
+    assert_eq!(
+        html,
+        std::fs::read_to_string(b.join("report.html")).unwrap()
+    );
+    for needle in [
+        "chart-glitches-vs-terminals",
+        "chart-replications",
+        "table-replications",
+        "table-paper",
+        "<svg",
+        "replication 1",
+    ] {
+        assert!(html.contains(needle), "report.html lacks {needle}");
+    }
+    assert!(!html.contains("<script"), "report.html has a script");
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["kind"], "search");
+    assert_eq!(manifest["search"]["max_replications"], 6);
+    // a search folder is not a run: rerun and compare say so
+    let out = vodbench(&["rerun", a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("manifest of a search"),
+        "{:?}",
+        text(&out)
+    );
+}
+
+#[test]
+fn issue4_search_needs_a_generated_workload() {
+    let out = vodbench(&["search", "scenarios/interactive.toml", "--quiet"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("[workload.generate]"), "{stderr}");
+    let out = vodbench(&["search", FIXTURE, "--seeds", "2"]);
+    assert_eq!(out.status.code(), Some(2), "at least 3 replications");
+}
+
+/// Every request the engine hands a scheduler, recorded by [`Recorder`].
+static SEEN: Mutex<Vec<QueuedRequest>> = Mutex::new(Vec::new());
+
+/// First come, first served, recording each request.
+#[derive(Default)]
+struct Recorder(std::collections::VecDeque<RequestId>);
+impl DiskScheduler for Recorder {
+    fn enqueue(&mut self, r: QueuedRequest) {
+        SEEN.lock().unwrap().push(r);
+        self.0.push_back(r.id);
+    }
+    fn dequeue(&mut self, _h: &HeadState) -> Option<RequestId> {
+        self.0.pop_front()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+impl Plugin for Recorder {
+    type Kind = dyn DiskScheduler;
+    type Params = vodbench_plugins::NoParams;
+    const NAME: &'static str = "recorder";
+    const DESCRIPTION: &'static str = "FCFS that records what it is given (test)";
+    fn build(
+        _: &vodbench_plugins::NoParams,
+        _: &BuildContext<'_>,
+    ) -> Result<Box<dyn DiskScheduler>, PluginError> {
+        Ok(Box::new(Recorder::default()))
+    }
+}
+
+/// The fixture with these plugin tables, run in-process with the built-ins plus `Recorder`.
+fn run_with(terminals: u32, memory: &str, tables: &str) -> Summary {
+    let mut registry = vodbench_plugins::registry();
+    registry.add::<Recorder>();
+    let path = root().join(FIXTURE);
+    let base = std::fs::read_to_string(&path).unwrap();
+    let base = base.replace(
+        "memory_per_node = \"8MiB\"",
+        &format!("memory_per_node = \"{memory}\""),
+    );
+    let at = base.find("[terminals]").unwrap();
+    let text = format!("{}{tables}\n{}", &base[..at], &base[at..]);
+    let mut s = Scenario::parse(&text, &path, &registry).unwrap();
+    s.set_terminals(terminals).unwrap();
+    runner::run(&s, &mut |_, _| {}).unwrap().0.summary
+}
+
+#[test]
+fn issue4_engine_passes_deadlines_to_schedulers() {
+    let mut prefetches = [0usize; 3];
+    for (i, prefetcher) in ["standard", "real-time", "delayed"].iter().enumerate() {
+        SEEN.lock().unwrap().clear();
+        let tables = format!(
+            "[disk.scheduler]\nname = \"recorder\"\n[prefetcher]\nname = \"{prefetcher}\"\nprocesses = 2\n"
+        );
+        run_with(8, "8MiB", &tables);
+        let seen = std::mem::take(&mut *SEEN.lock().unwrap());
+        let (demand, prefetch): (Vec<&QueuedRequest>, Vec<&QueuedRequest>) =
+            seen.iter().partition(|r| r.class == RequestClass::Demand);
+        assert!(!demand.is_empty() && !prefetch.is_empty(), "{prefetcher}");
+        // demand reads carry the terminal's playout deadline, and always a terminal
+        assert!(demand
+            .iter()
+            .all(|r| r.deadline.is_some() && r.terminal.is_some()));
+        // in a glitch-free run most deadlines lie ahead when the read reaches the disk
+        let future = demand
+            .iter()
+            .filter(|r| r.deadline.unwrap() > r.arrival)
+            .count();
+        assert!(
+            future * 10 >= demand.len() * 9,
+            "{future} of {}",
+            demand.len()
+        );
+        // prefetches carry the prefetcher's estimate: none for standard, a future one else
+        if *prefetcher == "standard" {
+            assert!(prefetch.iter().all(|r| r.deadline.is_none()));
+        } else {
+            assert!(prefetch
+                .iter()
+                .all(|r| r.deadline.is_some_and(|d| d > SimTime::ZERO)));
+            let future = prefetch
+                .iter()
+                .filter(|r| r.deadline.unwrap() > r.arrival)
+                .count();
+            assert!(
+                future * 10 >= prefetch.len() * 9,
+                "{prefetcher}: {future} of {}",
+                prefetch.len()
+            );
+        }
+        prefetches[i] = prefetch.len();
+    }
+    assert!(prefetches.iter().all(|&n| n > 0), "{prefetches:?}");
+}
+
+const RT: &str = "[disk.scheduler]\nname = \"real-time\"\nclasses = 3\nspacing = \"4s\"\n";
+
+#[test]
+fn issue4_love_prefetch_wastes_fewer_prefetches_than_global_lru() {
+    // aggressive real-time prefetching into a small buffer pool (SPIFFI §7.3, Fig. 12)
+    let pf = "[prefetcher]\nname = \"real-time\"\nprocesses = 4\n";
+    let lru = run_with(
+        14,
+        "6MiB",
+        &format!("{RT}{pf}[buffer_pool]\nname = \"global-lru\"\n"),
+    );
+    let love = run_with(
+        14,
+        "6MiB",
+        &format!("{RT}{pf}[buffer_pool]\nname = \"love-prefetch\"\n"),
+    );
+    let (l, v) = (&lru.buffer_pool, &love.buffer_pool);
+    assert!(
+        l.prefetches_wasted > 10,
+        "global LRU wastes prefetches: {l:?}"
+    );
+    assert!(
+        l.prefetches_reread > 0 && l.prefetches_reread <= l.prefetches_wasted + l.pages_per_node,
+        "wasted prefetches are read again: {l:?}"
+    );
+    assert!(
+        v.prefetches_wasted * 4 < l.prefetches_wasted,
+        "{v:?} vs {l:?}"
+    );
+    assert!(v.hit_ratio > l.hit_ratio, "{v:?} vs {l:?}");
+}
+
+#[test]
+fn issue4_delayed_prefetching_waits_for_max_advance() {
+    // a terminal buffers about two seconds ahead: prefetches held back until 1 s before
+    // their deadline come too late and are overtaken by the demand reads (SPIFFI Fig. 12's
+    // "too short a maximum advance"); 8 s lets them through like real-time prefetching
+    let run = |pf: &str| {
+        let pool = "[buffer_pool]\nname = \"love-prefetch\"\n";
+        run_with(
+            14,
+            "6MiB",
+            &format!("{RT}{pool}[prefetcher]\n{pf}processes = 4\n"),
+        )
+        .buffer_pool
+    };
+    let eager = run("name = \"real-time\"\n");
+    let late = run("name = \"delayed\"\nmax_advance = \"1s\"\n");
+    let wide = run("name = \"delayed\"\nmax_advance = \"8s\"\n");
+    assert!(
+        late.prefetches_issued * 10 < eager.prefetches_issued,
+        "{late:?} vs {eager:?}"
+    );
+    assert!(late.hit_ratio < eager.hit_ratio);
+    assert!(
+        wide.prefetches_issued * 10 >= eager.prefetches_issued * 9,
+        "{wide:?} vs {eager:?}"
+    );
+}
