@@ -251,7 +251,7 @@ fn issue3_barracuda_vod50x512k_closed() {
 }
 
 #[test]
-#[ignore = "measured: demerit 1.213 %, mean error 4.055 % (writes: fast-write destage timing)"]
+#[ignore = "measured: demerit 1.719 %, mean error 2.760 % (limited fast-write destage timing not exact)"]
 fn issue3_barracuda_mixed_open() {
     check("barracuda", "d-mixed-open");
 }
@@ -272,7 +272,6 @@ fn issue3_hp_c2247a_vod50x512k_closed() {
 }
 
 #[test]
-#[ignore = "measured: demerit 1.046 %, mean error 1.806 % (writes: extra write disconnects not modelled)"]
 fn issue3_hp_c2247a_mixed_open() {
     check("hp_c2247a", "d-mixed-open");
 }

@@ -65,6 +65,12 @@ struct Costs {
     reselect_first: u64,
     min_seek_delay: u64,
     bus: [u64; 2],
+    reselect_other: u64,
+    extra_disconnect: bool,
+    /// Positioning may start this long after arrival (extra-disconnect write).
+    extradisc_position: u64,
+    /// The data may start moving this long after arrival (extra-disconnect write).
+    extradisc_data: u64,
 }
 
 /// One disk's mechanism and controller state.
@@ -90,6 +96,8 @@ pub struct Disk {
     /// The mechanism is busy (destaging) until then.
     hda_free: u64,
     ra: Option<ReadAhead>,
+    /// One past the last LBN of the last write, if any.
+    last_write_end: Option<u64>,
     media_end: Vec<u64>,
     bus_done: Vec<u64>,
 }
@@ -118,6 +126,14 @@ impl Disk {
             data_prep: sc(o.data_prep),
             reselect_first: sc(o.reselect_first),
             min_seek_delay: sc(o.min_seek_delay),
+            reselect_other: sc(o.reselect_other),
+            extra_disconnect: o.extra_write_disconnect,
+            extradisc_position: sc(o.extradisc_command + o.extradisc_seek_delta),
+            extradisc_data: sc(o.extradisc_command
+                + o.extradisc_disconnect1
+                + o.extradisc_inter_disconnect
+                + o.reselect_first
+                + o.data_prep),
             bus: [
                 ms_to_ps(spec.sector_transfer[0]),
                 ms_to_ps(spec.sector_transfer[1]),
@@ -141,6 +157,7 @@ impl Disk {
             last_was_read: true,
             hda_free: 0,
             ra: None,
+            last_write_end: None,
             media_end: Vec::new(),
             bus_done: Vec::new(),
         })
@@ -202,7 +219,14 @@ impl Disk {
         while next < ra.limit {
             let p = self.layout.ltop(next);
             let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
+            if t > now {
+                break;
+            }
             if t + s > now {
+                // a track switch under way completes before anything else can position
+                self.cyl = p.cyl;
+                self.head = p.head;
+                self.hda_free = self.hda_free.max(t + s);
                 break;
             }
             let start = t + s + self.wait_for(t + s, self.layout.angle(p));
@@ -290,19 +314,35 @@ impl Disk {
 
     fn write(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
         let bt = self.costs.bus[1];
-        // a limited fast write buffers only when no earlier write is still being destaged
-        let fast = self.fast_write == 2 || (self.fast_write == 1 && self.hda_free <= now);
+        // a limited fast write takes its data only once no earlier write is being destaged
+        let fast = self.fast_write > 0;
+        let wait_hda = self.fast_write == 1 && self.hda_free > now;
         let overhead = if fast {
             self.costs.write_hit[after]
         } else {
             self.costs.write_miss[after]
         };
-        let bus_start = now + overhead + self.costs.data_prep;
+        // a write after a non-sequential write disconnects once more before taking its data
+        let extra = self.costs.extra_disconnect && self.last_write_end.is_some_and(|e| e != lbn);
+        let (position_at, bus_start) = if extra {
+            (
+                now + self.costs.extradisc_position,
+                now + self.costs.extradisc_data,
+            )
+        } else {
+            (now + overhead, now + overhead + self.costs.data_prep)
+        };
+        self.last_write_end = Some(lbn + n);
+        let bus_start = if wait_hda {
+            bus_start.max(self.hda_free + self.costs.reselect_first + self.costs.data_prep)
+        } else {
+            bus_start
+        };
         // data arrives sector by sector
         self.bus_done.clear();
         self.bus_done.extend((1..=n).map(|k| bus_start + k * bt));
         let data_in = bus_start + n * bt;
-        let go = (now + overhead).max(self.hda_free);
+        let go = position_at.max(self.hda_free);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0);
         if self.keep_writes {
             self.cache.fill(lbn, n);
@@ -310,7 +350,17 @@ impl Disk {
             self.cache.invalidate(lbn, n);
         }
         self.hda_free = end;
-        let done = if fast { data_in } else { end.max(data_in) };
+        // write-through: the disk reconnects to report completion
+        let reselect = if extra {
+            self.costs.reselect_other
+        } else {
+            self.costs.reselect_first
+        };
+        let done = if fast {
+            data_in
+        } else {
+            end.max(data_in) + reselect
+        };
         let completion = done + self.costs.completion[1];
         Breakdown {
             completion,
@@ -348,9 +398,26 @@ impl Disk {
         let mut bus_next = 0usize; // next sector the bus will carry
         let mut bus_prev = 0u64; // end of the previous bus sector (or the reconnection)
         let mut connected = false;
+        // the current track's run: (its first LBN, where that LBN is, its length)
+        let mut cur: Option<(u64, Pbn, u64)> = None;
         while pos < nn {
             let l = lbn + pos as u64;
-            let p: Pbn = self.layout.ltop(l);
+            let (p, track_run) = match cur {
+                // resuming on the same track after a stall: no need to map again
+                Some((l0, p0, r0)) if l >= l0 && l < l0 + r0 => (
+                    Pbn {
+                        sector: p0.sector + (l - l0) as u32,
+                        ..p0
+                    },
+                    r0 - (l - l0),
+                ),
+                _ => {
+                    let p: Pbn = self.layout.ltop(l);
+                    let r = self.layout.run_on_track(l, p);
+                    cur = Some((l, p, r));
+                    (p, r)
+                }
+            };
             let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, write);
             if first.is_none() && write && s < self.costs.min_seek_delay {
                 t += self.costs.min_seek_delay - s;
@@ -359,7 +426,7 @@ impl Disk {
             self.cyl = p.cyl;
             self.head = p.head;
             let w = self.sector_time(p.cyl);
-            let run = self.layout.run_on_track(l, p).min((nn - pos) as u64) as usize;
+            let run = track_run.min((nn - pos) as u64) as usize;
             let mut ready = t;
             if write {
                 ready = ready.max(self.bus_done[pos]);

@@ -160,6 +160,16 @@ pub struct Overheads {
     pub min_seek_delay: f64,
     /// Multiplier on every overhead.
     pub time_scale: f64,
+    /// `Extra write disconnect`: a write after a non-sequential write disconnects twice.
+    pub extra_write_disconnect: bool,
+    /// Extra-disconnect command overhead.
+    pub extradisc_command: f64,
+    /// First disconnect of an extra-disconnect write.
+    pub extradisc_disconnect1: f64,
+    /// Delay between the two disconnects.
+    pub extradisc_inter_disconnect: f64,
+    /// Extra delay before positioning for an extra-disconnect write.
+    pub extradisc_seek_delta: f64,
 }
 
 /// Everything the mechanical model needs to know about one disk.
@@ -432,6 +442,11 @@ fn from_blocks(
             }
             v
         },
+        extra_write_disconnect: flag(d, "Extra write disconnect", false)?,
+        extradisc_command: ms(d, "Extradisc command overhead", 0.0)?,
+        extradisc_disconnect1: ms(d, "Extradisc disconnect overhead", 0.0)?,
+        extradisc_inter_disconnect: ms(d, "Extradisc inter-disconnect delay", 0.0)?,
+        extradisc_seek_delta: ms(d, "Extradisc seek delta", 0.0)?,
     };
     let bulk = ms(d, "Bulk sector transfer time", 0.0)?;
     let (bus_r, bus_w) = match bus {
