@@ -436,6 +436,46 @@ impl Disk {
                 first = Some((s, start - t, start));
             }
             t = start;
+            if !write && connected && run <= seg {
+                // Fast path, same arithmetic as the loop below: with the bus connected, the
+                // i-th sector of the run ends at m_i = t + (i+1)·w and leaves the bus at
+                // b_i = max(b + (i+1)·bt, max_k (m_k + (i−k+1)·bt)); the inner max is at
+                // k = i when w > bt, else at k = 0.
+                let mut k = 0usize;
+                let mut resume = None;
+                while k < run {
+                    let j = pos + k;
+                    if j >= seg {
+                        let free = self.bus_done[j - seg];
+                        if free > t + k as u64 * w {
+                            resume = Some(free);
+                            break;
+                        }
+                    }
+                    k += 1;
+                }
+                let b0 = bus_prev;
+                for i in 0..k {
+                    let m = t + (i as u64 + 1) * w;
+                    self.media_end[pos + i] = m;
+                    let media_bound = if w > bt {
+                        m + bt
+                    } else {
+                        t + w + (i as u64 + 1) * bt
+                    };
+                    self.bus_done[pos + i] = (b0 + (i as u64 + 1) * bt).max(media_bound);
+                }
+                if k > 0 {
+                    bus_prev = self.bus_done[pos + k - 1];
+                }
+                pos += k;
+                bus_next = pos;
+                t += k as u64 * w;
+                if let Some(free) = resume {
+                    t = free;
+                }
+                continue;
+            }
             let mut k = 0usize;
             let mut stalled = false;
             while k < run {
