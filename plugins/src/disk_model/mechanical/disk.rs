@@ -384,10 +384,11 @@ impl Disk {
         water: u64,
     ) -> (u64, u64, u64, u64) {
         let nn = n as usize;
-        self.media_end.clear();
-        self.media_end.resize(nn, 0);
-        if !write {
-            self.bus_done.clear();
+        // every entry is written before it is read: grow only, never clear
+        if self.media_end.len() < nn {
+            self.media_end.resize(nn, 0);
+        }
+        if !write && self.bus_done.len() < nn {
             self.bus_done.resize(nn, 0);
         }
         let bt = self.costs.bus[0];
@@ -441,16 +442,14 @@ impl Disk {
                 // i-th sector of the run ends at m_i = t + (i+1)·w and leaves the bus at
                 // b_i = max(b + (i+1)·bt, max_k (m_k + (i−k+1)·bt)); the inner max is at
                 // k = i when w > bt, else at k = 0.
-                let mut k = 0usize;
+                // sectors before index `seg` always find room
+                let mut k = seg.saturating_sub(pos).min(run);
                 let mut resume = None;
                 while k < run {
-                    let j = pos + k;
-                    if j >= seg {
-                        let free = self.bus_done[j - seg];
-                        if free > t + k as u64 * w {
-                            resume = Some(free);
-                            break;
-                        }
+                    let free = self.bus_done[pos + k - seg];
+                    if free > t + k as u64 * w {
+                        resume = Some(free);
+                        break;
                     }
                     k += 1;
                 }
