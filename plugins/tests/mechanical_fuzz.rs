@@ -141,6 +141,24 @@ fn issue3_every_bundled_disk_loads() {
 }
 
 #[test]
+fn issue3_spec_files_load_from_disk_with_relative_includes() {
+    use vodbench_plugins::disk_model::mechanical::load_spec;
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for f in [
+        "disks/barracuda.parv",
+        "disks/hp_c2247a.parv",
+        "disks/cheetah9LP.diskspecs",
+    ] {
+        let from_file = load_spec(f, None, base).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let name = f.trim_start_matches("disks/").split('.').next().unwrap();
+        let bundled = load_spec(name, None, base).unwrap();
+        // a .diskspecs alone has no bus: only the bus transfer time may differ
+        assert_eq!(from_file.zones, bundled.zones, "{f}");
+        assert_eq!(from_file.mech, bundled.mech, "{f}");
+    }
+}
+
+#[test]
 fn issue3_bad_specs_name_file_line_and_parameter() {
     let text =
         original("barracuda.model").replace("Blocks per track = 186", "Blocks per track = 0");
