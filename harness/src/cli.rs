@@ -98,6 +98,42 @@ enum Command {
     /// Workload traces.
     #[command(subcommand)]
     Trace(TraceCmd),
+    /// Disk models on their own.
+    #[command(subcommand)]
+    Disk(DiskCmd),
+}
+
+#[derive(Subcommand)]
+enum DiskCmd {
+    /// Replay a block trace (DiskSim ASCII: `arrival_ms device lbn sectors flags`, flags bit 0 =
+    /// read) through one disk model, first come first served; write requests.csv and
+    /// summary.json.
+    Replay {
+        /// The disk: a bundled name (`barracuda`, `hp_c2247a`, `cheetah9LP`, `st15150n`) or a
+        /// DiskSim parameter file; passed to the model as its `spec` parameter.
+        #[arg(long)]
+        spec: String,
+        /// Which disk in the file (block or instance name), passed as `disk`.
+        #[arg(long)]
+        disk: Option<String>,
+        /// The trace file.
+        #[arg(long)]
+        trace: PathBuf,
+        /// Disk model plugin.
+        #[arg(long, default_value = "mechanical")]
+        model: String,
+        /// Output folder for requests.csv and summary.json.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Reference response times (ms, one per line, trace order): adds the demerit figure
+        /// and the mean per-request error to the summary.
+        #[arg(long)]
+        reference: Option<PathBuf>,
+        /// Closed loop: each request arrives when the previous one completes (trace arrival
+        /// times are ignored).
+        #[arg(long)]
+        closed: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -275,6 +311,35 @@ pub fn main_with(registry: Registry) -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Bench { scenario, repeat } => cmd_bench(&registry, &scenario, repeat),
+        Command::Disk(DiskCmd::Replay {
+            spec,
+            disk,
+            trace,
+            model,
+            out,
+            reference,
+            closed,
+        }) => {
+            let args = crate::disk_replay::ReplayArgs {
+                model,
+                spec,
+                disk,
+                trace,
+                reference,
+                out,
+                closed,
+            };
+            match crate::disk_replay::cmd_replay(&registry, &args) {
+                Ok(report) => {
+                    print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err((code, m)) => {
+                    eprintln!("error: {m}");
+                    ExitCode::from(code)
+                }
+            }
+        }
         Command::Trace(TraceCmd::Zipf {
             scenario,
             terminals,

@@ -19,6 +19,7 @@
 
 pub mod broadcast;
 pub mod cli;
+pub mod disk_replay;
 pub mod ids;
 pub mod output;
 pub mod plugin;

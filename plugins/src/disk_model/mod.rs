@@ -2,6 +2,7 @@
 
 pub mod analytic;
 pub mod linear;
+pub mod mechanical;
 
 use vodbench_harness::plugin::Registry;
 
@@ -9,4 +10,5 @@ use vodbench_harness::plugin::Registry;
 pub fn register(r: &mut Registry) {
     r.add::<analytic::Analytic>();
     r.add::<linear::Linear>();
+    r.add::<mechanical::Mechanical>();
 }

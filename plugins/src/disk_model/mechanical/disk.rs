@@ -1,0 +1,542 @@
+//! The timing of one request: controller overhead, seek, rotation, media transfer sector by
+//! sector across tracks, the bus transfer that overlaps it, the cache, and what the disk does
+//! between requests (read-ahead, destaging fast writes).
+//!
+//! Time is absolute integer picoseconds from the start of the simulation. The platter turns
+//! at constant speed from angle 0 at time 0, so the head's angle at time `t` is
+//! `(t mod period)/period` of a turn (DiskSim's convention).
+//!
+//! A read miss goes: command overhead (read miss, after a read or a write) → seek from the
+//! head's current track → wait for the first sector → read sectors; at a track's end switch
+//! head or cylinder and wait for the next track's first sector (skews make that short) →
+//! after `read water` sectors are buffered the disk reconnects to the bus and moves one sector
+//! per `sector transfer` time, never ahead of the media → completion overhead. The media
+//! stops when the segment is full of data the bus has not taken yet, and resumes when the bus
+//! frees a sector and that sector next passes under the head. After a read the disk keeps
+//! reading ahead into the segment until the next request arrives or the read-ahead limit.
+//!
+//! A write moves its data over the bus first (one sector per `sector transfer`); the media
+//! writes a sector only once its data is in. With fast writes the host hears completion when
+//! the data is in the buffer and the disk destages afterwards; later requests position only
+//! once the destage is done. Without, completion follows the media.
+
+use super::cache::Cache;
+use super::geometry::{Layout, Pbn};
+use super::seek::{ms_to_ps, SeekCurve};
+use super::spec::DiskSpec;
+
+/// What one request cost, in ps.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    /// When the host hears completion.
+    pub completion: u64,
+    /// The first seek (including head switch and write settle).
+    pub seek: u64,
+    /// The first rotational wait.
+    pub rotation: u64,
+    /// From the first sector's start under the head (or, for hits, from the start of the bus
+    /// transfer) to completion.
+    pub transfer: u64,
+    /// Served from the cache.
+    pub cache_hit: bool,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct ReadAhead {
+    /// Next LBN to read.
+    next: u64,
+    /// Read-ahead stops before this LBN.
+    limit: u64,
+    /// Time the head is free after the last sector read.
+    t: u64,
+    /// Segment being filled.
+    seg: usize,
+}
+
+/// Overheads and transfer times in ps.
+#[derive(Clone, Debug)]
+struct Costs {
+    read_hit: [u64; 2],
+    read_miss: [u64; 2],
+    write_hit: [u64; 2],
+    write_miss: [u64; 2],
+    completion: [u64; 2],
+    data_prep: u64,
+    reselect_first: u64,
+    min_seek_delay: u64,
+    bus: [u64; 2],
+    reselect_other: u64,
+    extra_disconnect: bool,
+    /// Positioning may start this long after arrival (extra-disconnect write).
+    extradisc_position: u64,
+    /// The data may start moving this long after arrival (extra-disconnect write).
+    extradisc_data: u64,
+}
+
+/// One disk's mechanism and controller state.
+#[derive(Clone, Debug)]
+pub struct Disk {
+    /// The layout.
+    pub layout: Layout,
+    /// The seek curve.
+    pub seek: SeekCurve,
+    costs: Costs,
+    period: u64,
+    segment_size: u64,
+    max_readahead: u64,
+    readahead_over_requested: bool,
+    fast_write: u8,
+    keep_writes: bool,
+    read_water: f64,
+    water_by_request: bool,
+    cache: Cache,
+    cyl: u32,
+    head: u32,
+    last_was_read: bool,
+    /// The mechanism is busy (destaging) until then.
+    hda_free: u64,
+    ra: Option<ReadAhead>,
+    /// One past the last LBN of the last write, if any.
+    last_write_end: Option<u64>,
+    media_end: Vec<u64>,
+    bus_done: Vec<u64>,
+}
+
+/// `(end − begin) mod 2³²` of a turn as time.
+#[inline]
+fn rot_time(period: u64, from: u32, to: u32) -> u64 {
+    let diff = to.wrapping_sub(from);
+    ((u128::from(diff) * u128::from(period)) >> 32) as u64
+}
+
+impl Disk {
+    /// A disk at rest: heads on cylinder 0, head 0, empty cache, last command a read.
+    pub fn new(spec: &DiskSpec) -> Result<Disk, String> {
+        let layout = Layout::new(spec)?;
+        let seek = SeekCurve::new(&spec.mech, spec.cylinders);
+        let o = &spec.overheads;
+        let sc = |v: f64| ms_to_ps(v * o.time_scale);
+        let p2 = |v: [f64; 2]| [sc(v[0]), sc(v[1])];
+        let costs = Costs {
+            read_hit: p2(o.read_hit),
+            read_miss: p2(o.read_miss),
+            write_hit: p2(o.write_hit),
+            write_miss: p2(o.write_miss),
+            completion: p2(o.completion),
+            data_prep: sc(o.data_prep),
+            reselect_first: sc(o.reselect_first),
+            min_seek_delay: sc(o.min_seek_delay),
+            reselect_other: sc(o.reselect_other),
+            extra_disconnect: o.extra_write_disconnect,
+            extradisc_position: sc(o.extradisc_command + o.extradisc_seek_delta),
+            extradisc_data: sc(o.extradisc_command
+                + o.extradisc_disconnect1
+                + o.extradisc_inter_disconnect
+                + o.reselect_first
+                + o.data_prep),
+            bus: [
+                ms_to_ps(spec.sector_transfer[0]),
+                ms_to_ps(spec.sector_transfer[1]),
+            ],
+        };
+        Ok(Disk {
+            period: ms_to_ps(60_000.0 / f64::from(spec.mech.rpm)),
+            segment_size: u64::from(spec.cache.segment_size),
+            max_readahead: u64::from(spec.cache.max_readahead),
+            readahead_over_requested: spec.cache.readahead_over_requested,
+            fast_write: spec.cache.fast_write,
+            keep_writes: spec.cache.read_hits_on_write_data,
+            read_water: spec.cache.read_water,
+            water_by_request: spec.cache.water_by_request,
+            cache: Cache::new(spec.cache.segments, spec.cache.enabled),
+            layout,
+            seek,
+            costs,
+            cyl: 0,
+            head: 0,
+            last_was_read: true,
+            hda_free: 0,
+            ra: None,
+            last_write_end: None,
+            media_end: Vec::new(),
+            bus_done: Vec::new(),
+        })
+    }
+
+    /// One revolution in ps.
+    pub fn period(&self) -> u64 {
+        self.period
+    }
+
+    /// Sectors per cache segment.
+    pub fn segment_len(&self) -> u64 {
+        self.segment_size
+    }
+
+    /// The slower of the read and write per-sector bus times, in ps.
+    pub fn bus_time(&self) -> u64 {
+        self.costs.bus[0].max(self.costs.bus[1])
+    }
+
+    /// The head's cylinder.
+    pub fn cylinder(&self) -> u32 {
+        self.cyl
+    }
+
+    /// The platter's angle at time `t`.
+    #[inline]
+    pub fn angle_at(&self, t: u64) -> u32 {
+        (((u128::from(t % self.period)) << 32) / u128::from(self.period)) as u32
+    }
+
+    /// Time from `t` until the start of a sector at angle `a` is under the head.
+    #[inline]
+    pub fn wait_for(&self, t: u64, a: u32) -> u64 {
+        rot_time(self.period, self.angle_at(t), a)
+    }
+
+    /// Time one sector of cylinder `cyl` takes to pass under the head.
+    #[inline]
+    fn sector_time(&self, cyl: u32) -> u64 {
+        rot_time(self.period, 0, self.layout.sector_width(cyl))
+    }
+
+    /// Sectors to buffer before reconnecting for a read of `n` sectors.
+    fn read_water(&self, n: u64) -> u64 {
+        let w = if self.water_by_request {
+            ((self.segment_size.min(n) as f64) * self.read_water) as u64
+        } else {
+            ((self.segment_size as f64) * self.read_water + 0.9999999999) as u64
+        };
+        w.clamp(1, n)
+    }
+
+    /// Lets the read-ahead run until `now`, then stops it: the segment keeps what was read,
+    /// the head stays on the last track it reached.
+    fn stop_readahead(&mut self, now: u64) {
+        let Some(ra) = self.ra.take() else { return };
+        let (mut next, mut t) = (ra.next, ra.t);
+        while next < ra.limit {
+            let p = self.layout.ltop(next);
+            let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
+            if t > now {
+                break;
+            }
+            if t + s > now {
+                // a track switch under way completes before anything else can position
+                self.cyl = p.cyl;
+                self.head = p.head;
+                self.hda_free = self.hda_free.max(t + s);
+                break;
+            }
+            let start = t + s + self.wait_for(t + s, self.layout.angle(p));
+            let w = self.sector_time(p.cyl);
+            let run = self.layout.run_on_track(next, p).min(ra.limit - next);
+            self.cyl = p.cyl;
+            self.head = p.head;
+            if start + w > now {
+                t = start;
+                break;
+            }
+            let done = ((now - start) / w).min(run);
+            next += done;
+            t = start + done * w;
+            if done < run {
+                break;
+            }
+        }
+        let _ = t;
+        self.cache.extend(ra.seg, next);
+    }
+
+    /// Serves a request of `n` sectors at `lbn` arriving at `now` (the disk is idle: earlier
+    /// requests have completed). `lbn + n` must not exceed the disk.
+    pub fn serve(&mut self, lbn: u64, n: u64, write: bool, now: u64) -> Breakdown {
+        let n = n.max(1);
+        self.stop_readahead(now);
+        let after = usize::from(!self.last_was_read);
+        let b = if write {
+            self.write(lbn, n, now, after)
+        } else {
+            self.read(lbn, n, now, after)
+        };
+        self.last_was_read = !write;
+        b
+    }
+
+    fn read(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
+        let bt = self.costs.bus[0];
+        if self.cache.lookup(lbn, n).is_some() {
+            let start = now + self.costs.read_hit[after] + self.costs.data_prep;
+            let completion = start + n * bt + self.costs.completion[0];
+            return Breakdown {
+                completion,
+                seek: 0,
+                rotation: 0,
+                transfer: completion - start,
+                cache_hit: true,
+            };
+        }
+        let seg = self.cache.fill(lbn, n);
+        let go = (now + self.costs.read_miss[after]).max(self.hda_free);
+        let water = self.read_water(n);
+        let (seek, rotation, media_start, end) = self.media(lbn, n, go, false, water);
+        let last_bus = if n > 0 {
+            self.bus_done[(n - 1) as usize]
+        } else {
+            end
+        };
+        let completion = last_bus.max(end) + self.costs.completion[0];
+        self.hda_free = end;
+        // read-ahead continues from where the media stopped
+        let limit = if self.readahead_over_requested {
+            (lbn + n + self.max_readahead).min(lbn.max(lbn + n).max(lbn + self.segment_size))
+        } else {
+            lbn + self.max_readahead.max(n)
+        }
+        .min(self.layout.blocks);
+        if limit > lbn + n {
+            self.ra = Some(ReadAhead {
+                next: lbn + n,
+                limit,
+                t: end,
+                seg,
+            });
+        }
+        Breakdown {
+            completion,
+            seek,
+            rotation,
+            transfer: completion - media_start,
+            cache_hit: false,
+        }
+    }
+
+    fn write(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
+        let bt = self.costs.bus[1];
+        // a limited fast write takes its data only once no earlier write is being destaged
+        let fast = self.fast_write > 0;
+        let wait_hda = self.fast_write == 1 && self.hda_free > now;
+        let overhead = if fast {
+            self.costs.write_hit[after]
+        } else {
+            self.costs.write_miss[after]
+        };
+        // a write after a non-sequential write disconnects once more before taking its data
+        let extra = self.costs.extra_disconnect && self.last_write_end.is_some_and(|e| e != lbn);
+        let (position_at, bus_start) = if extra {
+            (
+                now + self.costs.extradisc_position,
+                now + self.costs.extradisc_data,
+            )
+        } else {
+            (now + overhead, now + overhead + self.costs.data_prep)
+        };
+        self.last_write_end = Some(lbn + n);
+        let bus_start = if wait_hda {
+            bus_start.max(self.hda_free + self.costs.reselect_first + self.costs.data_prep)
+        } else {
+            bus_start
+        };
+        // data arrives sector by sector
+        self.bus_done.clear();
+        self.bus_done.extend((1..=n).map(|k| bus_start + k * bt));
+        let data_in = bus_start + n * bt;
+        let go = position_at.max(self.hda_free);
+        let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0);
+        if self.keep_writes {
+            self.cache.fill(lbn, n);
+        } else {
+            self.cache.invalidate(lbn, n);
+        }
+        self.hda_free = end;
+        // write-through: the disk reconnects to report completion
+        let reselect = if extra {
+            self.costs.reselect_other
+        } else {
+            self.costs.reselect_first
+        };
+        let done = if fast {
+            data_in
+        } else {
+            end.max(data_in) + reselect
+        };
+        let completion = done + self.costs.completion[1];
+        Breakdown {
+            completion,
+            seek,
+            rotation,
+            transfer: completion.saturating_sub(media_start.min(completion)),
+            cache_hit: fast,
+        }
+    }
+
+    /// Moves the media over `lbn..lbn+n` starting no earlier than `go`. For reads, fills
+    /// `bus_done` with each sector's bus transfer end (the bus reconnects after `water`
+    /// sectors); for writes, each sector waits for `bus_done` (its data). Returns the first
+    /// seek, the first rotational wait, the start of the first sector and the end of the last.
+    fn media(
+        &mut self,
+        lbn: u64,
+        n: u64,
+        go: u64,
+        write: bool,
+        water: u64,
+    ) -> (u64, u64, u64, u64) {
+        let nn = n as usize;
+        // every entry is written before it is read: grow only, never clear
+        if self.media_end.len() < nn {
+            self.media_end.resize(nn, 0);
+        }
+        if !write && self.bus_done.len() < nn {
+            self.bus_done.resize(nn, 0);
+        }
+        let bt = self.costs.bus[0];
+        let seg = self.segment_size.max(1) as usize;
+        let mut t = go;
+        let mut pos = 0usize;
+        let mut first: Option<(u64, u64, u64)> = None;
+        let mut bus_next = 0usize; // next sector the bus will carry
+        let mut bus_prev = 0u64; // end of the previous bus sector (or the reconnection)
+        let mut connected = false;
+        // the current track's run: (its first LBN, where that LBN is, its length)
+        let mut cur: Option<(u64, Pbn, u64)> = None;
+        while pos < nn {
+            let l = lbn + pos as u64;
+            let (p, track_run) = match cur {
+                // resuming on the same track after a stall: no need to map again
+                Some((l0, p0, r0)) if l >= l0 && l < l0 + r0 => (
+                    Pbn {
+                        sector: p0.sector + (l - l0) as u32,
+                        ..p0
+                    },
+                    r0 - (l - l0),
+                ),
+                _ => {
+                    let p: Pbn = self.layout.ltop(l);
+                    let r = self.layout.run_on_track(l, p);
+                    cur = Some((l, p, r));
+                    (p, r)
+                }
+            };
+            let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, write);
+            if first.is_none() && write && s < self.costs.min_seek_delay {
+                t += self.costs.min_seek_delay - s;
+            }
+            t += s;
+            self.cyl = p.cyl;
+            self.head = p.head;
+            let w = self.sector_time(p.cyl);
+            let run = track_run.min((nn - pos) as u64) as usize;
+            let mut ready = t;
+            if write {
+                ready = ready.max(self.bus_done[pos]);
+            }
+            let start = ready + self.wait_for(ready, self.layout.angle(p));
+            if first.is_none() {
+                first = Some((s, start - t, start));
+            }
+            t = start;
+            if !write && connected && run <= seg {
+                // Fast path, same arithmetic as the loop below: with the bus connected, the
+                // i-th sector of the run ends at m_i = t + (i+1)·w and leaves the bus at
+                // b_i = max(b + (i+1)·bt, max_k (m_k + (i−k+1)·bt)); the inner max is at
+                // k = i when w > bt, else at k = 0.
+                // sectors before index `seg` always find room
+                let mut k = seg.saturating_sub(pos).min(run);
+                let mut resume = None;
+                while k < run {
+                    let free = self.bus_done[pos + k - seg];
+                    if free > t + k as u64 * w {
+                        resume = Some(free);
+                        break;
+                    }
+                    k += 1;
+                }
+                let b0 = bus_prev;
+                for i in 0..k {
+                    let m = t + (i as u64 + 1) * w;
+                    self.media_end[pos + i] = m;
+                    let media_bound = if w > bt {
+                        m + bt
+                    } else {
+                        t + w + (i as u64 + 1) * bt
+                    };
+                    self.bus_done[pos + i] = (b0 + (i as u64 + 1) * bt).max(media_bound);
+                }
+                if k > 0 {
+                    bus_prev = self.bus_done[pos + k - 1];
+                }
+                pos += k;
+                bus_next = pos;
+                t += k as u64 * w;
+                if let Some(free) = resume {
+                    t = free;
+                }
+                continue;
+            }
+            let mut k = 0usize;
+            let mut stalled = false;
+            while k < run {
+                let j = pos + k;
+                if write {
+                    // the sector's data must be in the buffer before the sector starts
+                    if self.bus_done[j] > t {
+                        stalled = true;
+                        break;
+                    }
+                } else if j >= seg {
+                    // the segment must have room: the bus must have taken sector j − seg
+                    let need = j - seg;
+                    if need >= bus_next || self.bus_done[need] > t {
+                        let free = if need < bus_next {
+                            self.bus_done[need]
+                        } else {
+                            u64::MAX
+                        };
+                        if free == u64::MAX {
+                            // cannot happen: water ≤ seg, so the bus is connected by now
+                            break;
+                        }
+                        stalled = true;
+                        t = free;
+                        break;
+                    }
+                }
+                t += w;
+                self.media_end[j] = t;
+                if !write {
+                    if !connected && j + 1 >= water as usize {
+                        connected = true;
+                        bus_prev = t + self.costs.reselect_first;
+                    }
+                    if connected {
+                        while bus_next <= j {
+                            bus_prev = bus_prev.max(self.media_end[bus_next]) + bt;
+                            self.bus_done[bus_next] = bus_prev;
+                            bus_next += 1;
+                        }
+                    }
+                }
+                k += 1;
+            }
+            pos += k;
+            if stalled && write {
+                // wait for the data, then for the sector to come round again
+                t = t.max(self.bus_done[pos]);
+            }
+        }
+        if !write {
+            if !connected {
+                bus_prev = t + self.costs.reselect_first;
+            }
+            while bus_next < nn {
+                bus_prev = bus_prev.max(self.media_end[bus_next]) + bt;
+                self.bus_done[bus_next] = bus_prev;
+                bus_next += 1;
+            }
+        }
+        let (seek, rotation, start) = first.unwrap_or((0, 0, go));
+        (seek, rotation, start, t)
+    }
+}

@@ -1,0 +1,292 @@
+//! Zoned recording: LBN → (cylinder, head, sector) and each sector's angle, as DiskSim's
+//! `dm_layout_g1` maps them.
+//!
+//! Angles are fractions of a revolution in `u32` units (2³² = one turn), exactly as DiskSim
+//! keeps them: a sector is `⌊2³²/spt⌋` wide and the `2³² mod spt` left over (`trkspace`) is
+//! added each time an accumulated angle wraps past a full turn. A sector's start angle is the
+//! zone's first-block offset, plus one track skew per track switch and one cylinder skew per
+//! cylinder since the zone's first cylinder, plus the sector's own position.
+
+use super::spec::{DiskSpec, Sparing, ZoneSpec};
+
+/// A physical sector address.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Pbn {
+    /// Cylinder.
+    pub cyl: u32,
+    /// Head (surface).
+    pub head: u32,
+    /// Sector on the track.
+    pub sector: u32,
+}
+
+/// One zone with its derived quantities.
+#[derive(Clone, Debug)]
+pub struct Band {
+    zone: ZoneSpec,
+    /// First LBN of the band.
+    pub first_lbn: u64,
+    /// LBNs in the band.
+    pub lbns: u64,
+    /// Angular width of one sector.
+    pub sector_width: u32,
+    trkspace: u32,
+    first_angle: u32,
+    track_skew: u32,
+    cyl_skew: u32,
+}
+
+impl Band {
+    /// Sectors per track.
+    pub fn spt(&self) -> u32 {
+        self.zone.sectors_per_track
+    }
+    /// First cylinder.
+    pub fn first_cyl(&self) -> u32 {
+        self.zone.first_cyl
+    }
+    /// Last cylinder.
+    pub fn last_cyl(&self) -> u32 {
+        self.zone.last_cyl
+    }
+}
+
+/// `start + mult·q`, plus `x` for every time the sum wraps past a full turn (DiskSim's
+/// `addmult`).
+fn addmult(start: u32, mult: u64, q: u32, x: u32) -> u32 {
+    let tmp = u128::from(start) + u128::from(mult) * u128::from(q);
+    let wraps = (tmp >> 32) as u64;
+    (tmp as u64).wrapping_add(wraps.wrapping_mul(u64::from(x))) as u32
+}
+
+/// The layout of one disk.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Zones.
+    pub bands: Vec<Band>,
+    surfaces: u32,
+    sparing: Sparing,
+    range_size: u32,
+    /// Number of LBNs (what DiskSim computes, not the file's `Block count`).
+    pub blocks: u64,
+    /// Cylinders.
+    pub cylinders: u32,
+}
+
+impl Layout {
+    /// Builds the bands of `spec`.
+    pub fn new(spec: &DiskSpec) -> Result<Layout, String> {
+        let mut bands = Vec::with_capacity(spec.zones.len());
+        let mut first = 0u64;
+        let s = u64::from(spec.surfaces);
+        for z in &spec.zones {
+            let spt = z.sectors_per_track;
+            let width = ((1u64 << 32) / u64::from(spt)) as u32;
+            let cyls = u64::from(z.last_cyl - z.first_cyl + 1);
+            let phys = cyls * u64::from(spt) * s;
+            let minus = match spec.sparing {
+                Sparing::None => 0,
+                Sparing::Tracks => u64::from(z.spares) * u64::from(spt),
+                Sparing::PerRange => u64::from(z.spares) * (cyls / u64::from(spec.range_size)),
+                Sparing::PerZone => u64::from(z.spares),
+                Sparing::PerZoneSlipToEnd => u64::from(z.spares) + z.slips.len() as u64,
+            } + u64::from(z.dead_space);
+            if minus >= phys {
+                return Err(format!(
+                    "zone at cylinders {}..={} has no room for data after spares and dead space",
+                    z.first_cyl, z.last_cyl
+                ));
+            }
+            if spec.sparing == Sparing::PerRange
+                && u64::from(z.spares) >= u64::from(spt) * s * u64::from(spec.range_size)
+            {
+                return Err(format!(
+                    "zone at cylinders {}..={}: more spares than sectors in a range",
+                    z.first_cyl, z.last_cyl
+                ));
+            }
+            let lbns = phys - minus;
+            let sectors = |v: f64| -> Result<u32, String> {
+                let n = v.trunc();
+                if n > 1e9 {
+                    return Err("skew or offset too large".into());
+                }
+                Ok((n as u64).wrapping_mul(u64::from(width)) as u32)
+            };
+            bands.push(Band {
+                zone: z.clone(),
+                first_lbn: first,
+                lbns,
+                sector_width: width,
+                trkspace: ((1u64 << 32) % u64::from(spt)) as u32,
+                first_angle: sectors(z.offset)?,
+                track_skew: sectors(z.track_skew)?,
+                cyl_skew: sectors(z.cyl_skew)?,
+            });
+            first += lbns;
+        }
+        Ok(Layout {
+            bands,
+            surfaces: spec.surfaces,
+            sparing: spec.sparing,
+            range_size: spec.range_size,
+            blocks: first,
+            cylinders: spec.cylinders,
+        })
+    }
+
+    /// The band holding `lbn` (which must be below [`blocks`](Self::blocks)).
+    pub fn band_of_lbn(&self, lbn: u64) -> usize {
+        self.bands.partition_point(|b| b.first_lbn + b.lbns <= lbn)
+    }
+
+    /// The band holding cylinder `cyl`, if any (cylinders between zones belong to none).
+    pub fn band_of_cyl(&self, cyl: u32) -> Option<usize> {
+        let i = self.bands.partition_point(|b| b.last_cyl() < cyl);
+        (i < self.bands.len() && self.bands[i].first_cyl() <= cyl).then_some(i)
+    }
+
+    /// Where `lbn` lives. `lbn` must be below [`blocks`](Self::blocks).
+    pub fn ltop(&self, lbn: u64) -> Pbn {
+        let bi = self.band_of_lbn(lbn);
+        let b = &self.bands[bi];
+        let spt = u64::from(b.spt());
+        let surf = u64::from(self.surfaces);
+        let mut l = lbn - b.first_lbn + u64::from(b.zone.dead_space);
+        match self.sparing {
+            Sparing::None => {
+                let track = l / spt;
+                self.pbn(b, track / surf, track % surf, l % spt)
+            }
+            Sparing::Tracks => {
+                let mut track = l / spt;
+                for &s in &b.zone.slips {
+                    if u64::from(s) <= track {
+                        track += 1;
+                    }
+                }
+                if let Some(&(_, r)) = b.zone.defects.iter().find(|&&(d, _)| u64::from(d) == track)
+                {
+                    track = u64::from(r);
+                }
+                self.pbn(b, track / surf, track % surf, l % spt)
+            }
+            Sparing::PerRange => {
+                let per_cyl = spt * surf;
+                let per_range = per_cyl * u64::from(self.range_size);
+                let lbns_per_range = per_range - u64::from(b.zone.spares);
+                let range = l / lbns_per_range;
+                l %= lbns_per_range;
+                let first_in_range = range * per_range;
+                let mut slips = 0;
+                for &s in &b.zone.slips {
+                    let s = u64::from(s);
+                    if s >= first_in_range && s - first_in_range <= l + slips {
+                        slips += 1;
+                    }
+                }
+                l += slips;
+                if let Some(&(_, r)) = b
+                    .zone
+                    .defects
+                    .iter()
+                    .find(|&&(d, r)| u64::from(d) == first_in_range + l && d != r)
+                {
+                    l = u64::from(r) % per_range;
+                }
+                let cyl = range * u64::from(self.range_size) + l / per_cyl;
+                self.pbn(b, cyl, (l % per_cyl) / spt, l % spt)
+            }
+            Sparing::PerZone | Sparing::PerZoneSlipToEnd => {
+                let mut slips = 0;
+                for &s in &b.zone.slips {
+                    if u64::from(s) <= l + slips {
+                        slips += 1;
+                    }
+                }
+                l += slips;
+                if let Some(&(_, r)) = b
+                    .zone
+                    .defects
+                    .iter()
+                    .find(|&&(d, r)| u64::from(d) == l && d != r)
+                {
+                    l = u64::from(r);
+                }
+                let per_cyl = spt * surf;
+                self.pbn(b, l / per_cyl, (l % per_cyl) / spt, l % spt)
+            }
+        }
+    }
+
+    fn pbn(&self, b: &Band, cyl_in_band: u64, head: u64, sector: u64) -> Pbn {
+        let cyl = (u64::from(b.first_cyl()) + cyl_in_band)
+            .min(u64::from(self.cylinders.saturating_sub(1)));
+        Pbn {
+            cyl: cyl as u32,
+            head: head as u32,
+            sector: sector as u32,
+        }
+    }
+
+    /// The start angle of physical sector `p` (DiskSim's `dm_pbn_skew`). Cylinders outside
+    /// every zone take the nearest zone below (DiskSim's behaviour for its gaps).
+    pub fn angle(&self, p: Pbn) -> u32 {
+        let bi = self.band_of_cyl(p.cyl).unwrap_or_else(|| {
+            self.bands
+                .partition_point(|b| b.last_cyl() < p.cyl)
+                .saturating_sub(1)
+        });
+        let b = &self.bands[bi];
+        let cylno = u64::from(p.cyl.saturating_sub(b.first_cyl()));
+        let switches = u64::from(p.head) + u64::from(self.surfaces - 1) * cylno;
+        let mut a = addmult(b.first_angle, switches, b.track_skew, b.trkspace);
+        a = addmult(a, cylno, b.cyl_skew, b.trkspace);
+        addmult(a, u64::from(p.sector), b.sector_width, b.trkspace)
+    }
+
+    /// Sectors per track on cylinder `cyl`.
+    pub fn spt_of_cyl(&self, cyl: u32) -> u32 {
+        match self.band_of_cyl(cyl) {
+            Some(i) => self.bands[i].spt(),
+            None => self.bands[self
+                .bands
+                .partition_point(|b| b.last_cyl() < cyl)
+                .saturating_sub(1)]
+            .spt(),
+        }
+    }
+
+    /// Angular width of a sector on cylinder `cyl`.
+    pub fn sector_width(&self, cyl: u32) -> u32 {
+        ((1u64 << 32) / u64::from(self.spt_of_cyl(cyl))) as u32
+    }
+
+    /// How many LBNs from `lbn` on lie on consecutive sectors of `lbn`'s track (at least 1,
+    /// at most to the end of the disk).
+    pub fn run_on_track(&self, lbn: u64, p: Pbn) -> u64 {
+        let spt = u64::from(self.spt_of_cyl(p.cyl));
+        let max = spt
+            .saturating_sub(u64::from(p.sector))
+            .min(self.blocks.saturating_sub(lbn))
+            .max(1);
+        let same = |k: u64| {
+            let q = self.ltop(lbn + k);
+            q.cyl == p.cyl && q.head == p.head && u64::from(q.sector) == u64::from(p.sector) + k
+        };
+        if same(max - 1) {
+            return max;
+        }
+        // the first k that breaks the run; runs are monotone (once broken, broken)
+        let (mut lo, mut hi) = (0u64, max - 1);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if same(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        hi
+    }
+}
