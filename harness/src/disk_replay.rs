@@ -442,7 +442,8 @@ pub fn cmd_replay(
                 ("summary.json", crate::output::to_json(&json)),
             ],
             &[],
-            None,
+            // a replay folder is not a run folder: no tables through polars, no report.html
+            crate::output::Writers::default(),
             &[],
         )
         .map_err(|e| (EXIT_FAILURE, e.to_string()))?;
