@@ -299,4 +299,25 @@ fn issue5_reports_render_in_headless_chromium_without_network() {
         &run_charts,
         &artifacts.join("run-report.png"),
     );
+    // a search's report (SPIFFI §7.1 on a small system)
+    let search = tmp.path().join("search");
+    let out = vodbench(&[
+        "search",
+        "tests/fixtures/search_small.toml",
+        "--quiet",
+        "--seeds",
+        "3",
+        "--out",
+        search.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    check_report(
+        &chrome,
+        &search.join("report.html"),
+        &[
+            "chart-glitches-vs-terminals".to_string(),
+            "chart-replications".to_string(),
+        ],
+        &artifacts.join("search-report.png"),
+    );
 }
