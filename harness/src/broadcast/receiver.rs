@@ -7,18 +7,25 @@
 //!    arriving in its own playout instant goes straight to the display); when the cache is
 //!    full, the [`ClientBuffer`] picks frames to write to the local disk as one extent;
 //! 2. **read-back** — a frame on disk is read back (with whatever extents the policy asks
-//!    for, making room as in 1) at the first instant its read could otherwise miss the
-//!    playout: when `disk free + bound(writes to make room + the read) + read_ahead` reaches
-//!    its playout time, the bound being the disk model's
-//!    [`service_bound`](crate::plugin::DiskModel::service_bound). Frames due before the
-//!    latest frame read this way, and all frames due within `read_ahead`, are pinned (never
-//!    written out again);
+//!    for, after making room for all of them as in 1) once
+//!    `now + bound(writes to make room, then the read) + read_ahead` reaches its playout
+//!    time, the bound being the disk model's
+//!    [`service_bound`](crate::plugin::DiskModel::service_bound): a fixed lead, as in the
+//!    paper, where a chunk comes back when its earliest frame is due. Frames due before the
+//!    latest frame read this way, and every frame this rule would read at once (due within
+//!    `read_ahead` plus the lead for a batch), are pinned (never written out again while
+//!    memory holds anything else);
 //! 3. **playout** — the frame due now must be in memory, and if it was read back, the read
 //!    must have finished; otherwise it is a glitch (and `stalled` grows by the lateness).
 //!
 //! Disk accesses queue first-come first-served on one disk, each timed by the disk model from
 //! the instant it starts (`max(issue, disk free)`); writes leave memory when issued (write-
-//! behind, as the paper's "I/O happens in the background"). The cost metric is the paper's:
+//! behind, as the paper's "I/O happens in the background"). A disk that falls behind shows as
+//! glitches (reads finishing late), not as reads issued ever earlier: planning reads from the
+//! disk's backlog (`disk free` instead of `now`, as an earlier version did) fed back on
+//! itself — earlier reads pinned more frames, forced more writes, and grew the backlog —
+//! until, with MCS at κ ≥ 4 % of a 0.5–1 % cache, the disk was busy 40 % of the time and
+//! thousands of frames were late (issue 6). The cost metric is the paper's:
 //! total disk busy time as a fraction of the playout time `(n + w)` instants.
 
 use super::scenario::Derived;
@@ -176,6 +183,12 @@ struct Receiver<'a> {
     /// Largest extent written so far, in frames (bounds how far ahead read-back must look).
     max_extent: u32,
     pin: Option<u32>,
+    /// The next frame to play: no frame before it is in memory.
+    next_play: u32,
+    /// Frames before it are pinned and not on disk (where the read-back scan starts).
+    next_check: u32,
+    /// The join instant in ns.
+    join_ns: u64,
     victims: Vec<u32>,
     reads: Vec<ExtentId>,
     out: ClientOutcome,
@@ -236,25 +249,40 @@ impl Receiver<'_> {
         self.disk_free_ns
     }
 
-    /// Writes victims out until `need` more frames fit (or nothing is evictable).
+    /// Writes victims out until `need` more frames fit. When every frame in memory is pinned
+    /// (the disk is so far behind that reads had to start many instants ahead), the pin is
+    /// lifted for this choice down to the frame due now: the policy then chooses among all
+    /// later frames, which may have to be read again — the cost of an overloaded disk is
+    /// more I/O, never more memory than the cache. Only when memory holds nothing but the
+    /// frame due now does the cache overflow (recorded by `set`).
     fn make_room(&mut self, need: u32, now_ns: u64) -> Result<(), BroadcastError> {
         while self.mem + need > self.d.cache {
+            self.refresh_pin(now_ns);
             let mut victims = std::mem::take(&mut self.victims);
             victims.clear();
-            {
-                let view = CacheView::new(&self.words, self.mem, self.d.cache, self.pin);
+            let mut pin = self.pin;
+            loop {
+                let view = CacheView::new(&self.words, self.mem, self.d.cache, pin);
                 self.buffer.choose_victims(&view, &mut victims);
-                if victims.is_empty() {
-                    if view.evictable().next().is_some() {
-                        return Err(self.contract(format!(
-                            "chose no frames to write although the cache is full ({} frames) \
-                             and frames are evictable",
-                            self.mem
-                        )));
-                    }
-                    self.victims = victims;
-                    return Ok(()); // everything pinned: overflow, recorded by `set`
+                if !victims.is_empty() {
+                    break;
                 }
+                if view.evictable().next().is_some() {
+                    return Err(self.contract(format!(
+                        "chose no frames to write although the cache is full ({} frames) \
+                         and frames are evictable",
+                        self.mem
+                    )));
+                }
+                if pin.is_some_and(|p| p > self.next_play) {
+                    pin = Some(self.next_play);
+                    continue;
+                }
+                self.victims = victims;
+                return Ok(()); // nothing but the frame due now: overflow, recorded by `set`
+            }
+            {
+                let view = CacheView::new(&self.words, self.mem, self.d.cache, pin);
                 for &f in &victims {
                     if !view.is_evictable(f) {
                         return Err(self.contract(format!(
@@ -293,6 +321,7 @@ impl Receiver<'_> {
                 }
                 self.buffer.removed(f, Removal::Written);
             }
+            self.next_check = self.next_check.min(victims[0]);
             self.on_disk += k as u32;
             self.max_extent = self.max_extent.max(k as u32);
             self.out.peak_disk_frames = self.out.peak_disk_frames.max(self.on_disk);
@@ -324,11 +353,52 @@ impl Receiver<'_> {
         read + u64::from(k.div_ceil(batch)) * write
     }
 
-    /// Frame `due` is on disk in extent `e`: read back what the policy asks for.
+    /// Pins every frame the read-back rule would fetch at once if it were on disk: those due
+    /// by `now + bound(read of a batch-sized extent, writes to make room) + read_ahead`
+    /// (which covers the read-ahead window). Writing such a frame out would
+    /// only bring it straight back — with MCS at κ ≥ 4 % of a small cache, the most compact
+    /// run was just past the read-ahead window, so every write was read back in the same
+    /// instant and the disk thrashed (issue 6). The pin never moves back.
+    fn refresh_pin(&mut self, now_ns: u64) {
+        let k = self.buffer.batch_frames().max(self.max_extent);
+        let horizon_ns =
+            now_ns + self.read_lead_ns(k) + u64::from(self.d.read_ahead) * self.d.instant_ns;
+        let instants = horizon_ns.saturating_sub(self.join_ns) / self.d.instant_ns;
+        if let Some(p) = instants.checked_sub(u64::from(self.d.delay)) {
+            let p = p.min(u64::from(self.d.frames - 1)) as u32;
+            self.pin = Some(self.pin.map_or(p, |q| q.max(p)));
+        }
+    }
+
+    /// Frames in memory that are pinned (`≤ pin`); memory holds no frame before `next_play`.
+    fn pinned_in_memory(&self) -> u32 {
+        let Some(pin) = self.pin.filter(|&p| p >= self.next_play) else {
+            return 0;
+        };
+        let (lo, hi) = ((self.next_play / 64) as usize, (pin / 64) as usize);
+        let mut count = 0;
+        for (i, &word) in self.words[lo..=hi.min(self.words.len() - 1)]
+            .iter()
+            .enumerate()
+        {
+            let bits = if lo + i == hi {
+                word & (u64::MAX >> (63 - pin % 64))
+            } else {
+                word
+            };
+            count += bits.count_ones();
+        }
+        count
+    }
+
+    /// Frame `due` is on disk in extent `e`: read back what the policy asks for. Room for all
+    /// of it is made first, so a read never evicts frames another extent of the same read
+    /// just brought in.
     fn read_back(&mut self, due: u32, e: u32, now_ns: u64) -> Result<(), BroadcastError> {
         let mut reads = std::mem::take(&mut self.reads);
         reads.clear();
-        self.buffer.choose_reads(due, ExtentId(e), &mut reads);
+        let room = self.d.cache.saturating_sub(self.pinned_in_memory());
+        self.buffer.choose_reads(due, ExtentId(e), room, &mut reads);
         if !reads.contains(&ExtentId(e)) {
             return Err(self.contract(format!(
                 "frame {due} is due and on disk in extent {e}, but the extents chosen to read \
@@ -347,9 +417,20 @@ impl Receiver<'_> {
                 );
             }
         }
+        let total: u32 = reads
+            .iter()
+            .map(|&ExtentId(x)| self.extents[x as usize].frames.len() as u32)
+            .sum();
+        let own = self.extents[e as usize].frames.len() as u32;
+        if total > own.max(room) {
+            return Err(self.contract(format!(
+                "chose extents {reads:?} holding {total} frames to read, but memory has room \
+                 for only {room} without writing out pinned frames"
+            )));
+        }
+        self.make_room(total, now_ns)?;
         for &ExtentId(x) in &reads {
             let k = self.extents[x as usize].frames.len() as u32;
-            self.make_room(k, now_ns)?;
             let slot = self.extents[x as usize].slot;
             let done = self.io(slot, u64::from(k), false, now_ns);
             self.slots.release(slot, u64::from(k));
@@ -430,6 +511,9 @@ pub fn receive(
         disk_free_ns: 0,
         max_extent: 0,
         pin: None,
+        next_play: 0,
+        next_check: 0,
+        join_ns: u64::from(join) * d.instant_ns,
         victims: Vec::new(),
         reads: Vec::new(),
         out: ClientOutcome {
@@ -438,20 +522,10 @@ pub fn receive(
             ..ClientOutcome::default()
         },
     };
-    let mut next_check = 0u32;
     let join_ns = u64::from(join) * d.instant_ns;
     for r in 0..span as u32 {
         let now_ns = u64::from(join + r) * d.instant_ns;
-        if std::env::var("DBG").is_ok() {
-            eprintln!(
-                "instant {r} (now {now_ns}) mem {} disk {} pin {:?} disk_free {}",
-                rx.mem, rx.on_disk, rx.pin, rx.disk_free_ns
-            );
-        }
-        // Frames due within the read-ahead window are pinned; the pin never moves back.
-        if let Some(p) = (r + d.read_ahead).checked_sub(w).map(|p| p.min(n - 1)) {
-            rx.pin = Some(rx.pin.map_or(p, |q| q.max(p)));
-        }
+        rx.refresh_pin(now_ns);
         // 1. arrivals
         for &f in &order[counts[r as usize] as usize..counts[r as usize + 1] as usize] {
             if w + f == r {
@@ -468,29 +542,30 @@ pub fn receive(
         //    before `next_check` are pinned and not on disk; scanning stops where even the
         //    largest extent could still be read in time later.
         let slack_ns = u64::from(d.read_ahead) * d.instant_ns;
-        let mut p = next_check;
+        let mut p = rx.next_check;
         let mut contiguous = true;
         let mut lead_max = rx.read_lead_ns(rx.max_extent);
         while p < n {
             let due_ns = join_ns + u64::from(w + p) * d.instant_ns;
-            let start = now_ns.max(rx.disk_free_ns);
-            if due_ns > start + lead_max + slack_ns {
+            if due_ns > now_ns + lead_max + slack_ns {
                 break;
             }
             if let Loc::Disk(e) = rx.loc[p as usize] {
                 let k = rx.extents[e as usize].frames.len() as u32;
-                if start + rx.read_lead_ns(k) + slack_ns >= due_ns {
+                if now_ns + rx.read_lead_ns(k) + slack_ns >= due_ns {
                     rx.pin = Some(rx.pin.map_or(p, |q| q.max(p)));
-                    if std::env::var("DBG").is_ok() {
-                        eprintln!(" read-back {p} due {due_ns} ext {e} k {k}");
-                    }
                     rx.read_back(p, e, now_ns)?;
                     lead_max = rx.read_lead_ns(rx.max_extent);
                 }
             }
             let pinned = rx.pin.is_some_and(|q| p <= q);
-            if contiguous && pinned && !matches!(rx.loc[p as usize], Loc::Disk(_)) {
-                next_check = p + 1;
+            // (a read may have written out an earlier frame, moving `next_check` back)
+            if contiguous
+                && rx.next_check == p
+                && pinned
+                && !matches!(rx.loc[p as usize], Loc::Disk(_))
+            {
+                rx.next_check = p + 1;
             } else {
                 contiguous = false;
             }
@@ -519,6 +594,7 @@ pub fn receive(
                 }
             }
             rx.loc[f as usize] = Loc::Played;
+            rx.next_play = f + 1;
             rx.out.frames_played += 1;
         }
         let buffered = rx.mem + rx.on_disk;

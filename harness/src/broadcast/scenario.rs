@@ -119,7 +119,7 @@ pub struct ReceiverSection {
     /// Memory cache `C`: frames, or a share of the movie such as "1%".
     pub cache: Portion,
     /// Slack kept between a read-back's worst-case completion and the frame's playout
-    /// (default "1s"): a frame on disk is read back once `disk free + worst-case time to make
+    /// (default "1s"): a frame on disk is read back once `now + worst-case time to make
     /// room and read its extent + read_ahead` reaches its playout time. Frames due within
     /// `read_ahead` are pinned in memory.
     #[serde(default = "default_read_ahead")]

@@ -129,8 +129,8 @@ impl<'a> CacheView<'a> {
 /// model's worst-case service time and the read-ahead slack); frames due before it are
 /// pinned. The policy's side: victims are distinct, evictable
 /// ([`CacheView::is_evictable`]) and non-empty whenever anything is evictable; the extents to
-/// read include the one holding the due frame and are all on disk. A broken answer stops the
-/// run with an error naming the plugin.
+/// read include the one holding the due frame, are all on disk and fit in the `room` given.
+/// A broken answer stops the run with an error naming the plugin.
 ///
 /// ```
 /// use vodbench_harness::plugin::{CacheView, ClientBuffer};
@@ -165,8 +165,11 @@ pub trait ClientBuffer: Send {
     /// The victims just chosen were written as `extent`.
     fn written(&mut self, _extent: ExtentId, _frames: &[u32]) {}
     /// Frame `due` is on disk in `extent`: push the extents to read back now (at least
-    /// `extent`). The default reads just that one.
-    fn choose_reads(&mut self, _due: u32, extent: ExtentId, out: &mut Vec<ExtentId>) {
+    /// `extent`). `room` is how many frames memory can take without writing out a pinned
+    /// frame (the cache size minus the pinned frames in memory): together the extents chosen
+    /// may hold at most `max(room, frames of extent)` frames, so that a read never pushes
+    /// the cache over its size. The default reads just `extent`.
+    fn choose_reads(&mut self, _due: u32, extent: ExtentId, _room: u32, out: &mut Vec<ExtentId>) {
         out.push(extent);
     }
 }

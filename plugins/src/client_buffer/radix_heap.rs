@@ -11,9 +11,15 @@
 //! block as in an external-memory heap instead of needing the whole bucket in memory at
 //! once. Extents stay whole
 //! on disk, filed under the bucket of their smallest key and redistributed with it. When a
-//! frame on disk is due, its bucket has become the minimum, so *every* extent of that bucket
-//! is read back at once — frames far apart that share a bucket travel together, the
-//! weakness the paper points out.
+//! frame on disk is due, its bucket has become the minimum, so the bucket's extents come back
+//! with it, smallest keys first, as many as memory can take without writing out pinned
+//! frames (the `room` the receiver offers); the rest stay on disk in the same bucket — frames
+//! far apart that share a bucket travel together, the weakness the paper points out.
+//!
+//! Reading the whole bucket regardless of memory (an earlier version did) overflows a small
+//! cache: a bucket can hold more frames than the cache, the receiver then writes back frames
+//! it has just read to make room for the next extent, and the I/O burst puts the disk so far
+//! behind that frames due many instants later must be read (and pinned) at once (issue 6).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,6 +47,14 @@ impl Default for RadixHeapParams {
     }
 }
 
+/// An extent on disk, filed under the bucket of its smallest key.
+#[derive(Debug, Clone, Copy)]
+struct OnDisk {
+    id: u32,
+    min: u32,
+    len: u32,
+}
+
 /// The `radix-heap` policy.
 #[derive(Debug, Clone)]
 pub struct RadixHeap {
@@ -49,7 +63,7 @@ pub struct RadixHeap {
     mem: Vec<Vec<u32>>,
     bucket_of: Vec<u8>,
     pos: Vec<u32>,
-    disk: Vec<Vec<(u32, u32)>>, // (extent, smallest key)
+    disk: Vec<Vec<OnDisk>>,
     extent_bucket: Vec<u8>,
     scratch: Vec<u32>,
 }
@@ -105,14 +119,14 @@ impl RadixHeap {
         Some(b)
     }
 
-    fn file_extent(&mut self, e: u32, min: u32) {
-        let b = self.bucket(min);
-        let i = e as usize;
+    fn file_extent(&mut self, x: OnDisk) {
+        let b = self.bucket(x.min);
+        let i = x.id as usize;
         if i >= self.extent_bucket.len() {
             self.extent_bucket.resize(i + 1, NONE);
         }
         self.extent_bucket[i] = b as u8;
-        self.disk[b].push((e, min));
+        self.disk[b].push(x);
     }
 
     /// `f`, the smallest key, was played: it becomes `last`, and its bucket is redistributed.
@@ -127,8 +141,8 @@ impl RadixHeap {
         }
         self.scratch = moved;
         let extents = std::mem::take(&mut self.disk[b]);
-        for (e, min) in extents {
-            self.file_extent(e, min);
+        for x in extents {
+            self.file_extent(x);
         }
     }
 }
@@ -168,27 +182,39 @@ impl ClientBuffer for RadixHeap {
     }
     fn written(&mut self, extent: ExtentId, frames: &[u32]) {
         if let Some(&min) = frames.iter().min() {
-            self.file_extent(extent.0, min);
+            self.file_extent(OnDisk {
+                id: extent.0,
+                min,
+                len: frames.len() as u32,
+            });
         }
     }
-    fn choose_reads(&mut self, _due: u32, extent: ExtentId, out: &mut Vec<ExtentId>) {
+    fn choose_reads(&mut self, _due: u32, extent: ExtentId, room: u32, out: &mut Vec<ExtentId>) {
         let b = self
             .extent_bucket
             .get(extent.0 as usize)
             .copied()
             .unwrap_or(NONE);
+        out.push(extent);
         if b == NONE {
-            out.push(extent);
             return;
         }
-        let mut all = std::mem::take(&mut self.disk[b as usize]);
-        all.sort_unstable_by_key(|&(_, min)| min);
-        out.extend(all.iter().map(|&(e, _)| ExtentId(e)));
-        for &(e, _) in &all {
-            self.extent_bucket[e as usize] = NONE;
-        }
-        if !out.contains(&extent) {
-            out.push(extent);
+        let b = b as usize;
+        let mut all = std::mem::take(&mut self.disk[b]);
+        all.sort_unstable_by_key(|x| x.min);
+        let mut used = all.iter().find(|x| x.id == extent.0).map_or(0, |x| x.len);
+        self.extent_bucket[extent.0 as usize] = NONE;
+        for x in all {
+            if x.id == extent.0 {
+                continue;
+            }
+            if used + x.len <= room {
+                used += x.len;
+                out.push(ExtentId(x.id));
+                self.extent_bucket[x.id as usize] = NONE;
+            } else {
+                self.disk[b].push(x); // stays on disk, in the same bucket
+            }
         }
     }
 }
@@ -264,7 +290,7 @@ mod tests {
         h.written(ExtentId(0), &[40, 41]);
         h.written(ExtentId(1), &[60]);
         let mut reads = Vec::new();
-        h.choose_reads(40, ExtentId(0), &mut reads);
+        h.choose_reads(40, ExtentId(0), 8, &mut reads);
         assert_eq!(reads, [ExtentId(0), ExtentId(1)]);
     }
 }
