@@ -138,9 +138,9 @@ impl ClientBuffer for Recorder {
 }
 
 proptest! {
-    // A fixed seed: CI checks the same 40 cases every time. Random seeds found an open bug
-    // (issue 6: mcs overflows its cache by 4 frames on a chunked schedule, e.g. frames 517,
-    // delay 9, cache 2 %, join 1 + 4485 % 526); see `issue6_mcs_stays_within_its_cache_when_chunked`.
+    // A fixed seed: CI checks the same 40 cases every time. Random seeds once found a bug
+    // that one fixed seed missed (mcs overflowing its cache on a chunked schedule), now kept
+    // as `issue6_mcs_stays_within_its_cache_when_chunked`.
     #![proptest_config(ProptestConfig {
         cases: 40,
         failure_persistence: None,
@@ -334,11 +334,10 @@ fn issue6_mcs_large_kappa_does_not_thrash() {
     }
 }
 
-/// Regression for a second open bug (issue 6), found by random proptest seeds: MCS on a
-/// chunked schedule overflows its memory cache by 4 frames (517 frames, delay 9, cache 2 % =
+/// Regression for a second bug (issue 6), found by random proptest seeds: MCS on a chunked
+/// schedule overflowed its memory cache by 4 frames (517 frames, delay 9, cache 2 % =
 /// 10 frames, no read-ahead, join at 1 + 4485 % 526).
 #[test]
-#[ignore = "open bug (issue 6): mcs overflows its cache on a chunked schedule"]
 fn issue6_mcs_stays_within_its_cache_when_chunked() {
     let reg = vodbench_plugins::registry();
     let (frames, delay) = (517u32, 9u32);
