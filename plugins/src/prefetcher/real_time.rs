@@ -13,6 +13,7 @@
 //! (`max_queue`) the entry with the latest estimated deadline is dropped. This file also
 //! holds the queue that `delayed` prefetching shares.
 
+use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -65,8 +66,9 @@ pub(crate) fn validate_limits(processes: u32, max_queue: u32) -> Result<(), Plug
 pub struct DeadlinePrefetch {
     /// Per disk: (estimated deadline, arrival) → candidate.
     queues: Vec<BTreeMap<(SimTime, u64), PrefetchCandidate>>,
-    /// Where each queued block sits: (disk, key).
-    queued: BTreeMap<BlockId, (usize, (SimTime, u64))>,
+    /// Where each queued block sits: (disk, key). Only looked up, never iterated, so a hash
+    /// map keeps runs deterministic.
+    queued: FxHashMap<BlockId, (usize, (SimTime, u64))>,
     processes: u32,
     max_queue: usize,
     max_advance: Option<SimDuration>,
@@ -84,7 +86,7 @@ impl DeadlinePrefetch {
     ) -> Self {
         DeadlinePrefetch {
             queues: (0..disks).map(|_| BTreeMap::new()).collect(),
-            queued: BTreeMap::new(),
+            queued: FxHashMap::default(),
             processes,
             max_queue: max_queue.max(1) as usize,
             max_advance,
