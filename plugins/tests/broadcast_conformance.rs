@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use vodbench_harness::broadcast::{receive, Derived};
+use vodbench_harness::broadcast::{receive, ClientOutcome, Derived};
 use vodbench_harness::plugin::*;
 
 fn ctx(pages: u32) -> BuildContext<'static> {
@@ -198,13 +198,17 @@ proptest! {
     }
 }
 
-/// Regression (issue 6): proptest's minimal case (62 frames, delay 2, cache 8 frames, no
-/// read-ahead, join at instant 16). The radix heap read back a whole bucket — more frames
-/// than its cache — writing back what it had just read, and overflowed the cache by 9.
-#[test]
-fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
+/// One receiver on one schedule with one client buffer (no read-ahead, linear disk): the
+/// outcome and the frames it played, in order.
+fn receive_one(
+    schedule: &str,
+    buffer: &str,
+    frames: u32,
+    delay: u32,
+    cache: u32,
+    join: u32,
+) -> (ClientOutcome, Vec<u32>) {
     let reg = vodbench_plugins::registry();
-    let (frames, delay, cache, join) = (62u32, 2u32, 8u32, 16u32);
     let d = Derived {
         frames,
         delay,
@@ -216,11 +220,11 @@ fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
     };
     let sched = schedules()
         .into_iter()
-        .find(|(n, _)| *n == "fuzzycast")
-        .expect("fuzzycast is registered")
+        .find(|(n, _)| *n == schedule)
+        .expect("the schedule is registered")
         .1;
     let b = reg
-        .resolve::<dyn ClientBuffer>("radix-heap", &toml::Table::new())
+        .resolve::<dyn ClientBuffer>(buffer, &toml::Table::new())
         .unwrap();
     let inner = b.build(&ctx(cache)).unwrap();
     let spec = ScheduleSpec {
@@ -240,18 +244,19 @@ fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
         .unwrap();
     let mut disk = dm.build(&ctx(cache)).unwrap();
     let mut samples = Vec::new();
-    let out = receive(
-        d,
-        &s,
-        join,
-        "radix-heap",
-        &mut rec,
-        disk.as_mut(),
-        &mut samples,
-    )
-    .unwrap();
+    let out = receive(d, &s, join, buffer, &mut rec, disk.as_mut(), &mut samples).unwrap();
+    (out, rec.played)
+}
+
+/// Regression (issue 6): proptest's minimal case (62 frames, delay 2, cache 8 frames, no
+/// read-ahead, join at instant 16). The radix heap read back a whole bucket — more frames
+/// than its cache — writing back what it had just read, and overflowed the cache by 9.
+#[test]
+fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
+    let (frames, delay, cache, join) = (62u32, 2u32, 8u32, 16u32);
+    let (out, played) = receive_one("fuzzycast", "radix-heap", frames, delay, cache, join);
     assert_eq!(out.frames_played, u64::from(frames));
-    assert!(rec.played.iter().copied().eq(0..frames));
+    assert!(played.iter().copied().eq(0..frames));
     assert_eq!(out.memory_overflow_frames, 0);
     assert!(out.peak_memory_frames <= cache);
     assert_eq!(out.frames_read, out.frames_written);
@@ -339,46 +344,10 @@ fn issue6_mcs_large_kappa_does_not_thrash() {
 /// 10 frames, no read-ahead, join at 1 + 4485 % 526).
 #[test]
 fn issue6_mcs_stays_within_its_cache_when_chunked() {
-    let reg = vodbench_plugins::registry();
     let (frames, delay) = (517u32, 9u32);
     let cache = ((f64::from(frames) * 0.02) as u32).max(8);
     let join = 1 + 4485 % (frames + delay);
-    let d = Derived {
-        frames,
-        delay,
-        instant_ns: 33_333_333,
-        frame_bytes: 1000,
-        cache,
-        read_ahead: 0,
-        sample: 10,
-    };
-    let sched = schedules()
-        .into_iter()
-        .find(|(n, _)| *n == "chunked")
-        .expect("chunked is registered")
-        .1;
-    let b = reg
-        .resolve::<dyn ClientBuffer>("mcs", &toml::Table::new())
-        .unwrap();
-    let inner = b.build(&ctx(cache)).unwrap();
-    let spec = ScheduleSpec {
-        frames,
-        delay,
-        horizon: join.max(frames + delay) + frames + delay - 1,
-        chunk_hint: inner.batch_frames(),
-    };
-    let s = sched.schedule(&spec).unwrap();
-    let mut rec = Recorder {
-        inner,
-        played: Vec::new(),
-        in_memory: Default::default(),
-    };
-    let dm = reg
-        .resolve::<dyn DiskModel>("linear", &toml::Table::new())
-        .unwrap();
-    let mut disk = dm.build(&ctx(cache)).unwrap();
-    let mut samples = Vec::new();
-    let out = receive(d, &s, join, "mcs", &mut rec, disk.as_mut(), &mut samples).unwrap();
+    let (out, _) = receive_one("chunked", "mcs", frames, delay, cache, join);
     assert_eq!(out.frames_played, u64::from(frames));
     assert_eq!(out.memory_overflow_frames, 0);
 }
