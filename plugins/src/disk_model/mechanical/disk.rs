@@ -21,7 +21,7 @@
 //! once the destage is done. Without, completion follows the media.
 
 use super::cache::Cache;
-use super::geometry::{Layout, Pbn};
+use super::geometry::{Layout, Pbn, Track};
 use super::seek::{ms_to_ps, SeekCurve};
 use super::spec::DiskSpec;
 
@@ -98,7 +98,8 @@ pub struct Disk {
     ra: Option<ReadAhead>,
     /// One past the last LBN of the last write, if any.
     last_write_end: Option<u64>,
-    media_end: Vec<u64>,
+    /// When the bus has carried each sector of the current request (reads: to the host;
+    /// writes: into the buffer).
     bus_done: Vec<u64>,
 }
 
@@ -158,7 +159,6 @@ impl Disk {
             hda_free: 0,
             ra: None,
             last_write_end: None,
-            media_end: Vec::new(),
             bus_done: Vec::new(),
         })
     }
@@ -217,7 +217,8 @@ impl Disk {
         let Some(ra) = self.ra.take() else { return };
         let (mut next, mut t) = (ra.next, ra.t);
         while next < ra.limit {
-            let p = self.layout.ltop(next);
+            let tr = self.layout.locate(next);
+            let p = tr.pbn;
             let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
             if t > now {
                 break;
@@ -229,9 +230,9 @@ impl Disk {
                 self.hda_free = self.hda_free.max(t + s);
                 break;
             }
-            let start = t + s + self.wait_for(t + s, self.layout.angle(p));
+            let start = t + s + self.wait_for(t + s, tr.angle(p.sector));
             let w = self.sector_time(p.cyl);
-            let run = self.layout.run_on_track(next, p).min(ra.limit - next);
+            let run = tr.run.min(ra.limit - next);
             self.cyl = p.cyl;
             self.head = p.head;
             if start + w > now {
@@ -385,158 +386,202 @@ impl Disk {
     ) -> (u64, u64, u64, u64) {
         let nn = n as usize;
         // every entry is written before it is read: grow only, never clear
-        if self.media_end.len() < nn {
-            self.media_end.resize(nn, 0);
-        }
         if !write && self.bus_done.len() < nn {
             self.bus_done.resize(nn, 0);
         }
+        // the per-sector buffer as a plain slice, apart from `self`
+        let mut bus_done = std::mem::take(&mut self.bus_done);
+        let r = if write {
+            self.media_write(lbn, go, &bus_done[..nn])
+        } else {
+            let water = (water as usize).clamp(1, nn);
+            self.media_read(lbn, go, water, &mut bus_done[..nn])
+        };
+        self.bus_done = bus_done;
+        r
+    }
+
+    /// Where LBN `l` is, how many sectors follow it on its track, the track's sector time
+    /// and the sector's angle; `cur` remembers the last track located (resuming on it, after
+    /// a stall, locates nothing).
+    #[inline]
+    fn track_at(&self, l: u64, cur: &mut Option<(Track, u64)>) -> (Pbn, u64, u64, u32) {
+        let (tr, w) = match *cur {
+            Some((tr, w)) if l >= tr.lbn && l < tr.lbn + tr.run => (tr, w),
+            _ => {
+                let tr = self.layout.locate(l);
+                let w = rot_time(self.period, 0, ((1u64 << 32) / u64::from(tr.spt)) as u32);
+                *cur = Some((tr, w));
+                (tr, w)
+            }
+        };
+        let d = l - tr.lbn;
+        let sector = tr.pbn.sector + d as u32;
+        (Pbn { sector, ..tr.pbn }, tr.run - d, w, tr.angle(sector))
+    }
+
+    /// Reads `bd.len()` sectors at `lbn` (see [`Disk::media`]). The media never gets a
+    /// segment ahead of the bus: sector `j` starts only once the bus has taken sector
+    /// `j − segment`. Before the bus reconnects (at `water` sectors) nothing leaves the
+    /// segment, and `water` ≤ segment, so that phase never stalls.
+    ///
+    /// Within a track every sector is one sector time after the previous, so both the
+    /// media ends and the bus ends of a stretch without stall are closed forms; only the
+    /// first stall needs a search.
+    fn media_read(
+        &mut self,
+        lbn: u64,
+        go: u64,
+        water: usize,
+        bd: &mut [u64],
+    ) -> (u64, u64, u64, u64) {
+        let nn = bd.len();
         let bt = self.costs.bus[0];
         let seg = self.segment_size.max(1) as usize;
         let mut t = go;
         let mut pos = 0usize;
         let mut first: Option<(u64, u64, u64)> = None;
-        let mut bus_next = 0usize; // next sector the bus will carry
         let mut bus_prev = 0u64; // end of the previous bus sector (or the reconnection)
         let mut connected = false;
-        // the current track's run: (its first LBN, where that LBN is, its length)
-        let mut cur: Option<(u64, Pbn, u64)> = None;
+        let mut cur = None;
         while pos < nn {
-            let l = lbn + pos as u64;
-            let (p, track_run) = match cur {
-                // resuming on the same track after a stall: no need to map again
-                Some((l0, p0, r0)) if l >= l0 && l < l0 + r0 => (
-                    Pbn {
-                        sector: p0.sector + (l - l0) as u32,
-                        ..p0
-                    },
-                    r0 - (l - l0),
-                ),
-                _ => {
-                    let p: Pbn = self.layout.ltop(l);
-                    let r = self.layout.run_on_track(l, p);
-                    cur = Some((l, p, r));
-                    (p, r)
+            let (p, track_run, w, angle) = self.track_at(lbn + pos as u64, &mut cur);
+            let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
+            t += s;
+            self.cyl = p.cyl;
+            self.head = p.head;
+            let run = track_run.min((nn - pos) as u64) as usize;
+            let start = t + self.wait_for(t, angle);
+            if first.is_none() {
+                first = Some((s, start - t, start));
+            }
+            t = start;
+            let mut k = 0usize;
+            if !connected {
+                let kk = run.min(water - pos);
+                t += kk as u64 * w;
+                k = kk;
+                if pos + kk == water {
+                    // everything buffered so far follows the reconnection back to back
+                    connected = true;
+                    let b = t + self.costs.reselect_first;
+                    fill_linear(&mut bd[..water], b, bt);
+                    bus_prev = b + water as u64 * bt;
                 }
-            };
-            let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, write);
-            if first.is_none() && write && s < self.costs.min_seek_delay {
+            }
+            while connected && k < run {
+                // a stretch of at most one segment: the room it needs is already known
+                let from = pos + k;
+                let len = (run - k).min(seg);
+                let c = first_stall(bd, seg, from, len, t, w, bt);
+                // The bus: b_i = max(b_{i−1}, m_i) + bt where sector i leaves the media at
+                // m_i = t + (i+1)·w, so b_i = max(b0 + (i+1)·bt, max_k m_k + (i−k+1)·bt).
+                // A bus no faster than the media: the inner max is at k = 0, one line.
+                // A faster bus: at k = i, and the first line wins up to a crossing point.
+                let b0 = bus_prev;
+                let out = &mut bd[from..from + c];
+                if w <= bt {
+                    fill_linear(out, b0.max(t + w), bt);
+                } else {
+                    // b0 + (i+1)·bt ≥ t + bt + (i+1)·w  ⟺  i + 1 ≤ (b0 − t − bt)/(w − bt)
+                    let q = (b0.saturating_sub(t + bt) / (w - bt)).min(c as u64) as usize;
+                    let (head, tail) = out.split_at_mut(q);
+                    fill_linear(head, b0, bt);
+                    fill_linear(tail, t + bt + q as u64 * w, w);
+                }
+                if c > 0 {
+                    bus_prev = bd[from + c - 1];
+                }
+                t += c as u64 * w;
+                k += c;
+                if c < len {
+                    // the segment is full: wait for the bus to free a sector, then for
+                    // the sector to come round
+                    t = bd[from + c - seg];
+                    break;
+                }
+            }
+            pos += k;
+        }
+        let (seek, rotation, start) = first.unwrap_or((0, 0, go));
+        (seek, rotation, start, t)
+    }
+
+    /// Writes `bd.len()` sectors at `lbn` (see [`Disk::media`]): a sector starts only
+    /// once its data is in (`bd`).
+    fn media_write(&mut self, lbn: u64, go: u64, bd: &[u64]) -> (u64, u64, u64, u64) {
+        let nn = bd.len();
+        let mut t = go;
+        let mut pos = 0usize;
+        let mut first: Option<(u64, u64, u64)> = None;
+        let mut cur = None;
+        while pos < nn {
+            let (p, track_run, w, angle) = self.track_at(lbn + pos as u64, &mut cur);
+            let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, true);
+            if first.is_none() && s < self.costs.min_seek_delay {
                 t += self.costs.min_seek_delay - s;
             }
             t += s;
             self.cyl = p.cyl;
             self.head = p.head;
-            let w = self.sector_time(p.cyl);
             let run = track_run.min((nn - pos) as u64) as usize;
-            let mut ready = t;
-            if write {
-                ready = ready.max(self.bus_done[pos]);
-            }
-            let start = ready + self.wait_for(ready, self.layout.angle(p));
+            let ready = t.max(bd[pos]);
+            let start = ready + self.wait_for(ready, angle);
             if first.is_none() {
                 first = Some((s, start - t, start));
             }
             t = start;
-            if !write && connected && run <= seg {
-                // Fast path, same arithmetic as the loop below: with the bus connected, the
-                // i-th sector of the run ends at m_i = t + (i+1)·w and leaves the bus at
-                // b_i = max(b + (i+1)·bt, max_k (m_k + (i−k+1)·bt)); the inner max is at
-                // k = i when w > bt, else at k = 0.
-                // sectors before index `seg` always find room
-                let mut k = seg.saturating_sub(pos).min(run);
-                let mut resume = None;
-                while k < run {
-                    let free = self.bus_done[pos + k - seg];
-                    if free > t + k as u64 * w {
-                        resume = Some(free);
-                        break;
-                    }
-                    k += 1;
-                }
-                let b0 = bus_prev;
-                for i in 0..k {
-                    let m = t + (i as u64 + 1) * w;
-                    self.media_end[pos + i] = m;
-                    let media_bound = if w > bt {
-                        m + bt
-                    } else {
-                        t + w + (i as u64 + 1) * bt
-                    };
-                    self.bus_done[pos + i] = (b0 + (i as u64 + 1) * bt).max(media_bound);
-                }
-                if k > 0 {
-                    bus_prev = self.bus_done[pos + k - 1];
-                }
-                pos += k;
-                bus_next = pos;
-                t += k as u64 * w;
-                if let Some(free) = resume {
-                    t = free;
-                }
-                continue;
-            }
             let mut k = 0usize;
-            let mut stalled = false;
-            while k < run {
-                let j = pos + k;
-                if write {
-                    // the sector's data must be in the buffer before the sector starts
-                    if self.bus_done[j] > t {
-                        stalled = true;
-                        break;
-                    }
-                } else if j >= seg {
-                    // the segment must have room: the bus must have taken sector j − seg
-                    let need = j - seg;
-                    if need >= bus_next || self.bus_done[need] > t {
-                        let free = if need < bus_next {
-                            self.bus_done[need]
-                        } else {
-                            u64::MAX
-                        };
-                        if free == u64::MAX {
-                            // cannot happen: water ≤ seg, so the bus is connected by now
-                            break;
-                        }
-                        stalled = true;
-                        t = free;
-                        break;
-                    }
-                }
+            // the sector's data must be in the buffer before the sector starts
+            while k < run && bd[pos + k] <= t {
                 t += w;
-                self.media_end[j] = t;
-                if !write {
-                    if !connected && j + 1 >= water as usize {
-                        connected = true;
-                        bus_prev = t + self.costs.reselect_first;
-                    }
-                    if connected {
-                        while bus_next <= j {
-                            bus_prev = bus_prev.max(self.media_end[bus_next]) + bt;
-                            self.bus_done[bus_next] = bus_prev;
-                            bus_next += 1;
-                        }
-                    }
-                }
                 k += 1;
             }
             pos += k;
-            if stalled && write {
+            if k < run {
                 // wait for the data, then for the sector to come round again
-                t = t.max(self.bus_done[pos]);
-            }
-        }
-        if !write {
-            if !connected {
-                bus_prev = t + self.costs.reselect_first;
-            }
-            while bus_next < nn {
-                bus_prev = bus_prev.max(self.media_end[bus_next]) + bt;
-                self.bus_done[bus_next] = bus_prev;
-                bus_next += 1;
+                t = t.max(bd[pos]);
             }
         }
         let (seek, rotation, start) = first.unwrap_or((0, 0, go));
         (seek, rotation, start, t)
+    }
+}
+
+/// `out[i] = base + (i + 1)·step`.
+#[inline]
+fn fill_linear(out: &mut [u64], base: u64, step: u64) {
+    let mut v = base;
+    for o in out {
+        v += step;
+        *o = v;
+    }
+}
+
+/// How many of the `len` sectors from index `from` (the first starting at `t`, one every
+/// `w`) can be read before one finds the segment full: sector `j` needs the bus to have
+/// taken sector `j − seg` (`bd[j − seg]`) by its start. `len ≤ seg`, so every `bd` looked
+/// at is known. `bd` is increasing; when the bus is no faster than the media (`bt ≥ w`) the
+/// slack shrinks monotonically and a binary search finds the stall.
+#[inline]
+fn first_stall(bd: &[u64], seg: usize, from: usize, len: usize, t: u64, w: u64, bt: u64) -> usize {
+    let lo = seg.saturating_sub(from).min(len); // sectors below `seg` always find room
+    if lo == len || bd[from + len - 1 - seg] <= t {
+        return len;
+    }
+    let full = |i: usize| bd[from + i - seg] > t + i as u64 * w;
+    if bt >= w {
+        let (mut a, mut b) = (lo, len);
+        while a < b {
+            let mid = (a + b) / 2;
+            if full(mid) {
+                b = mid;
+            } else {
+                a = mid + 1;
+            }
+        }
+        a
+    } else {
+        (lo..len).find(|&i| full(i)).unwrap_or(len)
     }
 }
