@@ -4,11 +4,12 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    if std::env::var_os("CARGO_FEATURE_DISKSIM").is_none() {
-        return;
-    }
+    // `cc` is an optional build-dependency, so the code exists only with the feature;
+    // CARGO_FEATURE_DISKSIM is how cargo tells the script the feature is on
     #[cfg(feature = "disksim")]
-    disksim::build();
+    if std::env::var_os("CARGO_FEATURE_DISKSIM").is_some() {
+        disksim::build();
+    }
 }
 
 #[cfg(feature = "disksim")]
@@ -54,8 +55,8 @@ mod disksim {
         println!("cargo:rerun-if-env-changed=DISKSIM_DIR");
         println!("cargo:rerun-if-changed=csrc/disksim_shim.c");
         const WHAT: &str = "DISKSIM_DIR must point at the root of a built DiskSim 4.0 tree \
-            (for example a build of github.com/benh/disksim, the unmodified 4.0 sources, with \
-            its 64-bit portability fixes): the directory holding src/libdisksim.a, \
+            (for example github.com/benh/disksim's unmodified 4.0 sources built with the \
+            small 64-bit portability fixes DiskSim 4.0 needs): the directory holding src/libdisksim.a, \
             src/disksim_interface.h, libparam/include/libparam/libparam.h, diskmodel/lib/libdiskmodel.a, memsmodel/lib/libmemsmodel.a, \
             libparam/lib/libparam.a and libddbg/lib/libddbg.a. vodbench ships no DiskSim code; \
             build without `--features disksim` to leave the `disksim` disk model out";
