@@ -35,8 +35,10 @@
 //! completion (the engine never does this; it serves one access at a time).
 //!
 //! **Geometry** (`geometry`, `cylinder_of`) and [`service_bound`](DiskModel::service_bound)
-//! come from the `mechanical` model of the same file (its LBN map and block count match
-//! DiskSim's exactly; see `tests/mechanical_disksim.rs`). DiskSim's interface does not
+//! come from the `mechanical` model of the same file (its block count, zones and LBN map
+//! match DiskSim's probes exactly for the Barracuda and the HP C2247A, see
+//! `tests/mechanical_disksim.rs`; `tests/disksim_binding.rs` checks that DiskSim's service
+//! times stay within the bound on the fixtures). DiskSim's interface does not
 //! expose the head, so `head_cylinder` is the cylinder of the last sector of the last
 //! request.
 //!
