@@ -9,10 +9,16 @@
 //! - `fixtures/mechanical/<disk>/<workload>`: the DiskSim reference traces of
 //!   `tests/fixtures/disksim-refs/` (closed workloads chained, the mixed one open).
 //!
+//! - `disksim/<model>/<disk>` (only with the cargo feature `disksim`, which needs
+//!   `DISKSIM_DIR`): DiskSim 4.0 itself through our binding and the `mechanical` model, side
+//!   by side on the first 10,000 requests of the speed workload (fewer keep DiskSim's samples
+//!   short).
+//!
 //! Every request goes through the model's [`DiskModel`] interface, by
 //! [`vodbench_harness::disk_replay::replay`], exactly as `vodbench disk replay` drives it.
 //!
-//! `cargo bench --bench disk_models` (criterion reports `thrpt` in requests/s).
+//! `cargo bench --bench disk_models` (criterion reports `thrpt` in requests/s);
+//! `DISKSIM_DIR=… cargo bench --features disksim --bench disk_models -- disksim` for DiskSim.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
@@ -176,5 +182,36 @@ fn fixtures(c: &mut Criterion) {
     g.finish();
 }
 
+/// DiskSim through the binding beside `mechanical`, on the same requests.
+#[cfg(feature = "disksim")]
+fn disksim(c: &mut Criterion) {
+    const REQUESTS: usize = 10_000;
+    let mut g = c.benchmark_group("disksim");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5))
+        .throughput(Throughput::Elements(REQUESTS as u64));
+    for disk in ["barracuda", "cheetah9LP", "hp_c2247a"] {
+        let trace = speed_workload(
+            model("mechanical", &[("spec", disk)]).as_mut(),
+            REQUESTS,
+            2927,
+        );
+        for name in ["disksim", "mechanical"] {
+            g.bench_function(BenchmarkId::new(name, disk), |b| {
+                b.iter_batched(
+                    || model(name, &[("spec", disk)]),
+                    |mut m| black_box(replay(m.as_mut(), &trace, false).unwrap()),
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+        }
+    }
+    g.finish();
+}
+
+#[cfg(not(feature = "disksim"))]
 criterion_group!(benches, speed, fixtures);
+#[cfg(feature = "disksim")]
+criterion_group!(benches, speed, fixtures, disksim);
 criterion_main!(benches);

@@ -1,6 +1,8 @@
 //! Disk timing models ([`DiskModel`](vodbench_harness::plugin::DiskModel)).
 
 pub mod analytic;
+#[cfg(feature = "disksim")]
+pub mod disksim;
 pub mod linear;
 pub mod mechanical;
 
@@ -11,4 +13,6 @@ pub fn register(r: &mut Registry) {
     r.add::<analytic::Analytic>();
     r.add::<linear::Linear>();
     r.add::<mechanical::Mechanical>();
+    #[cfg(feature = "disksim")]
+    r.add::<disksim::DiskSim>();
 }
