@@ -15,6 +15,17 @@
 //! frees a sector and that sector next passes under the head. After a read the disk keeps
 //! reading ahead into the segment until the next request arrives or the read-ahead limit.
 //!
+//! Read-ahead that must not stop inside a sector (`Stop prefetch in sector = 0`) keeps the
+//! head until the sector under way — or the one it is waiting for after a track switch —
+//! has passed, as DiskSim does.
+//!
+//! DiskSim's fixed-point rotation arithmetic is reproduced, because the reference is DiskSim
+//! request by request: a rotational wait keeps 20 of the angle's 32 bits (`dm_rottime`), and
+//! DiskSim advances its platter angle incrementally, by `dm_rotate`, which keeps 24 bits of
+//! each increment, so its platter falls slightly behind the ideal one with every sector it
+//! moves (a few ns per sector; over thousands of requests, enough to turn a near miss into
+//! a lost revolution). The model keeps that lag (`lag`) and subtracts it from the ideal angle.
+//!
 //! A write moves its data over the bus first (one sector per `sector transfer`); the media
 //! writes a sector only once its data is in. With fast writes the host hears completion when
 //! the data is in the buffer and the disk destages afterwards; later requests position only
@@ -89,12 +100,15 @@ pub struct Disk {
     keep_writes: bool,
     read_water: f64,
     water_by_request: bool,
+    stop_in_sector: bool,
     cache: Cache,
     cyl: u32,
     head: u32,
     last_was_read: bool,
     /// The mechanism is busy (destaging) until then.
     hda_free: u64,
+    /// How far DiskSim's platter angle has fallen behind the ideal one.
+    lag: u32,
     ra: Option<ReadAhead>,
     /// One past the last LBN of the last write, if any.
     last_write_end: Option<u64>,
@@ -107,7 +121,15 @@ pub struct Disk {
 #[inline]
 fn rot_time(period: u64, from: u32, to: u32) -> u64 {
     let diff = to.wrapping_sub(from);
-    ((u128::from(diff) * u128::from(period)) >> 32) as u64
+    // DiskSim's dm_rottime: the angle keeps 20 of its 32 bits
+    ((u128::from(diff >> 12) * u128::from(period)) >> 20) as u64
+}
+
+/// DiskSim's dm_rotate: the angle the platter turns in `t` ps, kept to 24 bits.
+#[inline]
+fn rotate(period: u64, t: u64) -> u32 {
+    let t = t % period;
+    ((((u128::from(t) << 24) / u128::from(period)) as u64) << 8) as u32
 }
 
 impl Disk {
@@ -149,6 +171,7 @@ impl Disk {
             keep_writes: spec.cache.read_hits_on_write_data,
             read_water: spec.cache.read_water,
             water_by_request: spec.cache.water_by_request,
+            stop_in_sector: spec.cache.stop_in_sector,
             cache: Cache::new(spec.cache.segments, spec.cache.enabled),
             layout,
             seek,
@@ -157,6 +180,7 @@ impl Disk {
             head: 0,
             last_was_read: true,
             hda_free: 0,
+            lag: 0,
             ra: None,
             last_write_end: None,
             bus_done: Vec::new(),
@@ -186,7 +210,16 @@ impl Disk {
     /// The platter's angle at time `t`.
     #[inline]
     pub fn angle_at(&self, t: u64) -> u32 {
-        (((u128::from(t % self.period)) << 32) / u128::from(self.period)) as u32
+        ((((u128::from(t % self.period)) << 32) / u128::from(self.period)) as u32)
+            .wrapping_sub(self.lag)
+    }
+
+    /// DiskSim advanced its angle by `rotate(t)` where the platter turned by `t`.
+    #[inline]
+    fn lose(&mut self, t: u64, times: u64) {
+        let exact = ((u128::from(t % self.period) << 32) / u128::from(self.period)) as u32;
+        let loss = exact.wrapping_sub(rotate(self.period, t));
+        self.lag = self.lag.wrapping_add(loss.wrapping_mul(times as u32));
     }
 
     /// Time from `t` until the start of a sector at angle `a` is under the head.
@@ -236,11 +269,17 @@ impl Disk {
             self.cyl = p.cyl;
             self.head = p.head;
             if start + w > now {
+                if !self.stop_in_sector {
+                    // DiskSim drops the pending sector-done event but the head is not free
+                    // before that sector has passed
+                    self.hda_free = self.hda_free.max(start + w);
+                }
                 t = start;
                 break;
             }
             let done = ((now - start) / w).min(run);
             next += done;
+            self.lose(w, done);
             t = start + done * w;
             if done < run {
                 break;
@@ -460,6 +499,7 @@ impl Disk {
             if !connected {
                 let kk = run.min(water - pos);
                 t += kk as u64 * w;
+                self.lose(w, kk as u64);
                 k = kk;
                 if pos + kk == water {
                     // everything buffered so far follows the reconnection back to back
@@ -493,6 +533,7 @@ impl Disk {
                     bus_prev = bd[from + c - 1];
                 }
                 t += c as u64 * w;
+                self.lose(w, c as u64);
                 k += c;
                 if c < len {
                     // the segment is full: wait for the bus to free a sector, then for
@@ -537,6 +578,7 @@ impl Disk {
                 t += w;
                 k += 1;
             }
+            self.lose(w, k as u64);
             pos += k;
             if k < run {
                 // wait for the data, then for the sector to come round again

@@ -135,6 +135,9 @@ pub struct CacheSpec {
     pub read_water: f64,
     /// Watermarks are fractions of the request (else of the segment).
     pub water_by_request: bool,
+    /// `Stop prefetch in sector`: read-ahead may stop in the middle of a sector; else the
+    /// sector under way (or awaited) is finished before the head can move.
+    pub stop_in_sector: bool,
 }
 
 /// Controller overheads (ms).
@@ -417,6 +420,7 @@ fn from_blocks(
             v
         },
         water_by_request: flag(d, "Set watermark by reqsize", true)?,
+        stop_in_sector: flag(d, "Stop prefetch in sector", true)?,
     };
     let pair =
         |a: &str, b: &str| -> Result<[f64; 2], SpecError> { Ok([ms(d, a, 0.0)?, ms(d, b, 0.0)?]) };
