@@ -351,3 +351,69 @@ fn issue6_mcs_stays_within_its_cache_when_chunked() {
     assert_eq!(out.frames_played, u64::from(frames));
     assert_eq!(out.memory_overflow_frames, 0);
 }
+
+/// Regression (issue 6): read-backs planned with a fixed lead came due in bursts that the
+/// disk could not serve in time although it was busy only a fifth of the playout time: MDP
+/// at C = 2 % of a two-hour movie (κ = 2.5 % of C, IDEAL, 1 s read-ahead) played hundreds of
+/// frames late. Planning the reads backwards from their deadlines, after the disk's queued
+/// work, reads them early enough.
+#[test]
+fn issue6_mdp_reads_back_in_time_when_the_disk_has_spare_capacity() {
+    let reg = vodbench_plugins::registry();
+    let (frames, delay, cache) = (216_000u32, 900u32, 4_320u32);
+    let d = Derived {
+        frames,
+        delay,
+        instant_ns: 33_333_333,
+        frame_bytes: 1000,
+        cache,
+        read_ahead: 31,
+        sample: 1000,
+    };
+    let mut buffer = reg
+        .resolve::<dyn ClientBuffer>("mdp", &toml::Table::new())
+        .unwrap()
+        .build(&ctx(cache))
+        .unwrap();
+    let period = frames + delay;
+    let mut glitches = Vec::new();
+    for join in [period + 1234, period + 98_765] {
+        let spec = ScheduleSpec {
+            frames,
+            delay,
+            horizon: join + period - 1,
+            chunk_hint: buffer.batch_frames(),
+        };
+        let s = reg
+            .resolve::<dyn BroadcastSchedule>("ideal", &toml::Table::new())
+            .unwrap()
+            .build(&ctx(0))
+            .unwrap()
+            .schedule(&spec)
+            .unwrap();
+        let mut disk = reg
+            .resolve::<dyn DiskModel>("linear", &toml::Table::new())
+            .unwrap()
+            .build(&ctx(cache))
+            .unwrap();
+        let out = receive(
+            d,
+            &s,
+            join,
+            "mdp",
+            buffer.as_mut(),
+            disk.as_mut(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert!(out.io_time_ratio() < 0.3, "I/O {:.3}", out.io_time_ratio());
+        assert_eq!(out.memory_overflow_frames, 0);
+        glitches.push(out.glitches);
+        buffer = reg
+            .resolve::<dyn ClientBuffer>("mdp", &toml::Table::new())
+            .unwrap()
+            .build(&ctx(cache))
+            .unwrap();
+    }
+    assert_eq!(glitches, [0, 0], "late frames per join");
+}

@@ -6,26 +6,32 @@
 //! 1. **arrivals** — every frame first sent in this instant enters the memory cache (a frame
 //!    arriving in its own playout instant goes straight to the display); when the cache is
 //!    full, the [`ClientBuffer`] picks frames to write to the local disk as one extent;
-//! 2. **read-back** — a frame on disk is read back (with whatever extents the policy asks
-//!    for, after making room for all of them as in 1) once
-//!    `now + bound(writes to make room, then the read) + read_ahead` reaches its playout
-//!    time, the bound being the disk model's
-//!    [`service_bound`](crate::plugin::DiskModel::service_bound): a fixed lead, as in the
-//!    paper, where a chunk comes back when its earliest frame is due. Frames due before the
-//!    latest frame read this way, and every frame this rule would read at once (due within
-//!    `read_ahead` plus the lead for a batch), are pinned (never written out again while
-//!    memory holds anything else);
+//! 2. **read-back** — extents on disk are read back (with whatever extents the policy asks
+//!    for, after making room for all of them as in 1) earliest deadline first: an extent
+//!    at the latest once `now + bound(writes to make room, then the read) + read_ahead`
+//!    reaches the playout time of its first frame, the bound being the disk model's
+//!    [`service_bound`](crate::plugin::DiskModel::service_bound) (a fixed lead, as in the
+//!    paper, where a chunk comes back when its earliest frame is due); earlier when the
+//!    extents queued behind it could not all be read by their deadlines if it waited one
+//!    more instant, given the work already queued on the disk and the writes the coming
+//!    arrivals will force (`plan_reads`). Frames due before the latest frame read, and
+//!    every frame the fixed-lead rule would read at once (due within `read_ahead` plus the
+//!    lead for a batch), are pinned (never written out again while memory holds anything
+//!    else);
 //! 3. **playout** — the frame due now must be in memory, and if it was read back, the read
 //!    must have finished; otherwise it is a glitch (and `stalled` grows by the lateness).
 //!
 //! Disk accesses queue first-come first-served on one disk, each timed by the disk model from
 //! the instant it starts (`max(issue, disk free)`); writes leave memory when issued (write-
-//! behind, as the paper's "I/O happens in the background"). A disk that falls behind shows as
-//! glitches (reads finishing late), not as reads issued ever earlier: planning reads from the
-//! disk's backlog (`disk free` instead of `now`, as an earlier version did) fed back on
-//! itself — earlier reads pinned more frames, forced more writes, and grew the backlog —
-//! until, with MCS at κ ≥ 4 % of a 0.5–1 % cache, the disk was busy 40 % of the time and
-//! thousands of frames were late (issue 6). The cost metric is the paper's:
+//! behind, as the paper's "I/O happens in the background"). Reading ahead of the fixed lead
+//! is bounded so that it cannot feed on itself: planning every read from the disk's backlog
+//! (an earlier version) made a busy disk read — and pin — ever earlier, forcing more writes
+//! and a longer backlog, until, with MCS at κ ≥ 4 % of a 0.5–1 % cache, the disk was busy
+//! 40 % of the time and thousands of frames were late (issue 6). Now a read goes ahead of
+//! its lead only if the plan can still be met by starting now (a disk with no spare capacity
+//! for the burst gets fixed-lead reads, and late frames show as glitches), only if a batch of
+//! unpinned frames stays in memory, and only for extents whose frames fit, together, in the
+//! unpinned memory. The cost metric is the paper's:
 //! total disk busy time as a fraction of the playout time `(n + w)` instants.
 
 use super::scenario::Derived;
@@ -33,7 +39,12 @@ use super::BroadcastError;
 use crate::plugin::{CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Removal, Schedule};
 use crate::time::SimTime;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Most extents a read-back plan looks at: a bound on its cost per instant, which binds only
+/// for single-frame extents (`optimum`); with batches of κ ≥ 11 frames, the extents holding
+/// the unpinned memory's worth of frames are fewer.
+const PLAN_EXTENTS: usize = 256;
 
 /// What one receiver did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -185,8 +196,21 @@ struct Receiver<'a> {
     pin: Option<u32>,
     /// The next frame to play: no frame before it is in memory.
     next_play: u32,
-    /// Frames before it are pinned and not on disk (where the read-back scan starts).
-    next_check: u32,
+    /// Extents on disk by their first (earliest-due) frame: the read-back queue, in
+    /// deadline order.
+    queue: BTreeSet<(u32, u32)>,
+    /// `arrivals_before[r]`: frames arriving in instants `< r` after joining.
+    arrivals_before: Vec<u32>,
+    /// The last read-back plan found no read needed ahead of its lead while the disk is next
+    /// free before this time, if the queue up to `plan_last_key` does not change.
+    plan_ok_until_ns: u64,
+    /// Highest first frame of an extent that plan looked at (`u32::MAX`: the whole queue).
+    plan_last_key: u32,
+    /// Leads of the extents read since that plan, first in the queue and alone: their work
+    /// was in the plan, so the disk may be free that much later.
+    plan_credit_ns: u64,
+    /// `read_lead_ns` by extent size (0: not computed yet).
+    leads: std::cell::RefCell<Vec<u64>>,
     /// The join instant in ns.
     join_ns: u64,
     victims: Vec<u32>,
@@ -321,7 +345,11 @@ impl Receiver<'_> {
                 }
                 self.buffer.removed(f, Removal::Written);
             }
-            self.next_check = self.next_check.min(victims[0]);
+            self.queue.insert((victims[0], id));
+            if victims[0] <= self.plan_last_key {
+                self.plan_ok_until_ns = 0;
+                self.plan_credit_ns = 0;
+            }
             self.on_disk += k as u32;
             self.max_extent = self.max_extent.max(k as u32);
             self.out.peak_disk_frames = self.out.peak_disk_frames.max(self.on_disk);
@@ -339,6 +367,20 @@ impl Receiver<'_> {
     /// Worst-case disk time to read back an extent of `k` frames, including the writes that
     /// may be needed first to make room for it.
     fn read_lead_ns(&self, k: u32) -> u64 {
+        let i = k as usize;
+        if let Some(&l) = self.leads.borrow().get(i).filter(|&&l| l != 0) {
+            return l;
+        }
+        let l = self.read_lead_bound_ns(k).max(1);
+        let mut leads = self.leads.borrow_mut();
+        if i >= leads.len() {
+            leads.resize(i + 1, 0);
+        }
+        leads[i] = l;
+        l
+    }
+
+    fn read_lead_bound_ns(&self, k: u32) -> u64 {
         let batch = self.buffer.batch_frames().max(1);
         let access = |frames: u32, write: bool| DiskAccess {
             offset: 0,
@@ -372,7 +414,12 @@ impl Receiver<'_> {
 
     /// Frames in memory that are pinned (`≤ pin`); memory holds no frame before `next_play`.
     fn pinned_in_memory(&self) -> u32 {
-        let Some(pin) = self.pin.filter(|&p| p >= self.next_play) else {
+        self.in_memory_up_to(self.pin)
+    }
+
+    /// Frames in memory `≤ pin`.
+    fn in_memory_up_to(&self, pin: Option<u32>) -> u32 {
+        let Some(pin) = pin.filter(|&p| p >= self.next_play) else {
             return 0;
         };
         let (lo, hi) = ((self.next_play / 64) as usize, (pin / 64) as usize);
@@ -389,6 +436,139 @@ impl Receiver<'_> {
             count += bits.count_ones();
         }
         count
+    }
+
+    /// Issues the read-backs due now, earliest deadline first. An extent on disk is read
+    /// once `now + bound(writes to make room, then the read) + read_ahead` reaches the playout
+    /// time of its first frame (the fixed lead), or earlier when waiting one more instant
+    /// would make some read miss its deadline (playout − read_ahead): the extents in the
+    /// queue are taken in deadline order as back-to-back jobs on the disk, starting when the
+    /// disk is next free (after the work already queued) and each costing its lead, plus the
+    /// writes that the frames arriving before its deadline will force (one batch write per
+    /// batch of arrivals, from the schedule, which the receiver knows). If some prefix of
+    /// that plan cannot meet its deadline when started an instant later, the first extent is
+    /// read now. A read issued early must leave a batch of unpinned frames in memory (it
+    /// pins every frame up to its first), and the plan looks only at extents whose frames
+    /// fit, together, in the unpinned memory: prefetching beyond that would write out frames
+    /// due sooner — the feedback that once made the disk thrash (issue 6).
+    fn plan_reads(&mut self, r: u32, now_ns: u64) -> Result<(), BroadcastError> {
+        let i = self.d.instant_ns;
+        let slack_ns = u64::from(self.d.read_ahead) * i;
+        loop {
+            let lead_max = self.read_lead_ns(self.max_extent);
+            let mut chosen = None;
+            for &(first, e) in &self.queue {
+                let due_ns = self.join_ns + u64::from(self.d.delay + first) * i;
+                if due_ns > now_ns + lead_max + slack_ns {
+                    break;
+                }
+                let k = self.extents[e as usize].frames.len() as u32;
+                if now_ns + self.read_lead_ns(k) + slack_ns >= due_ns {
+                    chosen = Some((first, e));
+                    break;
+                }
+            }
+            if chosen.is_none() {
+                chosen = self
+                    .queue
+                    .first()
+                    .copied()
+                    .filter(|&(first, _)| self.early_read_needed(r, now_ns, first));
+            }
+            let Some((first, e)) = chosen else {
+                return Ok(());
+            };
+            let head = self.queue.first() == Some(&(first, e));
+            let k = self.extents[e as usize].frames.len() as u32;
+            self.pin = Some(self.pin.map_or(first, |q| q.max(first)));
+            self.read_back(first, e, now_ns)?;
+            if head && self.reads.len() == 1 {
+                self.plan_credit_ns += self.read_lead_ns(k);
+            } else {
+                self.plan_ok_until_ns = 0;
+            }
+        }
+    }
+
+    /// Whether the first extent in the queue (first frame `first`) must be read now for the
+    /// back-to-back plan of `plan_reads` to meet every deadline.
+    fn early_read_needed(&mut self, r: u32, now_ns: u64, first: u32) -> bool {
+        let i = self.d.instant_ns;
+        let batch = self.buffer.batch_frames().max(1);
+        let cache = self.d.cache;
+        let pin = self.pin.map_or(first, |q| q.max(first));
+        if self.in_memory_up_to(Some(pin)) + 1 + batch > cache {
+            return false;
+        }
+        let room = cache.saturating_sub(self.pinned_in_memory());
+        let slack = self.d.read_ahead;
+        let write_ns = self
+            .disk
+            .service_bound(&DiskAccess {
+                offset: 0,
+                bytes: u64::from(batch) * self.d.frame_bytes,
+                write: true,
+            })
+            .as_nanos();
+        let max_extent = self.max_extent.max(1);
+        // Past this much spare time, no later extent whose frames fit in `room` can bind.
+        let horizon_ns = u64::from(room.div_ceil(max_extent)) * self.read_lead_ns(max_extent);
+        let t_now = now_ns.max(self.disk_free_ns);
+        let t_next = (now_ns + i).max(self.disk_free_ns);
+        if t_next.saturating_sub(self.plan_credit_ns) < self.plan_ok_until_ns {
+            return false;
+        }
+        self.plan_credit_ns = 0;
+        self.plan_ok_until_ns = 0;
+        // Latest time the disk may next be free with the plan still met (cached).
+        let mut ok_until = u64::MAX;
+        let mut last_key = u32::MAX;
+        let last = self.arrivals_before.len() - 1;
+        let arrived = self.arrivals_before[(r as usize + 1).min(last)];
+        let free = cache.saturating_sub(self.mem);
+        let mut work = 0u64;
+        let mut frames = 0u32;
+        let mut late_if_waiting = false;
+        for (j, &(f, x)) in self.queue.iter().enumerate() {
+            if j == PLAN_EXTENTS {
+                last_key = f;
+                break;
+            }
+            let k = self.extents[x as usize].frames.len() as u32;
+            frames += k;
+            if frames > room {
+                last_key = f;
+                break;
+            }
+            work += self.read_lead_ns(k);
+            let due = (self.d.delay + f).saturating_sub(slack);
+            let deadline_ns = self.join_ns + u64::from(due) * i;
+            // frames arriving before the deadline, less the room that the frames played by
+            // then and the free memory leave: each batch of the rest is one write
+            let arrivals = self.arrivals_before[(due as usize).min(last)].saturating_sub(arrived);
+            let played = due.saturating_sub((r + 1).max(self.d.delay));
+            let spill = arrivals.saturating_sub(played + free);
+            let need = work + u64::from(spill.div_ceil(batch)) * write_ns;
+            if deadline_ns < t_now + need {
+                // Even started now the plan is late: the disk has no spare capacity for
+                // this burst, and reading ahead would only add writes. Fixed lead only.
+                return false;
+            }
+            if deadline_ns < t_next + need {
+                late_if_waiting = true;
+            }
+            ok_until = ok_until.min(deadline_ns - need + 1);
+            if deadline_ns - t_now - need > horizon_ns {
+                ok_until = ok_until.min(deadline_ns - need - horizon_ns);
+                last_key = f;
+                break;
+            }
+        }
+        if !late_if_waiting {
+            self.plan_ok_until_ns = ok_until;
+            self.plan_last_key = last_key;
+        }
+        late_if_waiting
     }
 
     /// Frame `due` is on disk in extent `e`: read back what the policy asks for. Room for all
@@ -436,6 +616,7 @@ impl Receiver<'_> {
             self.slots.release(slot, u64::from(k));
             let frames = std::mem::take(&mut self.extents[x as usize].frames);
             self.extents[x as usize].live = false;
+            self.queue.remove(&(frames[0], x));
             self.on_disk -= k;
             for &f in &frames {
                 self.loc[f as usize] = Loc::Memory;
@@ -512,7 +693,12 @@ pub fn receive(
         max_extent: 0,
         pin: None,
         next_play: 0,
-        next_check: 0,
+        queue: BTreeSet::new(),
+        plan_ok_until_ns: 0,
+        plan_last_key: 0,
+        plan_credit_ns: 0,
+        leads: Default::default(),
+        arrivals_before: counts,
         join_ns: u64::from(join) * d.instant_ns,
         victims: Vec::new(),
         reads: Vec::new(),
@@ -527,7 +713,11 @@ pub fn receive(
         let now_ns = u64::from(join + r) * d.instant_ns;
         rx.refresh_pin(now_ns);
         // 1. arrivals
-        for &f in &order[counts[r as usize] as usize..counts[r as usize + 1] as usize] {
+        let (a, b) = (
+            rx.arrivals_before[r as usize] as usize,
+            rx.arrivals_before[r as usize + 1] as usize,
+        );
+        for &f in &order[a..b] {
             if w + f == r {
                 rx.out.frames_direct += 1;
                 continue;
@@ -538,39 +728,8 @@ pub fn receive(
             rx.set(f);
             rx.buffer.inserted(f);
         }
-        // 2. read-back of frames on disk whose read could otherwise finish late. Frames
-        //    before `next_check` are pinned and not on disk; scanning stops where even the
-        //    largest extent could still be read in time later.
-        let slack_ns = u64::from(d.read_ahead) * d.instant_ns;
-        let mut p = rx.next_check;
-        let mut contiguous = true;
-        let mut lead_max = rx.read_lead_ns(rx.max_extent);
-        while p < n {
-            let due_ns = join_ns + u64::from(w + p) * d.instant_ns;
-            if due_ns > now_ns + lead_max + slack_ns {
-                break;
-            }
-            if let Loc::Disk(e) = rx.loc[p as usize] {
-                let k = rx.extents[e as usize].frames.len() as u32;
-                if now_ns + rx.read_lead_ns(k) + slack_ns >= due_ns {
-                    rx.pin = Some(rx.pin.map_or(p, |q| q.max(p)));
-                    rx.read_back(p, e, now_ns)?;
-                    lead_max = rx.read_lead_ns(rx.max_extent);
-                }
-            }
-            let pinned = rx.pin.is_some_and(|q| p <= q);
-            // (a read may have written out an earlier frame, moving `next_check` back)
-            if contiguous
-                && rx.next_check == p
-                && pinned
-                && !matches!(rx.loc[p as usize], Loc::Disk(_))
-            {
-                rx.next_check = p + 1;
-            } else {
-                contiguous = false;
-            }
-            p += 1;
-        }
+        // 2. read-back, planned backwards from the due times (see `plan_reads`)
+        rx.plan_reads(r, now_ns)?;
         // 3. playout
         if r >= w {
             let f = r - w;
