@@ -262,6 +262,50 @@ fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
     assert_eq!(out.frames_read, out.frames_written);
 }
 
+/// One receiver with client buffer `buffer` (parameters `params`, memory `d.cache` frames)
+/// joining an IDEAL schedule at `join`, its disk the paper's `linear` model.
+fn receive_ideal_linear(
+    d: Derived,
+    buffer: &str,
+    params: &toml::Table,
+    join: u32,
+) -> ClientOutcome {
+    let reg = vodbench_plugins::registry();
+    let mut buffer_plugin = reg
+        .resolve::<dyn ClientBuffer>(buffer, params)
+        .unwrap()
+        .build(&ctx(d.cache))
+        .unwrap();
+    let spec = ScheduleSpec {
+        frames: d.frames,
+        delay: d.delay,
+        horizon: join + d.frames + d.delay - 1,
+        chunk_hint: buffer_plugin.batch_frames(),
+    };
+    let s = reg
+        .resolve::<dyn BroadcastSchedule>("ideal", &toml::Table::new())
+        .unwrap()
+        .build(&ctx(0))
+        .unwrap()
+        .schedule(&spec)
+        .unwrap();
+    let mut disk = reg
+        .resolve::<dyn DiskModel>("linear", &toml::Table::new())
+        .unwrap()
+        .build(&ctx(d.cache))
+        .unwrap();
+    receive(
+        d,
+        &s,
+        join,
+        buffer,
+        buffer_plugin.as_mut(),
+        disk.as_mut(),
+        &mut Vec::new(),
+    )
+    .unwrap()
+}
+
 /// Regression (issue 6): MCS with a large batch in a small cache — the Fig. 6 sweep at
 /// κ ≥ 4 % of C, C = 0.5 % — ran away. Reads were planned from the disk's backlog, so a busy
 /// disk made the receiver read (and pin) ever earlier, forcing more writes and a longer
@@ -269,7 +313,6 @@ fn issue6_radix_heap_stays_within_its_cache_under_fuzzycast() {
 /// straight back. The paper's curves are smooth there (I/O ≈ 15–20 % of playout).
 #[test]
 fn issue6_mcs_large_kappa_does_not_thrash() {
-    let reg = vodbench_plugins::registry();
     let (frames, delay, cache) = (100_000u32, 900u32, 500u32);
     let d = Derived {
         frames,
@@ -283,41 +326,7 @@ fn issue6_mcs_large_kappa_does_not_thrash() {
     for kappa in ["4%", "6%", "10%"] {
         let mut params = toml::Table::new();
         params.insert("kappa".into(), toml::Value::String(kappa.into()));
-        let mut buffer = reg
-            .resolve::<dyn ClientBuffer>("mcs", &params)
-            .unwrap()
-            .build(&ctx(cache))
-            .unwrap();
-        let period = frames + delay;
-        let join = period + 1234;
-        let spec = ScheduleSpec {
-            frames,
-            delay,
-            horizon: join + period - 1,
-            chunk_hint: buffer.batch_frames(),
-        };
-        let s = reg
-            .resolve::<dyn BroadcastSchedule>("ideal", &toml::Table::new())
-            .unwrap()
-            .build(&ctx(0))
-            .unwrap()
-            .schedule(&spec)
-            .unwrap();
-        let mut disk = reg
-            .resolve::<dyn DiskModel>("linear", &toml::Table::new())
-            .unwrap()
-            .build(&ctx(cache))
-            .unwrap();
-        let out = receive(
-            d,
-            &s,
-            join,
-            "mcs",
-            buffer.as_mut(),
-            disk.as_mut(),
-            &mut Vec::new(),
-        )
-        .unwrap();
+        let out = receive_ideal_linear(d, "mcs", &params, frames + delay + 1234);
         let ratio = out.io_time_ratio();
         assert!(ratio < 0.3, "κ = {kappa}: I/O {ratio:.3} of playout");
         // The disk finishes its last access within seconds of the last playout.
@@ -359,7 +368,6 @@ fn issue6_mcs_stays_within_its_cache_when_chunked() {
 /// work, reads them early enough.
 #[test]
 fn issue6_mdp_reads_back_in_time_when_the_disk_has_spare_capacity() {
-    let reg = vodbench_plugins::registry();
     let (frames, delay, cache) = (216_000u32, 900u32, 4_320u32);
     let d = Derived {
         frames,
@@ -370,50 +378,13 @@ fn issue6_mdp_reads_back_in_time_when_the_disk_has_spare_capacity() {
         read_ahead: 31,
         sample: 1000,
     };
-    let mut buffer = reg
-        .resolve::<dyn ClientBuffer>("mdp", &toml::Table::new())
-        .unwrap()
-        .build(&ctx(cache))
-        .unwrap();
     let period = frames + delay;
     let mut glitches = Vec::new();
     for join in [period + 1234, period + 98_765] {
-        let spec = ScheduleSpec {
-            frames,
-            delay,
-            horizon: join + period - 1,
-            chunk_hint: buffer.batch_frames(),
-        };
-        let s = reg
-            .resolve::<dyn BroadcastSchedule>("ideal", &toml::Table::new())
-            .unwrap()
-            .build(&ctx(0))
-            .unwrap()
-            .schedule(&spec)
-            .unwrap();
-        let mut disk = reg
-            .resolve::<dyn DiskModel>("linear", &toml::Table::new())
-            .unwrap()
-            .build(&ctx(cache))
-            .unwrap();
-        let out = receive(
-            d,
-            &s,
-            join,
-            "mdp",
-            buffer.as_mut(),
-            disk.as_mut(),
-            &mut Vec::new(),
-        )
-        .unwrap();
+        let out = receive_ideal_linear(d, "mdp", &toml::Table::new(), join);
         assert!(out.io_time_ratio() < 0.3, "I/O {:.3}", out.io_time_ratio());
         assert_eq!(out.memory_overflow_frames, 0);
         glitches.push(out.glitches);
-        buffer = reg
-            .resolve::<dyn ClientBuffer>("mdp", &toml::Table::new())
-            .unwrap()
-            .build(&ctx(cache))
-            .unwrap();
     }
     assert_eq!(glitches, [0, 0], "late frames per join");
 }
