@@ -299,7 +299,6 @@ fn issue3_barracuda_vod50x512k_closed() {
 }
 
 #[test]
-#[ignore = "measured: demerit 1.137 %, mean error 0.894 % (occasional one-revolution misses after read-ahead, cause not found)"]
 fn issue3_barracuda_mixed_open() {
     check("barracuda", "d-mixed-open");
 }

@@ -15,9 +15,11 @@
 //! frees a sector and that sector next passes under the head. After a read the disk keeps
 //! reading ahead into the segment until the next request arrives or the read-ahead limit.
 //!
-//! Read-ahead that must not stop inside a sector (`Stop prefetch in sector = 0`) keeps the
-//! head until the sector under way — or the one it is waiting for after a track switch —
-//! has passed, as DiskSim does.
+//! A request that interrupts read-ahead waits for the head: until a track switch under way
+//! ends, and, when read-ahead must not stop inside a sector (`Stop prefetch in sector = 0`),
+//! until the sector under way — or the one it waits for after a track switch — has passed.
+//! As in DiskSim (`disk_check_hda`), that wait comes on top of the command overhead rather
+//! than overlapping it.
 //!
 //! DiskSim's fixed-point rotation arithmetic is reproduced, because the reference is DiskSim
 //! request by request: a rotational wait keeps 20 of the angle's 32 bits (`dm_rottime`), and
@@ -107,6 +109,8 @@ pub struct Disk {
     last_was_read: bool,
     /// The mechanism is busy (destaging) until then.
     hda_free: u64,
+    /// Read-ahead interrupted by the current request holds the head until then.
+    ra_stop: u64,
     /// How far DiskSim's platter angle has fallen behind the ideal one.
     lag: u32,
     ra: Option<ReadAhead>,
@@ -180,6 +184,7 @@ impl Disk {
             head: 0,
             last_was_read: true,
             hda_free: 0,
+            ra_stop: 0,
             lag: 0,
             ra: None,
             last_write_end: None,
@@ -260,7 +265,7 @@ impl Disk {
                 // a track switch under way completes before anything else can position
                 self.cyl = p.cyl;
                 self.head = p.head;
-                self.hda_free = self.hda_free.max(t + s);
+                self.ra_stop = t + s;
                 break;
             }
             let start = t + s + self.wait_for(t + s, tr.angle(p.sector));
@@ -272,7 +277,7 @@ impl Disk {
                 if !self.stop_in_sector {
                     // DiskSim drops the pending sector-done event but the head is not free
                     // before that sector has passed
-                    self.hda_free = self.hda_free.max(start + w);
+                    self.ra_stop = start + w;
                 }
                 t = start;
                 break;
@@ -318,7 +323,8 @@ impl Disk {
             };
         }
         let seg = self.cache.fill(lbn, n);
-        let go = (now + self.costs.read_miss[after]).max(self.hda_free);
+        let go = (now + self.costs.read_miss[after] + self.ra_stop.saturating_sub(now))
+            .max(self.hda_free);
         let water = self.read_water(n);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, false, water);
         let last_bus = if n > 0 {
@@ -356,7 +362,7 @@ impl Disk {
         let bt = self.costs.bus[1];
         // a limited fast write takes its data only once no earlier write is being destaged
         let fast = self.fast_write > 0;
-        let wait_hda = self.fast_write == 1 && self.hda_free > now;
+        let wait_hda = self.fast_write == 1 && self.hda_free.max(self.ra_stop) > now;
         let overhead = if fast {
             self.costs.write_hit[after]
         } else {
@@ -374,7 +380,9 @@ impl Disk {
         };
         self.last_write_end = Some(lbn + n);
         let bus_start = if wait_hda {
-            bus_start.max(self.hda_free + self.costs.reselect_first + self.costs.data_prep)
+            bus_start.max(
+                self.hda_free.max(self.ra_stop) + self.costs.reselect_first + self.costs.data_prep,
+            )
         } else {
             bus_start
         };
@@ -382,7 +390,7 @@ impl Disk {
         self.bus_done.clear();
         self.bus_done.extend((1..=n).map(|k| bus_start + k * bt));
         let data_in = bus_start + n * bt;
-        let go = position_at.max(self.hda_free);
+        let go = (position_at + self.ra_stop.saturating_sub(now)).max(self.hda_free);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0);
         if self.keep_writes {
             self.cache.fill(lbn, n);

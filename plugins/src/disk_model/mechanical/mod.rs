@@ -194,7 +194,9 @@ impl DiskModel for Mechanical {
         let bus = d.bus_time().max(1);
         let destage = pieces(seg) * per_piece + seg * bus;
         let this = pieces(n) * per_piece + n * (bus + p / min_spt + 1);
-        SimDuration::from_nanos(ns(self.bound_extra + destage + this) + 1)
+        // read-ahead interrupted in a track switch or in (or before) a sector it may not leave
+        let ra_stop = d.seek.max() + p + p / min_spt + 1;
+        SimDuration::from_nanos(ns(self.bound_extra + destage + this + ra_stop) + 1)
     }
 }
 
