@@ -113,6 +113,8 @@ pub struct Disk {
     ra_stop: u64,
     /// How far DiskSim's platter angle has fallen behind the ideal one.
     lag: u32,
+    /// The last `(time, angle lost)` of [`Disk::lose`].
+    loss_memo: (u64, u32),
     ra: Option<ReadAhead>,
     /// One past the last LBN of the last write, if any.
     last_write_end: Option<u64>,
@@ -186,6 +188,7 @@ impl Disk {
             hda_free: 0,
             ra_stop: 0,
             lag: 0,
+            loss_memo: (0, 0),
             ra: None,
             last_write_end: None,
             bus_done: Vec::new(),
@@ -222,9 +225,14 @@ impl Disk {
     /// DiskSim advanced its angle by `rotate(t)` where the platter turned by `t`.
     #[inline]
     fn lose(&mut self, t: u64, times: u64) {
-        let exact = ((u128::from(t % self.period) << 32) / u128::from(self.period)) as u32;
-        let loss = exact.wrapping_sub(rotate(self.period, t));
-        self.lag = self.lag.wrapping_add(loss.wrapping_mul(times as u32));
+        // `t` is a sector time: one per zone, so the last one is nearly always the one asked
+        if self.loss_memo.0 != t {
+            let exact = ((u128::from(t % self.period) << 32) / u128::from(self.period)) as u32;
+            self.loss_memo = (t, exact.wrapping_sub(rotate(self.period, t)));
+        }
+        self.lag = self
+            .lag
+            .wrapping_add(self.loss_memo.1.wrapping_mul(times as u32));
     }
 
     /// Time from `t` until the start of a sector at angle `a` is under the head.
