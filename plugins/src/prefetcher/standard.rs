@@ -128,27 +128,10 @@ impl Plugin for Standard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::ids::{BlockId, NodeId, TerminalId, VideoId};
-    use vodbench_harness::plugin::Location;
+    // two disks; block i on disk i % 2
+    use crate::prefetcher::real_time::tests::Two;
+    use vodbench_harness::ids::{BlockId, TerminalId, VideoId};
     use vodbench_harness::time::SimDuration;
-
-    /// Two disks; block i on disk i % 2.
-    struct Two;
-    impl Layout for Two {
-        fn locate(&self, b: BlockId) -> Location {
-            Location {
-                node: NodeId(0),
-                disk: DiskId(b.index % 2),
-                offset: u64::from(b.index),
-            }
-        }
-        fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
-            Some(BlockId {
-                index: b.index + 2,
-                ..b
-            })
-        }
-    }
 
     fn reference(index: u32) -> Reference {
         Reference {
