@@ -59,7 +59,8 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// seed): that terminals have room for every frame. `vodbench check` runs this; a run does
 /// the same check itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    let lib = crate::video::VideoLibrary::new(&s.file.videos, s.file.seed);
+    let lib =
+        crate::video::VideoLibrary::with_block(&s.file.videos, s.file.seed, s.file.server.stripe.0);
     crate::sim::check_terminal_memory(s, &lib)
 }
 

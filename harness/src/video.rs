@@ -65,6 +65,8 @@ pub struct VideoLibrary {
     means: [f64; 3],
     videos: Vec<VideoFrames>,
     cache: RefCell<GopCache>,
+    /// [`VideoLibrary::memory_needed`] for one block size, found while building.
+    need: Option<(u64, FrameNeed)>,
 }
 
 #[derive(Debug, Clone)]
@@ -77,6 +79,17 @@ struct VideoFrames {
 impl VideoLibrary {
     /// Builds the library for `count` videos from the scenario's `[videos]` section.
     pub fn new(v: &VideoSection, seed: u64) -> VideoLibrary {
+        Self::build(v, seed, None)
+    }
+
+    /// [`VideoLibrary::new`], also finding [`VideoLibrary::memory_needed`] for `block` in the
+    /// same pass over every frame (building draws every frame's size once; the check would
+    /// otherwise draw them all again), so that call then costs nothing.
+    pub fn with_block(v: &VideoSection, seed: u64, block: u64) -> VideoLibrary {
+        Self::build(v, seed, Some(block))
+    }
+
+    fn build(v: &VideoSection, seed: u64, block: Option<u64>) -> VideoLibrary {
         let pattern: Vec<u8> = v
             .gop
             .bytes()
@@ -107,30 +120,43 @@ impl VideoLibrary {
                 cum: Vec::new(),
                 stride: 0,
             }),
+            need: None,
         };
         let gops = lib.frames.div_ceil(lib.gop_len());
-        let mut sizes = vec![0u32; lib.pattern.len()];
+        let mut worst = FrameNeed::default();
+        let mut frame_sizes: Vec<u32> = Vec::new();
         for video in 0..v.count {
             let vseed = stream_seed(seed, "video", u64::from(video));
             let mut offsets = Vec::with_capacity(gops as usize + 1);
-            let mut acc = 0u64;
-            for g in 0..gops {
-                offsets.push(acc);
-                let first = g * lib.gop_len();
-                let n = (lib.frames - first).min(lib.gop_len()) as usize;
-                match lib.model {
-                    FrameModel::Cbr => acc = lib.cbr_offset(first + n as u64),
-                    FrameModel::Mpeg => {
-                        lib.gop_sizes(vseed, g, &mut sizes);
-                        acc += sizes[..n].iter().map(|s| u64::from(*s)).sum::<u64>();
+            match lib.model {
+                FrameModel::Cbr => {
+                    for g in 0..gops {
+                        offsets.push(lib.cbr_offset(g * lib.gop_len()));
+                    }
+                    offsets.push(lib.cbr_offset(lib.frames));
+                }
+                FrameModel::Mpeg => {
+                    lib.video_frame_sizes(vseed, &mut frame_sizes);
+                    let mut acc = 0u64;
+                    for gop in frame_sizes.chunks(lib.pattern.len()) {
+                        offsets.push(acc);
+                        acc += gop.iter().map(|s| u64::from(*s)).sum::<u64>();
+                    }
+                    offsets.push(acc);
+                    if let Some(block) = block {
+                        scan_need(&mut worst, block, video as usize, &frame_sizes);
                     }
                 }
             }
-            offsets.push(acc);
             lib.videos.push(VideoFrames {
                 seed: vseed,
                 gop_offsets: offsets,
             });
+        }
+        if let Some(block) = block {
+            if lib.model == FrameModel::Mpeg {
+                lib.need = Some((block, worst));
+            }
         }
         if lib.model == FrameModel::Mpeg {
             let stride = lib.pattern.len() + 1;
@@ -152,14 +178,13 @@ impl VideoLibrary {
         let stride = c.stride;
         let range = slot * stride..(slot + 1) * stride;
         if c.keys[slot] != key {
-            let mut sizes = [0u32; 1000];
-            let n = self.pattern.len();
-            self.gop_sizes(self.videos[v].seed, g, &mut sizes[..n]);
             let cum = &mut c.cum[range.clone()];
             cum[0] = 0;
-            for i in 0..n {
-                cum[i + 1] = cum[i] + u64::from(sizes[i]);
-            }
+            let mut acc = 0u64;
+            self.for_each_gop_size(self.videos[v].seed, g, |i, size| {
+                acc += u64::from(size);
+                cum[i + 1] = acc;
+            });
             c.keys[slot] = key;
         }
         f(&c.cum[range])
@@ -173,13 +198,17 @@ impl VideoLibrary {
         (u128::from(f) * u128::from(self.bit_rate) / (8 * u128::from(self.fps))) as u64
     }
 
-    /// Sizes of the frames of GOP `g` (pure function of the video seed and `g`).
-    fn gop_sizes(&self, vseed: u64, g: u64, out: &mut [u32]) {
+    /// Calls `f(i, size)` for each frame `i` of GOP `g`, in order: the frame's type mean times
+    /// an exponential draw, rounded half away from zero, at least 1 byte. Decoding a GOP is
+    /// the simulator's most frequent computation (every GOP cache miss), so the rounding is
+    /// done with an integer conversion instead of `f64::round`, which compiles to a library
+    /// call on baseline x86-64; both give the same integer for every non-negative input.
+    #[inline]
+    fn for_each_gop_size(&self, vseed: u64, g: u64, mut f: impl FnMut(usize, u32)) {
         let mut rng = SimRng::seed_from_u64(vseed ^ mix64(g));
         for (i, t) in self.pattern.iter().enumerate() {
             let e: f64 = Exp1.sample(&mut rng);
-            out[i] =
-                ((self.means[*t as usize] * e).round() as u64).clamp(1, u64::from(u32::MAX)) as u32;
+            f(i, round_size(self.means[*t as usize] * e));
         }
     }
 
@@ -292,56 +321,47 @@ impl VideoLibrary {
     /// memory than that can never display `f`: it would wait for a block it has no room to
     /// request.
     pub fn memory_needed(&self, block: u64) -> FrameNeed {
-        let block = block.max(1);
-        let mut worst = FrameNeed::default();
-        let mut consider = |v: usize, f: u64, start: u64, end: u64, total: u64| {
-            let blocks_end = end.div_ceil(block).saturating_mul(block).min(total);
-            let need = blocks_end - start;
-            if need > worst.bytes {
-                worst = FrameNeed {
-                    bytes: need,
-                    video: v as u32,
-                    frame: f,
-                    frame_bytes: end - start,
-                };
+        if let Some((b, need)) = self.need {
+            if b == block {
+                return need;
             }
-        };
+        }
+        let mut worst = FrameNeed::default();
         match self.model {
             FrameModel::Cbr => {
                 // every video has the same frame offsets
                 if !self.videos.is_empty() {
                     let total = self.total_bytes(0);
                     for f in 0..self.frames {
-                        consider(0, f, self.cbr_offset(f), self.cbr_offset(f + 1), total);
+                        let (start, end) = (self.cbr_offset(f), self.cbr_offset(f + 1));
+                        consider_frame(&mut worst, block, total, 0, f, start, end);
                     }
                 }
             }
             FrameModel::Mpeg => {
-                let n = self.pattern.len();
-                let mut sizes = vec![0u32; n];
+                let mut sizes = Vec::new();
                 for (v, vid) in self.videos.iter().enumerate() {
-                    let total = self.total_bytes(v);
-                    for (g, &base) in vid.gop_offsets[..vid.gop_offsets.len() - 1]
-                        .iter()
-                        .enumerate()
-                    {
-                        let first = g as u64 * self.gop_len();
-                        self.gop_sizes(vid.seed, g as u64, &mut sizes);
-                        let mut start = base;
-                        for (i, size) in sizes.iter().enumerate() {
-                            let f = first + i as u64;
-                            if f >= self.frames {
-                                break;
-                            }
-                            let end = start + u64::from(*size);
-                            consider(v, f, start, end, total);
-                            start = end;
-                        }
-                    }
+                    self.video_frame_sizes(vid.seed, &mut sizes);
+                    scan_need(&mut worst, block, v, &sizes);
                 }
             }
         }
         worst
+    }
+
+    /// Every frame size of the video with seed `vseed`, in order, into `out` (MPEG).
+    fn video_frame_sizes(&self, vseed: u64, out: &mut Vec<u32>) {
+        let n = self.pattern.len();
+        out.clear();
+        out.resize(self.frames as usize, 0);
+        for (g, gop) in out.chunks_mut(n).enumerate() {
+            let len = gop.len();
+            self.for_each_gop_size(vseed, g as u64, |i, size| {
+                if i < len {
+                    gop[i] = size;
+                }
+            });
+        }
     }
 
     /// The number of leading frames held entirely within the first `bytes` bytes of video `v`:
@@ -359,6 +379,56 @@ impl VideoLibrary {
             n - 1
         }
     }
+}
+
+/// Folds frame `f` of video `v`, spanning bytes `start..end` of a video of `total` bytes,
+/// into `worst` (see [`VideoLibrary::memory_needed`]); the first frame of the greatest need
+/// wins ties.
+fn consider_frame(
+    worst: &mut FrameNeed,
+    block: u64,
+    total: u64,
+    v: usize,
+    f: u64,
+    start: u64,
+    end: u64,
+) {
+    let block = block.max(1);
+    let blocks_end = end.div_ceil(block).saturating_mul(block).min(total);
+    let need = blocks_end - start;
+    if need > worst.bytes {
+        *worst = FrameNeed {
+            bytes: need,
+            video: v as u32,
+            frame: f,
+            frame_bytes: end - start,
+        };
+    }
+}
+
+/// Folds every frame of video `v`, whose frame sizes are `sizes`, into `worst`.
+fn scan_need(worst: &mut FrameNeed, block: u64, v: usize, sizes: &[u32]) {
+    let total: u64 = sizes.iter().map(|s| u64::from(*s)).sum();
+    let mut start = 0;
+    for (f, size) in sizes.iter().enumerate() {
+        let end = start + u64::from(*size);
+        consider_frame(worst, block, total, v, f as u64, start, end);
+        start = end;
+    }
+}
+
+/// `x.round()` (half away from zero) as a frame size clamped to `1..=u32::MAX`, for `x >= 0`.
+/// Below 2⁵² the fraction `x − ⌊x⌋` is exact in `f64`; at or above it `x` is an integer and
+/// the fraction is 0; the `as` conversions saturate, as the clamp would.
+#[inline]
+fn round_size(x: f64) -> u32 {
+    let t = x as u64;
+    let r = if x - t as f64 >= 0.5 {
+        t.saturating_add(1)
+    } else {
+        t
+    };
+    r.clamp(1, u64::from(u32::MAX)) as u32
 }
 
 /// `offsets.partition_point(|o| *o < bytes)` for strictly increasing `offsets` starting at
@@ -400,6 +470,34 @@ fn count_below(offsets: &[u64], bytes: u64) -> usize {
 mod tests {
     use super::*;
     use crate::units::{BitRate, Duration};
+
+    #[test]
+    fn round_size_matches_f64_round_and_clamp() {
+        let old = |x: f64| (x.round() as u64).clamp(1, u64::from(u32::MAX)) as u32;
+        let mut cases = vec![
+            0.0,
+            0.49999999999999994,
+            0.5,
+            1.5,
+            2.5,
+            4503599627370495.5,
+            4503599627370496.0,
+            9007199254740993.0,
+            1e30,
+            f64::INFINITY,
+            f64::NAN,
+            f64::from(u32::MAX) + 0.5,
+        ];
+        let mut rng = SimRng::seed_from_u64(7);
+        for _ in 0..100_000 {
+            let e: f64 = Exp1.sample(&mut rng);
+            cases.push(e * 16_666.0);
+            cases.push((e * 100.0).floor() + 0.5);
+        }
+        for x in cases {
+            assert_eq!(round_size(x), old(x), "x = {x:?}");
+        }
+    }
 
     #[test]
     fn count_below_matches_a_binary_search() {
@@ -513,6 +611,16 @@ mod tests {
             lib.offset(need.video as usize, need.frame + 1)
                 - lib.offset(need.video as usize, need.frame)
         );
+        // found while building: the same answer, and the same library
+        let built = VideoLibrary::with_block(&section(FrameModel::Mpeg), 3, block);
+        assert_eq!(built.memory_needed(block), need);
+        assert_eq!(built.memory_needed(96_000), lib.memory_needed(96_000));
+        for v in 0..lib.len() {
+            assert_eq!(built.total_bytes(v), lib.total_bytes(v));
+            for f in (0..lib.frames()).step_by(7) {
+                assert_eq!(built.offset(v, f), lib.offset(v, f));
+            }
+        }
     }
 
     #[test]

@@ -318,8 +318,8 @@ impl<'a> Sim<'a> {
     fn build(scenario: &'a Scenario, events: &'a [TraceEvent]) -> Result<Sim<'a>, SimError> {
         let f = &scenario.file;
         let s = &f.server;
-        let lib = VideoLibrary::new(&f.videos, f.seed);
         let block_bytes = s.stripe.0;
+        let lib = VideoLibrary::with_block(&f.videos, f.seed, block_bytes);
         check_terminal_memory(scenario, &lib)?;
         let blocks: Vec<u32> = (0..lib.len())
             .map(|v| lib.total_bytes(v).div_ceil(block_bytes) as u32)
