@@ -67,6 +67,8 @@ pub struct VideoLibrary {
     cache: RefCell<GopCache>,
     /// [`VideoLibrary::memory_needed`] for one block size, found while building.
     need: Option<(u64, FrameNeed)>,
+    /// The block size of every video's `boundaries` table (0: no tables).
+    block: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -74,6 +76,39 @@ struct VideoFrames {
     seed: u64,
     /// Byte offset of the first frame of each GOP, plus the total at the end.
     gop_offsets: Vec<u64>,
+    /// With a block size (MPEG, [`VideoLibrary::with_block`]): for each block boundary
+    /// `k × block` below the total, the frames held entirely within it (see
+    /// [`BoundaryFrames`]).
+    boundaries: Vec<u32>,
+}
+
+/// Frame positions at block boundaries. Terminals ask about block boundaries far more than
+/// about any other byte (how many frames the blocks received so far hold; which frame needs
+/// a block), and answering those from a table instead of decoding a GOP removes two of the
+/// three GOPs a terminal decodes per block. Entry `k` is `n | EXACT` or `n`, where `n` is the
+/// largest frame count with `offset(n) <= k × block` and `EXACT` says `offset(n)` equals it.
+struct BoundaryFrames;
+
+impl BoundaryFrames {
+    const EXACT: u32 = 1 << 31;
+
+    /// The table for one video whose frame sizes are `sizes`.
+    fn table(block: u64, sizes: &[u32]) -> Vec<u32> {
+        let total: u64 = sizes.iter().map(|s| u64::from(*s)).sum();
+        let mut out = Vec::with_capacity(total.div_ceil(block) as usize);
+        let (mut n, mut offset) = (0usize, 0u64);
+        let mut boundary = 0u64;
+        while boundary < total {
+            while n < sizes.len() && offset + u64::from(sizes[n]) <= boundary {
+                offset += u64::from(sizes[n]);
+                n += 1;
+            }
+            let exact = if offset == boundary { Self::EXACT } else { 0 };
+            out.push(n as u32 | exact);
+            boundary += block;
+        }
+        out
+    }
 }
 
 impl VideoLibrary {
@@ -121,10 +156,12 @@ impl VideoLibrary {
                 stride: 0,
             }),
             need: None,
+            block: 0,
         };
         let gops = lib.frames.div_ceil(lib.gop_len());
         let mut worst = FrameNeed::default();
         let mut frame_sizes: Vec<u32> = Vec::new();
+        let mut boundaries: Vec<u32> = Vec::new();
         for video in 0..v.count {
             let vseed = stream_seed(seed, "video", u64::from(video));
             let mut offsets = Vec::with_capacity(gops as usize + 1);
@@ -145,17 +182,23 @@ impl VideoLibrary {
                     offsets.push(acc);
                     if let Some(block) = block {
                         scan_need(&mut worst, block, video as usize, &frame_sizes);
+                        // only where the table is no larger than the GOP offsets
+                        if acc.div_ceil(block.max(1)) <= 2 * gops {
+                            boundaries = BoundaryFrames::table(block.max(1), &frame_sizes);
+                        }
                     }
                 }
             }
             lib.videos.push(VideoFrames {
                 seed: vseed,
                 gop_offsets: offsets,
+                boundaries: std::mem::take(&mut boundaries),
             });
         }
         if let Some(block) = block {
             if lib.model == FrameModel::Mpeg {
                 lib.need = Some((block, worst));
+                lib.block = block.max(1);
             }
         }
         if lib.model == FrameModel::Mpeg {
@@ -291,6 +334,9 @@ impl VideoLibrary {
             }
             FrameModel::Mpeg => {
                 let vid = &self.videos[v];
+                if let Some(n) = self.at_boundary(vid, bytes) {
+                    return n;
+                }
                 // last GOP start strictly below `bytes`
                 let idx = count_below(&vid.gop_offsets, bytes);
                 if idx == 0 {
@@ -309,6 +355,26 @@ impl VideoLibrary {
                 });
                 first + i as u64
             }
+        }
+    }
+
+    /// [`VideoLibrary::first_frame_reaching`] from the boundary table when `bytes` is a block
+    /// boundary `k × block` or one byte past it (below the total).
+    #[inline]
+    fn at_boundary(&self, vid: &VideoFrames, bytes: u64) -> Option<u64> {
+        if self.block == 0 {
+            return None;
+        }
+        let (k, r) = (bytes / self.block, bytes % self.block);
+        let e = *vid.boundaries.get(k as usize)?;
+        let n = u64::from(e & !BoundaryFrames::EXACT);
+        match r {
+            // the smallest n with offset(n) >= k × block
+            0 if e & BoundaryFrames::EXACT != 0 => Some(n),
+            0 => Some(n + 1),
+            // the smallest n with offset(n) > k × block (offsets strictly increase)
+            1 => Some(n + 1),
+            _ => None,
         }
     }
 
@@ -367,6 +433,14 @@ impl VideoLibrary {
     /// The number of leading frames held entirely within the first `bytes` bytes of video `v`:
     /// the largest `n` with `offset(n) <= bytes`.
     pub fn frames_within(&self, v: usize, bytes: u64) -> u64 {
+        if self.block != 0 {
+            let vid = &self.videos[v];
+            if bytes % self.block == 0 {
+                if let Some(&e) = vid.boundaries.get((bytes / self.block) as usize) {
+                    return u64::from(e & !BoundaryFrames::EXACT);
+                }
+            }
+        }
         let n = self.first_frame_reaching(v, bytes);
         if n < self.frames && self.offset(v, n) == bytes {
             // frame n ends beyond `bytes` unless it is empty; offsets are strictly increasing
@@ -497,6 +571,58 @@ mod tests {
         for x in cases {
             assert_eq!(round_size(x), old(x), "x = {x:?}");
         }
+    }
+
+    #[test]
+    fn boundary_table_by_hand() {
+        // frames of 3, 2, 5 and 4 bytes: offsets 0, 3, 5, 10, 14
+        let t = BoundaryFrames::table(5, &[3, 2, 5, 4]);
+        let x = BoundaryFrames::EXACT;
+        // boundaries 0, 5, 10 (15 is past the total): 0 frames (exact), 2 (exact), 3 (exact)
+        assert_eq!(t, vec![x, 2 | x, 3 | x]);
+        let t = BoundaryFrames::table(4, &[3, 2, 5, 4]);
+        // boundaries 0, 4, 8, 12: 0 exact, 1 (offset 3), 2 (offset 5), 3 (offset 10)
+        assert_eq!(t, vec![x, 1, 2, 3]);
+    }
+
+    #[test]
+    fn boundary_answers_match_the_gop_search() {
+        for block in [131_072u64, 200_000, 262_144] {
+            let plain = VideoLibrary::new(&section(FrameModel::Mpeg), 5);
+            let fast = VideoLibrary::with_block(&section(FrameModel::Mpeg), 5, block);
+            assert_eq!(fast.block, block, "tables built");
+            for v in 0..plain.len() {
+                let total = plain.total_bytes(v);
+                let mut probes = vec![0, 1, total - 1, total, total + 1];
+                for k in 0..=total / block + 1 {
+                    let b = k * block;
+                    probes.extend([b.saturating_sub(1), b, b + 1, b + 2]);
+                }
+                // and frame offsets themselves, where a boundary would be exact
+                probes.extend((0..plain.frames()).step_by(3).map(|f| plain.offset(v, f)));
+                for bytes in probes {
+                    assert_eq!(
+                        fast.first_frame_reaching(v, bytes),
+                        plain.first_frame_reaching(v, bytes),
+                        "first_frame_reaching({v}, {bytes}), block {block}"
+                    );
+                    assert_eq!(
+                        fast.frames_within(v, bytes),
+                        plain.frames_within(v, bytes),
+                        "frames_within({v}, {bytes}), block {block}"
+                    );
+                }
+            }
+        }
+        // a block boundary on a frame boundary: block = offset of frame 150 of video 0
+        let plain = VideoLibrary::new(&section(FrameModel::Mpeg), 5);
+        let block = plain.offset(0, 150);
+        let fast = VideoLibrary::with_block(&section(FrameModel::Mpeg), 5, block);
+        assert_eq!(fast.block, block, "tables built");
+        assert_eq!(fast.first_frame_reaching(0, block), 150);
+        assert_eq!(fast.frames_within(0, block), 150);
+        assert_eq!(fast.first_frame_reaching(0, block + 1), 151);
+        assert_eq!(plain.first_frame_reaching(0, block + 1), 151);
     }
 
     #[test]
