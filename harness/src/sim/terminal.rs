@@ -116,6 +116,17 @@ impl Sim<'_> {
             .max(u64::from(tm.first_block) * self.block_bytes)
     }
 
+    /// Whether the bytes the terminal has freed (played, or skipped before its first block)
+    /// reach `threshold`. Asked as "has play reached the first frame that ends at or past
+    /// it" rather than by the play frame's byte offset: the threshold is usually a block
+    /// boundary (memory is a whole number of blocks), which the library answers from a table,
+    /// while the play frame's offset needs its GOP decoded — once per wake-up otherwise.
+    fn freed_reach(&self, t: usize, threshold: u64) -> bool {
+        let tm = &self.terms[t];
+        u64::from(tm.first_block) * self.block_bytes >= threshold
+            || tm.play_frame >= self.lib.first_frame_reaching(tm.video as usize, threshold)
+    }
+
     fn requested_bytes(&self, t: usize) -> u64 {
         let tm = &self.terms[t];
         (u64::from(tm.next_block) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize))
@@ -244,8 +255,15 @@ impl Sim<'_> {
         if tm.next_block - tm.frontier_block >= 128 {
             return false;
         }
-        let usage = self.requested_bytes(t).saturating_sub(self.freed_bytes(t));
-        usage + self.block_len(tm.video, tm.next_block) <= self.term_memory
+        self.freed_reach(t, self.room_threshold(t))
+    }
+
+    /// The bytes the terminal must have freed before the next block fits in its memory
+    /// (requested − freed + the block's length <= memory).
+    fn room_threshold(&self, t: usize) -> u64 {
+        let tm = &self.terms[t];
+        (self.requested_bytes(t) + self.block_len(tm.video, tm.next_block))
+            .saturating_sub(self.term_memory)
     }
 
     fn fill(&mut self, t: usize) {
@@ -409,9 +427,8 @@ impl Sim<'_> {
         };
         let mut wake = need;
         if tm.next_block < self.blocks[v] && tm.next_block - tm.frontier_block < 128 {
-            let threshold = (self.requested_bytes(t) + self.block_len(tm.video, tm.next_block))
-                .saturating_sub(self.term_memory);
-            if threshold > self.freed_bytes(t) {
+            let threshold = self.room_threshold(t);
+            if !self.freed_reach(t, threshold) {
                 let n = self.lib.first_frame_reaching(v, threshold);
                 if n >= 1 {
                     wake = wake.min(self.disp(t, n - 1));
