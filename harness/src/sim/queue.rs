@@ -1,11 +1,17 @@
-//! The future-event list: a four-ary min-heap ordered by (time, sequence number).
+//! The future-event list: a radix heap ordered by (time, sequence number).
 //!
-//! Events are plain values of a small `Copy` enum stored inline in the heap's vector, so
-//! scheduling allocates nothing once the vector has grown to the run's peak size. Ties in time
-//! are broken by the order of scheduling (FIFO), which makes every run deterministic. The key
-//! packs time and sequence number into one `u128`, so an ordering test is one comparison, and
-//! each node has four children, which halves the depth of the heap: popping the earliest
-//! event is the engine's most frequent operation.
+//! Events are plain values of a small `Copy` enum stored inline in the buckets' vectors, so
+//! scheduling allocates nothing once the vectors have grown to the run's peak size. Ties in
+//! time are broken by the order of scheduling (FIFO), which makes every run deterministic.
+//!
+//! The key packs time and sequence number into one `u128`. Keys only grow — nothing is
+//! scheduled before now, and sequence numbers increase — which is what a radix heap needs
+//! (Ahuja, Mehlhorn, Orlin & Tarjan 1990): an entry lives in the bucket numbered by the
+//! highest bit in which its key differs from the last key popped, so scheduling is a push
+//! onto a vector, and popping takes the single entry equal to the last key, or else finds the
+//! smallest key of the lowest non-empty bucket and redistributes that bucket into lower ones.
+//! Every entry moves down a few buckets in its life instead of being sifted through a tree on
+//! every operation; popping the earliest event is the engine's most frequent operation.
 
 use crate::time::SimTime;
 
@@ -16,11 +22,17 @@ struct Entry<E> {
     event: E,
 }
 
-const ARITY: usize = 4;
+/// Bucket 0 holds keys equal to the last key popped; bucket `i` keys whose highest bit
+/// differing from it is bit `i - 1`.
+const BUCKETS: usize = 129;
 
 /// A deterministic priority queue of timed events.
 pub struct EventQueue<E> {
-    heap: Vec<Entry<E>>,
+    buckets: Vec<Vec<Entry<E>>>,
+    /// Bit `i - 1` set when bucket `i` (1..=128) is non-empty.
+    occupied: u128,
+    last: u128,
+    len: usize,
     seq: u64,
     now: SimTime,
 }
@@ -31,11 +43,19 @@ impl<E: Copy> Default for EventQueue<E> {
     }
 }
 
+#[inline]
+fn bucket(key: u128, last: u128) -> usize {
+    (128 - (key ^ last).leading_zeros()) as usize
+}
+
 impl<E: Copy> EventQueue<E> {
     /// An empty queue at time zero.
     pub fn new() -> Self {
         EventQueue {
-            heap: Vec::with_capacity(1024),
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            occupied: 0,
+            last: 0,
+            len: 0,
             seq: 0,
             now: SimTime::ZERO,
         }
@@ -51,57 +71,41 @@ impl<E: Copy> EventQueue<E> {
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(time >= self.now, "event scheduled in the past");
         let time = time.max(self.now);
-        let entry = Entry {
-            key: (u128::from(time.as_nanos()) << 64) | u128::from(self.seq),
-            event,
-        };
+        let key = (u128::from(time.as_nanos()) << 64) | u128::from(self.seq);
         self.seq += 1;
-        // sift up: move parents down until the new entry's place is found
-        let mut i = self.heap.len();
-        self.heap.push(entry);
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if self.heap[parent].key <= entry.key {
-                break;
-            }
-            self.heap[i] = self.heap[parent];
-            i = parent;
+        self.put(Entry { key, event });
+        self.len += 1;
+    }
+
+    #[inline]
+    fn put(&mut self, e: Entry<E>) {
+        let b = bucket(e.key, self.last);
+        self.buckets[b].push(e);
+        if b > 0 {
+            self.occupied |= 1 << (b - 1);
         }
-        self.heap[i] = entry;
     }
 
     /// Removes the earliest event and advances the clock to it.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let last = self.heap.pop()?;
-        let top = if self.heap.is_empty() {
-            last
-        } else {
-            let top = self.heap[0];
-            // sift `last` down from the root: move the smallest child up until it fits
-            let n = self.heap.len();
-            let mut i = 0;
-            loop {
-                let first = i * ARITY + 1;
-                if first >= n {
-                    break;
-                }
-                let end = (first + ARITY).min(n);
-                let mut best = first;
-                for c in first + 1..end {
-                    if self.heap[c].key < self.heap[best].key {
-                        best = c;
-                    }
-                }
-                if self.heap[best].key >= last.key {
-                    break;
-                }
-                self.heap[i] = self.heap[best];
-                i = best;
+        if self.len == 0 {
+            return None;
+        }
+        if self.buckets[0].is_empty() {
+            // the lowest non-empty bucket holds the minimum: make it the last key and
+            // spread the bucket's other entries over lower buckets
+            let i = self.occupied.trailing_zeros() as usize + 1;
+            self.occupied &= !(1 << (i - 1));
+            let mut moved = std::mem::take(&mut self.buckets[i]);
+            self.last = moved.iter().map(|e| e.key).min().expect("occupied bucket");
+            for e in moved.drain(..) {
+                self.put(e);
             }
-            self.heap[i] = last;
-            top
-        };
+            self.buckets[i] = moved;
+        }
+        let top = self.buckets[0].pop().expect("the minimum is in bucket 0");
+        self.len -= 1;
         let time = SimTime::from_nanos((top.key >> 64) as u64);
         self.now = time;
         Some((time, top.event))
@@ -109,19 +113,25 @@ impl<E: Copy> EventQueue<E> {
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap
-            .first()
-            .map(|e| SimTime::from_nanos((e.key >> 64) as u64))
+        let min = if let Some(e) = self.buckets[0].first() {
+            e.key
+        } else if self.occupied != 0 {
+            let i = self.occupied.trailing_zeros() as usize + 1;
+            self.buckets[i].iter().map(|e| e.key).min()?
+        } else {
+            return None;
+        };
+        Some(SimTime::from_nanos((min >> 64) as u64))
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.len
     }
 
     /// Whether no event is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len == 0
     }
 
     /// Total events ever scheduled.
