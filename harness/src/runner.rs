@@ -59,7 +59,14 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// seed): that terminals have room for every frame. `vodbench check` runs this; a run does
 /// the same check itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    let lib = crate::video::VideoLibrary::new(&s.file.videos, s.file.seed);
+    let lib = crate::video::VideoLibrary::with_search_versions(
+        &s.file.videos,
+        s.file.seed,
+        s.file
+            .interactive
+            .as_ref()
+            .and_then(|i| i.search_versions()),
+    );
     crate::sim::check_terminal_memory(s, &lib)
 }
 

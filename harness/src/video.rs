@@ -8,6 +8,11 @@
 //! of the scenario seed, the video and the GOP index, so the same video plays the same frame
 //! sequence every time, and any GOP can be regenerated on demand: the library stores only the
 //! byte offset of each GOP (8 bytes per 15 frames), not every frame.
+//!
+//! A library may also hold *search versions* (SPIFFI §8.1, [Özde94]): for a speed-up factor
+//! k, each video v gets a fast-forward version (id `count + v`) and a rewind version (id
+//! `2·count + v`), each 1/k of the length at the same bit rate and frame structure, stored and
+//! read like any other video ([`VideoLibrary::with_search_versions`]).
 
 use crate::rng::{mix64, stream_seed, SimRng};
 use crate::scenario::{FrameModel, VideoSection};
@@ -70,6 +75,8 @@ pub struct VideoLibrary {
 #[derive(Debug, Clone)]
 struct VideoFrames {
     seed: u64,
+    /// Frames of this video.
+    frames: u64,
     /// Byte offset of the first frame of each GOP, plus the total at the end.
     gop_offsets: Vec<u64>,
 }
@@ -77,6 +84,15 @@ struct VideoFrames {
 impl VideoLibrary {
     /// Builds the library for `count` videos from the scenario's `[videos]` section.
     pub fn new(v: &VideoSection, seed: u64) -> VideoLibrary {
+        Self::with_search_versions(v, seed, None)
+    }
+
+    /// Builds the library and, with `Some(k)`, a fast-forward and a rewind version of every
+    /// video, 1/k of its frames each (at least one): ids `count..2·count` are the
+    /// fast-forward versions and `2·count..3·count` the rewind versions (the rewind version is
+    /// the video's frames in reverse order, so it is read forward; its frame sizes, like any
+    /// video's, are drawn from its own stream). The normal videos are the same as without.
+    pub fn with_search_versions(v: &VideoSection, seed: u64, speedup: Option<u32>) -> VideoLibrary {
         let pattern: Vec<u8> = v
             .gop
             .bytes()
@@ -108,16 +124,24 @@ impl VideoLibrary {
                 stride: 0,
             }),
         };
-        let gops = lib.frames.div_ceil(lib.gop_len());
         let mut sizes = vec![0u32; lib.pattern.len()];
-        for video in 0..v.count {
+        let total = match speedup {
+            Some(_) => 3 * v.count,
+            None => v.count,
+        };
+        for video in 0..total {
+            let frames = match speedup {
+                Some(k) if video >= v.count => (lib.frames / u64::from(k.max(1))).max(1),
+                _ => lib.frames,
+            };
+            let gops = frames.div_ceil(lib.gop_len());
             let vseed = stream_seed(seed, "video", u64::from(video));
             let mut offsets = Vec::with_capacity(gops as usize + 1);
             let mut acc = 0u64;
             for g in 0..gops {
                 offsets.push(acc);
                 let first = g * lib.gop_len();
-                let n = (lib.frames - first).min(lib.gop_len()) as usize;
+                let n = (frames - first).min(lib.gop_len()) as usize;
                 match lib.model {
                     FrameModel::Cbr => acc = lib.cbr_offset(first + n as u64),
                     FrameModel::Mpeg => {
@@ -129,6 +153,7 @@ impl VideoLibrary {
             offsets.push(acc);
             lib.videos.push(VideoFrames {
                 seed: vseed,
+                frames,
                 gop_offsets: offsets,
             });
         }
@@ -193,9 +218,14 @@ impl VideoLibrary {
         self.videos.is_empty()
     }
 
-    /// Frames per video.
+    /// Frames per (normal) video.
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// Frames of video `v` (a search version has fewer).
+    pub fn frames_of(&self, v: usize) -> u64 {
+        self.videos[v].frames
     }
 
     /// Frames per second.
@@ -224,7 +254,7 @@ impl VideoLibrary {
 
     /// Byte offset of frame `f` in video `v` (`offset(frames)` is the total size).
     pub fn offset(&self, v: usize, f: u64) -> u64 {
-        let f = f.min(self.frames);
+        let f = f.min(self.videos[v].frames);
         match self.model {
             FrameModel::Cbr => self.cbr_offset(f),
             FrameModel::Mpeg => {
@@ -248,14 +278,15 @@ impl VideoLibrary {
         }
         match self.model {
             FrameModel::Cbr => {
+                let frames = self.videos[v].frames;
                 // smallest n with n*rate/(8fps) >= bytes, i.e. n*rate >= bytes*8fps (floors aside)
                 let num = u128::from(bytes) * 8 * u128::from(self.fps);
                 let mut n = num.div_ceil(u128::from(self.bit_rate)) as u64;
-                n = n.min(self.frames);
+                n = n.min(frames);
                 while n > 0 && self.cbr_offset(n - 1) >= bytes {
                     n -= 1;
                 }
-                while n < self.frames && self.cbr_offset(n) < bytes {
+                while n < frames && self.cbr_offset(n) < bytes {
                     n += 1;
                 }
                 n
@@ -269,11 +300,11 @@ impl VideoLibrary {
                 }
                 let g = (idx - 1) as u64;
                 let first = g * self.gop_len();
-                if first >= self.frames {
-                    return self.frames;
+                if first >= vid.frames {
+                    return vid.frames;
                 }
                 let base = vid.gop_offsets[g as usize];
-                let in_gop = (self.frames - first).min(self.gop_len()) as usize;
+                let in_gop = (vid.frames - first).min(self.gop_len()) as usize;
                 // smallest i with base + cum[i] >= bytes (cum is strictly increasing)
                 let i = self.with_gop(v, g, |cum| {
                     cum[..=in_gop].partition_point(|c| base + c < bytes)
@@ -308,10 +339,11 @@ impl VideoLibrary {
         };
         match self.model {
             FrameModel::Cbr => {
-                // every video has the same frame offsets
+                // every video has the same frame offsets; a shorter one (a search version)
+                // only ends earlier, where the clamp to its total can only lower the need
                 if !self.videos.is_empty() {
                     let total = self.total_bytes(0);
-                    for f in 0..self.frames {
+                    for f in 0..self.videos[0].frames {
                         consider(0, f, self.cbr_offset(f), self.cbr_offset(f + 1), total);
                     }
                 }
@@ -330,7 +362,7 @@ impl VideoLibrary {
                         let mut start = base;
                         for (i, size) in sizes.iter().enumerate() {
                             let f = first + i as u64;
-                            if f >= self.frames {
+                            if f >= vid.frames {
                                 break;
                             }
                             let end = start + u64::from(*size);
@@ -348,7 +380,7 @@ impl VideoLibrary {
     /// the largest `n` with `offset(n) <= bytes`.
     pub fn frames_within(&self, v: usize, bytes: u64) -> u64 {
         let n = self.first_frame_reaching(v, bytes);
-        if n < self.frames && self.offset(v, n) == bytes {
+        if n < self.videos[v].frames && self.offset(v, n) == bytes {
             // frame n ends beyond `bytes` unless it is empty; offsets are strictly increasing
             n
         } else if n == 0 {
@@ -513,6 +545,33 @@ mod tests {
             lib.offset(need.video as usize, need.frame + 1)
                 - lib.offset(need.video as usize, need.frame)
         );
+    }
+
+    #[test]
+    fn search_versions_are_shorter_videos_after_the_normal_ones() {
+        for model in [FrameModel::Cbr, FrameModel::Mpeg] {
+            let plain = VideoLibrary::new(&section(model), 4);
+            let lib = VideoLibrary::with_search_versions(&section(model), 4, Some(8));
+            assert_eq!(plain.len(), 3);
+            assert_eq!(lib.len(), 9);
+            for v in 0..3 {
+                // the normal videos are unchanged
+                assert_eq!(lib.frames_of(v), 1800);
+                assert_eq!(lib.total_bytes(v), plain.total_bytes(v));
+                // ff (3 + v) and rewind (6 + v) versions: 1/8 of the frames, same rate
+                for sv in [3 + v, 6 + v] {
+                    assert_eq!(lib.frames_of(sv), 225);
+                    let ratio = lib.total_bytes(sv) as f64 / lib.total_bytes(v) as f64;
+                    assert!((ratio - 0.125).abs() < 0.02, "{model:?} {sv}: {ratio}");
+                    assert_eq!(lib.offset(sv, 10_000), lib.total_bytes(sv));
+                    assert_eq!(lib.first_frame_reaching(sv, lib.total_bytes(sv)), 225);
+                    assert_eq!(lib.frames_within(sv, u64::MAX), 225);
+                }
+            }
+            if model == FrameModel::Cbr {
+                assert_eq!(lib.total_bytes(3), 3_750_000);
+            }
+        }
     }
 
     #[test]
