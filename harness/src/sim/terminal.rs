@@ -684,7 +684,7 @@ impl Sim<'_> {
                     tm.play_frame
                 };
                 match tm.search {
-                    Search::Version { forward } => self.from_version(forward, f),
+                    Search::Version { forward } => self.movie_position(forward, f),
                     _ => f,
                 }
             }

@@ -39,7 +39,7 @@ impl Sim<'_> {
             SearchMode::Skip => self.next_segment(t, pos, forward),
             SearchMode::Version => {
                 let title = self.terms[t].title;
-                let (object, frame) = self.to_version(title, forward, pos);
+                let (object, frame) = self.version_position(title, forward, pos);
                 if frame < self.lib.frames_of(object as usize) {
                     self.begin_at(t, object, frame, PrimeKind::Seek);
                     self.terms[t].search = Search::Version { forward };
@@ -56,7 +56,7 @@ impl Sim<'_> {
 
     /// The search version of `title` for the direction and its frame matching movie frame
     /// `pos`.
-    pub(super) fn to_version(&self, title: u32, forward: bool, pos: u64) -> (u32, u64) {
+    pub(super) fn version_position(&self, title: u32, forward: bool, pos: u64) -> (u32, u64) {
         let count = self.scenario.file.videos.count;
         let k = u64::from(self.interactive.speedup);
         let object = if forward { count } else { 2 * count } + title;
@@ -64,7 +64,7 @@ impl Sim<'_> {
     }
 
     /// The movie frame matching frame `r` of a search version.
-    pub(super) fn from_version(&self, forward: bool, r: u64) -> u64 {
+    pub(super) fn movie_position(&self, forward: bool, r: u64) -> u64 {
         let k = u64::from(self.interactive.speedup);
         movie_frame(self.lib.frames(), k, forward, r)
     }
