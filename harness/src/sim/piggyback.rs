@@ -15,6 +15,9 @@
 //! leaving a group that has not started yet starts on its own from the beginning. When the
 //! last member leaves, the stream stops; when the video ends, every member's video ends.
 //!
+//! The per-terminal table's `bytes_received` counts what a terminal read itself, so it is 0
+//! for the time a terminal followed a stream (the stream's reads are in the totals).
+//!
 //! Recorded for the measured period (groups whose delay ends in it): groups formed (two or
 //! more members), members that joined an open group, the wait of every delayed start, and
 //! server streams saved (members beyond the first of each formed group).
