@@ -61,13 +61,31 @@ pub struct GeneratorParams {
     /// Mean seek distance, forward or backward with equal probability (exponential; default 5min).
     pub seek_mean: Duration,
     /// Mean number of fast-forward/rewind searches per viewing (Poisson; default 0).
+    // (left out of the resolved scenario at their defaults, so that scenarios written before
+    // searches existed keep their resolved form and hash)
+    #[serde(skip_serializing_if = "is_zero")]
     pub searches_per_video: f64,
     /// Mean search length in wall-clock time, from `ff`/`rewind` to `resume` (exponential;
     /// default 10s).
+    #[serde(skip_serializing_if = "is_default_search_mean")]
     pub search_mean: Duration,
     /// Seconds of video a search is assumed to cover per second, to place later events
     /// (default 8: `show = "1s"` of `every = "8s"`, or `speedup = 8`; 1..=1000).
+    #[serde(skip_serializing_if = "is_default_search_speed")]
     pub search_speed: f64,
+}
+
+const DEFAULT_SEARCH_MEAN: Duration = Duration(10_000_000_000);
+const DEFAULT_SEARCH_SPEED: f64 = 8.0;
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+fn is_default_search_mean(d: &Duration) -> bool {
+    *d == DEFAULT_SEARCH_MEAN
+}
+fn is_default_search_speed(x: &f64) -> bool {
+    *x == DEFAULT_SEARCH_SPEED
 }
 
 impl Default for GeneratorParams {
@@ -81,8 +99,8 @@ impl Default for GeneratorParams {
             seeks_per_video: 0.0,
             seek_mean: Duration(300_000_000_000),
             searches_per_video: 0.0,
-            search_mean: Duration(10_000_000_000),
-            search_speed: 8.0,
+            search_mean: DEFAULT_SEARCH_MEAN,
+            search_speed: DEFAULT_SEARCH_SPEED,
         }
     }
 }
