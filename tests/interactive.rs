@@ -322,3 +322,21 @@ fn issue4_piggyback_delay_depends_on_popularity() {
     assert_eq!(p.wait.count, 1);
     assert_eq!(p.groups_formed, 0);
 }
+
+#[test]
+fn issue4_a_stream_glitch_is_a_glitch_for_every_member() {
+    // 200 Mbit/s from one disk: more than it can deliver, so the stream glitches. A group of
+    // two (terminals 0 and 1) and terminal 0 alone start at the same instant and read the
+    // same blocks at the same times: the group counts each glitch and stall twice.
+    let text = |extra: &str| {
+        scenario_text(60, 2, extra).replace("bit_rate = \"4Mbit/s\"", "bit_rate = \"200Mbit/s\"")
+    };
+    let s = parse(&text("[piggyback]\ndelay = \"10s\"\n"));
+    let alone = run(&s, &events(&[(1000, 0, Start, 0)]));
+    let group = run(&s, &events(&[(1000, 0, Start, 0), (2000, 1, Start, 0)]));
+    assert!(alone.glitches.count > 0, "{:?}", alone.glitches);
+    assert_eq!(group.glitches.count, 2 * alone.glitches.count);
+    assert_eq!(group.glitches.stalled_ns, 2 * alone.glitches.stalled_ns);
+    assert_eq!(group.glitches.terminals_affected, 2);
+    assert_eq!(group.disks.requests, alone.disks.requests);
+}
