@@ -1,7 +1,9 @@
 //! Property tests of the engine's invariants over random small scenarios:
 //! bytes from disk + hits + joins = bytes sent + bytes being served; sent = received + in
 //! transit; received = consumed + discarded + buffered; no request is lost
-//! (issued = delivered + still in the system).
+//! (issued = delivered + still in the system). The workloads include pauses, seeks and
+//! fast-forward/rewind searches (skip or search versions, SPIFFI §8.1), with and without
+//! piggybacking (SPIFFI §8.2).
 
 use proptest::prelude::*;
 use std::path::Path;
@@ -25,6 +27,7 @@ fn scenario_text(
     pool: &str,
     layout: &str,
     cbr: bool,
+    interactive: &Interactive,
 ) -> String {
     let stripe = u64::from(stripe_kib) * 1024;
     // replaced after parsing by what the video library needs (see the test)
@@ -64,10 +67,45 @@ pauses_per_video = {pauses}
 pause_mean = "5s"
 seeks_per_video = {seeks}
 seek_mean = "20s"
+searches_per_video = {searches}
+search_mean = "6s"
+[interactive]
+search = "{mode}"
+show = "1s"
+every = "{every}s"
+speedup = {speedup}
+{piggyback}
 "#,
         frames = if cbr { "cbr" } else { "mpeg" },
         mem = stripe * u64::from(pages),
+        searches = interactive.searches,
+        mode = if interactive.version {
+            "version"
+        } else {
+            "skip"
+        },
+        every = interactive.every,
+        speedup = interactive.every,
+        piggyback = match interactive.piggyback_s {
+            0 => String::new(),
+            d => format!(
+                "[piggyback]\ndelay = \"{d}s\"\nmost_popular = {}",
+                interactive.most_popular
+            ),
+        },
     )
+}
+
+/// The interactive part of a generated scenario.
+#[derive(Debug)]
+struct Interactive {
+    searches: f64,
+    version: bool,
+    /// Skip distance in seconds, and the search versions' speed-up.
+    every: u32,
+    /// Piggyback delay in seconds (0: none) on the `most_popular` videos.
+    piggyback_s: u32,
+    most_popular: u32,
 }
 
 proptest! {
@@ -91,16 +129,25 @@ proptest! {
         pool in prop::sample::select(vec!["global-lru", "love-prefetch"]),
         layout in prop::sample::select(vec!["striped", "non-striped"]),
         cbr in any::<bool>(),
+        searches in prop::sample::select(vec![0.0f64, 0.0, 1.0, 3.0]),
+        version in any::<bool>(),
+        every in 2u32..10,
+        piggyback_s in prop::sample::select(vec![0u32, 0, 5, 20]),
+        most_popular in 1u32..7,
     ) {
+        let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
         let text = scenario_text(seed, nodes, disks, pages, stripe_kib, terminals,
-            pauses, seeks, scheduler, prefetcher, pool, layout, cbr);
+            pauses, seeks, scheduler, prefetcher, pool, layout, cbr, &interactive);
         let registry = vodbench_plugins::registry();
         let mut s = Scenario::parse(&text, Path::new("prop.toml"), &registry)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Terminal memory from just enough for the largest frame (the tightest legal
         // configuration) up to a few stripe blocks more.
         let stripe = u64::from(stripe_kib) * 1024;
-        let need = VideoLibrary::new(&s.file.videos, s.file.seed).memory_needed(stripe).bytes;
+        let versions = s.file.interactive.as_ref().and_then(|i| i.search_versions());
+        let need = VideoLibrary::with_search_versions(&s.file.videos, s.file.seed, versions)
+            .memory_needed(stripe)
+            .bytes;
         s.file.terminals.memory = Bytes(need + stripe * u64::from(term_blocks_x2 - 2) / 2);
         let (results, _) = runner::run(&s, &mut |_, _| {}).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(results.summary.measured_ns > 0 && results.summary.conservation.requests_issued > 0);
@@ -119,5 +166,17 @@ proptest! {
         prop_assert!(pool.prefetches_wasted <= pool.prefetches_issued + pool.pages_per_node * u64::from(nodes),
             "more prefetches wasted than issued");
         prop_assert!(results.summary.disks.utilization_max_ratio <= 1.0 + 1e-12);
+        if let Some(p) = &results.summary.piggyback {
+            // each formed group's members all waited: Σ members = saved + groups ≤ waits
+            prop_assert!(p.streams_saved + p.groups_formed <= p.wait.count);
+            prop_assert!(2 * p.groups_formed <= p.wait.count);
+        }
+        let search = results.summary.search.as_ref().expect("an [interactive] section");
+        if !version {
+            prop_assert_eq!(search.search_version_bytes, 0);
+        } else {
+            prop_assert_eq!(search.segments_shown, 0);
+            prop_assert!(search.search_version_bytes > 0);
+        }
     }
 }

@@ -723,6 +723,34 @@ pub fn summary_table(s: &Summary) -> String {
             ),
         ),
     ];
+    let mut rows = rows;
+    if let Some(x) = &s.search {
+        let gib = |b: u64| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64);
+        rows.push((
+            "searches".into(),
+            format!(
+                "{} ({:?}; {} segments shown); storage: videos {}, search versions {} (+{})",
+                x.searches,
+                x.mode,
+                x.segments_shown,
+                gib(x.video_bytes),
+                gib(x.search_version_bytes),
+                pct(x.search_version_bytes as f64 / x.video_bytes.max(1) as f64)
+            ),
+        ));
+    }
+    if let Some(p) = &s.piggyback {
+        rows.push((
+            "piggybacking".into(),
+            format!(
+                "{} groups, {} joined, {} streams saved, mean wait {:.1} s",
+                p.groups_formed,
+                p.members_joined,
+                p.streams_saved,
+                p.wait.mean_ns as f64 / 1e9
+            ),
+        ));
+    }
     let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();
     for (k, v) in rows {

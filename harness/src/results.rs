@@ -203,6 +203,41 @@ pub struct Summary {
     pub events: u64,
     /// Published values the scenario carries.
     pub paper: BTreeMap<String, f64>,
+    /// Fast-forward/rewind searches (SPIFFI §8.1): present when the scenario has
+    /// `[interactive]` or its workload has `ff`/`rewind` events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchSummary>,
+    /// Piggybacking (SPIFFI §8.2): present when the scenario has `[piggyback]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piggyback: Option<PiggybackSummary>,
+}
+
+/// Visual searches over the measured period, and the storage they need.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchSummary {
+    /// `skip` or `version`.
+    pub mode: crate::scenario::SearchMode,
+    /// `ff`/`rewind` searches started.
+    pub searches: u64,
+    /// Skip search: segments read and shown.
+    pub segments_shown: u64,
+    /// Disk space of the videos (whole stripe blocks).
+    pub video_bytes: u64,
+    /// Disk space of the fast-forward and rewind versions (0 unless `search = "version"`).
+    pub search_version_bytes: u64,
+}
+
+/// Piggybacking over the measured period (groups whose start delay ended in it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PiggybackSummary {
+    /// Groups of two or more terminals served as one stream.
+    pub groups_formed: u64,
+    /// Starts that joined a group already open for their video.
+    pub members_joined: u64,
+    /// Streams the server did not have to serve: members beyond the first of each group.
+    pub streams_saved: u64,
+    /// Wait from a delayed start's request to its group's start (mean = the mean wait).
+    pub wait: Stat,
 }
 
 /// One column of a [`Table`].

@@ -59,8 +59,15 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// seed): that terminals have room for every frame. `vodbench check` runs this; a run does
 /// the same check itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    let lib =
-        crate::video::VideoLibrary::with_block(&s.file.videos, s.file.seed, s.file.server.stripe.0);
+    let lib = crate::video::VideoLibrary::build(
+        &s.file.videos,
+        s.file.seed,
+        Some(s.file.server.stripe.0),
+        s.file
+            .interactive
+            .as_ref()
+            .and_then(|i| i.search_versions()),
+    );
     crate::sim::check_terminal_memory(s, &lib)
 }
 

@@ -8,6 +8,11 @@
 //! of the scenario seed, the video and the GOP index, so the same video plays the same frame
 //! sequence every time, and any GOP can be regenerated on demand: the library stores only the
 //! byte offset of each GOP (8 bytes per 15 frames), not every frame.
+//!
+//! A library may also hold *search versions* (SPIFFI §8.1, [Özde94]): for a speed-up factor
+//! k, each video v gets a fast-forward version (id `count + v`) and a rewind version (id
+//! `2·count + v`), each 1/k of the length at the same bit rate and frame structure, stored and
+//! read like any other video ([`VideoLibrary::with_search_versions`]).
 
 use crate::rng::{mix64, stream_seed, SimRng};
 use crate::scenario::{FrameModel, VideoSection};
@@ -74,6 +79,8 @@ pub struct VideoLibrary {
 #[derive(Debug, Clone)]
 struct VideoFrames {
     seed: u64,
+    /// Frames of this video.
+    frames: u64,
     /// Byte offset of the first frame of each GOP, plus the total at the end.
     gop_offsets: Vec<u64>,
     /// With a block size (MPEG, [`VideoLibrary::with_block`]): for each block boundary
@@ -114,17 +121,34 @@ impl BoundaryFrames {
 impl VideoLibrary {
     /// Builds the library for `count` videos from the scenario's `[videos]` section.
     pub fn new(v: &VideoSection, seed: u64) -> VideoLibrary {
-        Self::build(v, seed, None)
+        Self::build(v, seed, None, None)
+    }
+
+    /// Builds the library and, with `Some(k)`, a fast-forward and a rewind version of every
+    /// video, 1/k of its frames each (at least one): ids `count..2·count` are the
+    /// fast-forward versions and `2·count..3·count` the rewind versions (the rewind version is
+    /// the video's frames in reverse order, so it is read forward; its frame sizes, like any
+    /// video's, are drawn from its own stream). The normal videos are the same as without.
+    pub fn with_search_versions(v: &VideoSection, seed: u64, speedup: Option<u32>) -> VideoLibrary {
+        Self::build(v, seed, None, speedup)
     }
 
     /// [`VideoLibrary::new`], also finding [`VideoLibrary::memory_needed`] for `block` in the
     /// same pass over every frame (building draws every frame's size once; the check would
     /// otherwise draw them all again), so that call then costs nothing.
     pub fn with_block(v: &VideoSection, seed: u64, block: u64) -> VideoLibrary {
-        Self::build(v, seed, Some(block))
+        Self::build(v, seed, Some(block), None)
     }
 
-    fn build(v: &VideoSection, seed: u64, block: Option<u64>) -> VideoLibrary {
+    /// The library a run uses: search versions as in
+    /// [`VideoLibrary::with_search_versions`], and with a `block` size the memory check and
+    /// block-boundary tables of [`VideoLibrary::with_block`].
+    pub fn build(
+        v: &VideoSection,
+        seed: u64,
+        block: Option<u64>,
+        speedup: Option<u32>,
+    ) -> VideoLibrary {
         let pattern: Vec<u8> = v
             .gop
             .bytes()
@@ -158,11 +182,19 @@ impl VideoLibrary {
             need: None,
             block: 0,
         };
-        let gops = lib.frames.div_ceil(lib.gop_len());
         let mut worst = FrameNeed::default();
         let mut frame_sizes: Vec<u32> = Vec::new();
         let mut boundaries: Vec<u32> = Vec::new();
-        for video in 0..v.count {
+        let count = match speedup {
+            Some(_) => 3 * v.count,
+            None => v.count,
+        };
+        for video in 0..count {
+            let frames = match speedup {
+                Some(k) if video >= v.count => (lib.frames / u64::from(k.max(1))).max(1),
+                _ => lib.frames,
+            };
+            let gops = frames.div_ceil(lib.gop_len());
             let vseed = stream_seed(seed, "video", u64::from(video));
             let mut offsets = Vec::with_capacity(gops as usize + 1);
             match lib.model {
@@ -170,10 +202,10 @@ impl VideoLibrary {
                     for g in 0..gops {
                         offsets.push(lib.cbr_offset(g * lib.gop_len()));
                     }
-                    offsets.push(lib.cbr_offset(lib.frames));
+                    offsets.push(lib.cbr_offset(frames));
                 }
                 FrameModel::Mpeg => {
-                    lib.video_frame_sizes(vseed, &mut frame_sizes);
+                    lib.video_frame_sizes(vseed, frames, &mut frame_sizes);
                     let mut acc = 0u64;
                     for gop in frame_sizes.chunks(lib.pattern.len()) {
                         offsets.push(acc);
@@ -191,6 +223,7 @@ impl VideoLibrary {
             }
             lib.videos.push(VideoFrames {
                 seed: vseed,
+                frames,
                 gop_offsets: offsets,
                 boundaries: std::mem::take(&mut boundaries),
             });
@@ -265,9 +298,14 @@ impl VideoLibrary {
         self.videos.is_empty()
     }
 
-    /// Frames per video.
+    /// Frames per (normal) video.
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// Frames of video `v` (a search version has fewer).
+    pub fn frames_of(&self, v: usize) -> u64 {
+        self.videos[v].frames
     }
 
     /// Frames per second.
@@ -296,7 +334,7 @@ impl VideoLibrary {
 
     /// Byte offset of frame `f` in video `v` (`offset(frames)` is the total size).
     pub fn offset(&self, v: usize, f: u64) -> u64 {
-        let f = f.min(self.frames);
+        let f = f.min(self.videos[v].frames);
         match self.model {
             FrameModel::Cbr => self.cbr_offset(f),
             FrameModel::Mpeg => {
@@ -320,14 +358,15 @@ impl VideoLibrary {
         }
         match self.model {
             FrameModel::Cbr => {
+                let frames = self.videos[v].frames;
                 // smallest n with n*rate/(8fps) >= bytes, i.e. n*rate >= bytes*8fps (floors aside)
                 let num = u128::from(bytes) * 8 * u128::from(self.fps);
                 let mut n = num.div_ceil(u128::from(self.bit_rate)) as u64;
-                n = n.min(self.frames);
+                n = n.min(frames);
                 while n > 0 && self.cbr_offset(n - 1) >= bytes {
                     n -= 1;
                 }
-                while n < self.frames && self.cbr_offset(n) < bytes {
+                while n < frames && self.cbr_offset(n) < bytes {
                     n += 1;
                 }
                 n
@@ -344,11 +383,11 @@ impl VideoLibrary {
                 }
                 let g = (idx - 1) as u64;
                 let first = g * self.gop_len();
-                if first >= self.frames {
-                    return self.frames;
+                if first >= vid.frames {
+                    return vid.frames;
                 }
                 let base = vid.gop_offsets[g as usize];
-                let in_gop = (self.frames - first).min(self.gop_len()) as usize;
+                let in_gop = (vid.frames - first).min(self.gop_len()) as usize;
                 // smallest i with base + cum[i] >= bytes (cum is strictly increasing)
                 let i = self.with_gop(v, g, |cum| {
                     cum[..=in_gop].partition_point(|c| base + c < bytes)
@@ -395,10 +434,11 @@ impl VideoLibrary {
         let mut worst = FrameNeed::default();
         match self.model {
             FrameModel::Cbr => {
-                // every video has the same frame offsets
+                // every video has the same frame offsets; a shorter one (a search version)
+                // only ends earlier, where the clamp to its total can only lower the need
                 if !self.videos.is_empty() {
                     let total = self.total_bytes(0);
-                    for f in 0..self.frames {
+                    for f in 0..self.videos[0].frames {
                         let (start, end) = (self.cbr_offset(f), self.cbr_offset(f + 1));
                         consider_frame(&mut worst, block, total, 0, f, start, end);
                     }
@@ -407,7 +447,7 @@ impl VideoLibrary {
             FrameModel::Mpeg => {
                 let mut sizes = Vec::new();
                 for (v, vid) in self.videos.iter().enumerate() {
-                    self.video_frame_sizes(vid.seed, &mut sizes);
+                    self.video_frame_sizes(vid.seed, vid.frames, &mut sizes);
                     scan_need(&mut worst, block, v, &sizes);
                 }
             }
@@ -415,11 +455,12 @@ impl VideoLibrary {
         worst
     }
 
-    /// Every frame size of the video with seed `vseed`, in order, into `out` (MPEG).
-    fn video_frame_sizes(&self, vseed: u64, out: &mut Vec<u32>) {
+    /// Every frame size of the video with seed `vseed` and `frames` frames, in order, into
+    /// `out` (MPEG).
+    fn video_frame_sizes(&self, vseed: u64, frames: u64, out: &mut Vec<u32>) {
         let n = self.pattern.len();
         out.clear();
-        out.resize(self.frames as usize, 0);
+        out.resize(frames as usize, 0);
         for (g, gop) in out.chunks_mut(n).enumerate() {
             let len = gop.len();
             self.for_each_gop_size(vseed, g as u64, |i, size| {
@@ -442,7 +483,7 @@ impl VideoLibrary {
             }
         }
         let n = self.first_frame_reaching(v, bytes);
-        if n < self.frames && self.offset(v, n) == bytes {
+        if n < self.videos[v].frames && self.offset(v, n) == bytes {
             // frame n ends beyond `bytes` unless it is empty; offsets are strictly increasing
             n
         } else if n == 0 {
@@ -745,6 +786,47 @@ mod tests {
             assert_eq!(built.total_bytes(v), lib.total_bytes(v));
             for f in (0..lib.frames()).step_by(7) {
                 assert_eq!(built.offset(v, f), lib.offset(v, f));
+            }
+        }
+    }
+
+    fn search_versions_are_shorter_videos_after_the_normal_ones() {
+        for model in [FrameModel::Cbr, FrameModel::Mpeg] {
+            let plain = VideoLibrary::new(&section(model), 4);
+            let lib = VideoLibrary::with_search_versions(&section(model), 4, Some(8));
+            assert_eq!(plain.len(), 3);
+            assert_eq!(lib.len(), 9);
+            for v in 0..3 {
+                // the normal videos are unchanged
+                assert_eq!(lib.frames_of(v), 1800);
+                assert_eq!(lib.total_bytes(v), plain.total_bytes(v));
+                // ff (3 + v) and rewind (6 + v) versions: 1/8 of the frames, same rate
+                for sv in [3 + v, 6 + v] {
+                    assert_eq!(lib.frames_of(sv), 225);
+                    let ratio = lib.total_bytes(sv) as f64 / lib.total_bytes(v) as f64;
+                    assert!((ratio - 0.125).abs() < 0.02, "{model:?} {sv}: {ratio}");
+                    assert_eq!(lib.offset(sv, 10_000), lib.total_bytes(sv));
+                    assert_eq!(lib.first_frame_reaching(sv, lib.total_bytes(sv)), 225);
+                    assert_eq!(lib.frames_within(sv, u64::MAX), 225);
+                }
+            }
+            // with the run's block-boundary tables: the same answers for every video
+            let block = 262_144;
+            let fast = VideoLibrary::build(&section(model), 4, Some(block), Some(8));
+            for v in 0..9 {
+                assert_eq!(fast.total_bytes(v), lib.total_bytes(v));
+                for k in 0..=lib.total_bytes(v) / block + 1 {
+                    for bytes in [k * block, k * block + 1] {
+                        assert_eq!(
+                            fast.first_frame_reaching(v, bytes),
+                            lib.first_frame_reaching(v, bytes)
+                        );
+                        assert_eq!(fast.frames_within(v, bytes), lib.frames_within(v, bytes));
+                    }
+                }
+            }
+            if model == FrameModel::Cbr {
+                assert_eq!(lib.total_bytes(3), 3_750_000);
             }
         }
     }

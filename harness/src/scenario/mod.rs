@@ -32,11 +32,15 @@
 //! ```
 
 mod error;
+mod interactive;
 pub(crate) mod locate;
+mod piggyback;
 mod schema;
 
 pub(crate) use error::key_and_message;
 pub use error::ScenarioError;
+pub use interactive::{InteractiveSection, SearchMode};
+pub use piggyback::PiggybackSection;
 pub use schema::*;
 
 use crate::plugin::{

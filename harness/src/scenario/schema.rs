@@ -47,6 +47,12 @@ pub struct ScenarioFile {
     pub terminals: TerminalSection,
     /// Where the viewers' events come from: a trace file or a generator.
     pub workload: WorkloadSection,
+    /// How `ff`/`rewind` searches work (SPIFFI §8.1; default: skip, 1s of every 8s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactive: Option<super::InteractiveSection>,
+    /// Start delays for piggybacking viewers of the same video (SPIFFI §8.2; default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piggyback: Option<super::PiggybackSection>,
     /// Published figures for this configuration (shown as "paper" beside vodbench's values).
     #[serde(default)]
     pub paper: BTreeMap<String, f64>,
@@ -526,6 +532,12 @@ impl ScenarioFile {
                         .into(),
                 ))
             }
+        }
+        if let Some(i) = &self.interactive {
+            i.validate()?;
+        }
+        if let Some(p) = &self.piggyback {
+            p.validate(v.count)?;
         }
         if let Some(n) = &self.name {
             if n.is_empty() || n.len() > 200 {

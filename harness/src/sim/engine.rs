@@ -9,8 +9,8 @@ use crate::plugin::{
     RequestClass, ServiceTime,
 };
 use crate::results::{
-    BufferPools, Column, Conservation, Cpus, Disks, Glitches, IoTime, RunResults, Summary, Table,
-    TerminalBuffers,
+    BufferPools, Column, Conservation, Cpus, Disks, Glitches, IoTime, RunResults, SearchSummary,
+    Summary, Table, TerminalBuffers,
 };
 use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
@@ -85,6 +85,8 @@ pub(super) enum Ev {
     Arrive(u32),
     /// Terminal wake-up (terminal, generation).
     Wake(u32, u32),
+    /// A piggyback group's start delay has passed.
+    GroupStart(u32),
     /// Ask the prefetcher again for this disk.
     PrefetchWake(u32),
     /// Take a sample of terminal buffers.
@@ -222,6 +224,10 @@ pub(super) struct Acc {
     pub buffer_sum: u128,
     pub buffer_peak: u64,
     pub events_ignored: u64,
+    /// Fast-forward/rewind searches started.
+    pub searches: u64,
+    /// Skip-search segments shown.
+    pub segments: u64,
     pub series_time: Vec<u64>,
     pub series_buffer_mean: Vec<u64>,
     pub series_pages_used: Vec<u64>,
@@ -280,6 +286,11 @@ pub(super) struct Sim<'a> {
     pub sample_interval: SimDuration,
     pub q_events: u64,
     pub in_transit_bytes: u64,
+    /// Real terminals (`terms` beyond them are piggyback streams).
+    pub n_real: usize,
+    /// `[interactive]` (defaults when absent).
+    pub interactive: crate::scenario::InteractiveSection,
+    pub pig: super::piggyback::Piggyback,
 }
 
 impl<'a> Sim<'a> {
@@ -318,8 +329,14 @@ impl<'a> Sim<'a> {
     fn build(scenario: &'a Scenario, events: &'a [TraceEvent]) -> Result<Sim<'a>, SimError> {
         let f = &scenario.file;
         let s = &f.server;
+        let interactive = f.interactive.clone().unwrap_or_default();
         let block_bytes = s.stripe.0;
-        let lib = VideoLibrary::with_block(&f.videos, f.seed, block_bytes);
+        let lib = VideoLibrary::build(
+            &f.videos,
+            f.seed,
+            Some(block_bytes),
+            interactive.search_versions(),
+        );
         check_terminal_memory(scenario, &lib)?;
         let blocks: Vec<u32> = (0..lib.len())
             .map(|v| lib.total_bytes(v).div_ceil(block_bytes) as u32)
@@ -381,7 +398,17 @@ impl<'a> Sim<'a> {
         }
         let mut c = ctx("layout", 0);
         c.geometry = geometry;
-        let layout = p.layout.build(&c).map_err(err("layout", p.layout.name))?;
+        let layout = p.layout.build(&c).map_err(|e| {
+            // the search versions are extra videos the layout places; say so
+            let e = match (e, interactive.search_versions()) {
+                (PluginError::Build(m), Some(k)) => PluginError::Build(format!(
+                    "{m} (the videos include a fast-forward and a rewind version of each, \
+                     1/{k} of its length each: [interactive] search = \"version\")"
+                )),
+                (e, _) => e,
+            };
+            err("layout", p.layout.name)(e)
+        })?;
         let mut c = ctx("prefetcher", 0);
         c.geometry = geometry;
         let prefetcher = p
@@ -481,6 +508,8 @@ impl<'a> Sim<'a> {
                 buffer_sum: 0,
                 buffer_peak: 0,
                 events_ignored: 0,
+                searches: 0,
+                segments: 0,
                 series_time: Vec::new(),
                 series_buffer_mean: Vec::new(),
                 series_pages_used: Vec::new(),
@@ -503,6 +532,9 @@ impl<'a> Sim<'a> {
             sample_interval: SimDuration::from_nanos(f.run.sample_interval.0),
             q_events: 0,
             in_transit_bytes: 0,
+            n_real: f.terminals.count as usize,
+            interactive,
+            pig: super::piggyback::Piggyback::new(f.piggyback.clone()),
         })
     }
 
@@ -553,14 +585,14 @@ impl<'a> Sim<'a> {
     fn sample(&mut self) {
         let now = self.q.now();
         let mut sum: u128 = 0;
-        for i in 0..self.terms.len() {
+        for i in 0..self.n_real {
             let b = self.buffered_now(i);
             sum += u128::from(b);
             self.acc.buffer_peak = self.acc.buffer_peak.max(b);
         }
         self.acc.buffer_sum += sum;
         self.acc.buffer_samples += 1;
-        let n = self.terms.len().max(1) as u128;
+        let n = self.n_real.max(1) as u128;
         self.acc
             .series_time
             .push(now.as_nanos() - self.acc.window.0.as_nanos());
@@ -650,6 +682,7 @@ impl<'a> Sim<'a> {
                         self.wake(t as usize);
                     }
                 }
+                Ev::GroupStart(g) => self.group_start(g),
                 Ev::PrefetchWake(d) => {
                     let disk = &mut self.disks[d as usize];
                     if disk.prefetch_wake <= now {
@@ -684,12 +717,23 @@ impl Sim<'_> {
         // close stalls still in progress
         let mut affected = 0u64;
         let mut term_rows = TermRows::default();
-        for (i, t) in self.terms.iter_mut().enumerate() {
+        for i in (0..self.terms.len()).rev() {
+            // streams (after the real terminals) first: their stall is their members'
+            let t = &self.terms[i];
             if t.state == TState::Stalled && self.acc.measuring {
                 let s = super::stats::clip(t.stall_since, w1, window);
-                t.stalled_measured += s;
-                self.acc.stalled += s;
+                let members: Vec<usize> = if i < self.n_real {
+                    vec![i]
+                } else {
+                    t.members.iter().map(|&m| m as usize).collect()
+                };
+                for m in members {
+                    self.terms[m].stalled_measured += s;
+                    self.acc.stalled += s;
+                }
             }
+        }
+        for (i, t) in self.terms[..self.n_real].iter().enumerate() {
             if t.glitches_measured > 0 {
                 affected += 1;
             }
@@ -819,10 +863,10 @@ impl Sim<'_> {
             },
             terminal_buffer: TerminalBuffers {
                 memory_bytes: self.term_memory,
-                occupancy_mean_bytes: if a.buffer_samples == 0 || self.terms.is_empty() {
+                occupancy_mean_bytes: if a.buffer_samples == 0 || self.n_real == 0 {
                     0
                 } else {
-                    (a.buffer_sum / u128::from(a.buffer_samples) / self.terms.len() as u128) as u64
+                    (a.buffer_sum / u128::from(a.buffer_samples) / self.n_real as u128) as u64
                 },
                 occupancy_peak_bytes: a.buffer_peak,
                 sample_interval_ns: self.sample_interval.as_nanos(),
@@ -844,6 +888,8 @@ impl Sim<'_> {
             },
             events: self.q_events,
             paper: f.paper.clone(),
+            search: self.search_summary(),
+            piggyback: self.pig.summary(),
         };
         let series = Table {
             name: "timeseries".into(),
@@ -884,6 +930,34 @@ impl Sim<'_> {
                 requests,
             ],
         }
+    }
+}
+
+impl Sim<'_> {
+    /// The `search` section of the summary: when the scenario has `[interactive]` or its
+    /// workload has `ff`/`rewind` events.
+    fn search_summary(&self) -> Option<SearchSummary> {
+        use crate::trace::EventKind;
+        let any = self
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::FastForward | EventKind::Rewind));
+        if self.scenario.file.interactive.is_none() && !any {
+            return None;
+        }
+        let count = self.scenario.file.videos.count as usize;
+        let stored = |range: std::ops::Range<usize>| -> u64 {
+            range
+                .map(|v| u64::from(self.blocks[v]) * self.block_bytes)
+                .sum()
+        };
+        Some(SearchSummary {
+            mode: self.interactive.search,
+            searches: self.acc.searches,
+            segments_shown: self.acc.segments,
+            video_bytes: stored(0..count),
+            search_version_bytes: stored(count..self.blocks.len()),
+        })
     }
 }
 

@@ -11,12 +11,17 @@
 //! another block" and "end of video", computed exactly from the frame offsets, instead of one
 //! event per frame. Everything runs on integer nanoseconds and per-component random streams,
 //! so a scenario and seed give byte-identical results.
+//!
+//! Interactive viewing (SPIFFI §8): pause/resume/seek in [`terminal`], fast-forward and rewind
+//! searches in [`visual_search`], piggybacking of viewers of the same video in [`piggyback`].
 
 mod engine;
+mod piggyback;
 mod queue;
 mod server;
 mod stats;
 mod terminal;
+mod visual_search;
 
 pub use engine::{check_terminal_memory, simulate, Progress, SimError};
 pub use queue::EventQueue;

@@ -10,8 +10,10 @@
 //! §6); later events of that terminal wait behind it and keep their spacing (the terminal's
 //! accumulated delay, `lag`, is added to them). `pause` stops display but not reading;
 //! `resume` continues; `seek` drops the buffer and re-primes at the new position; `stop` ends
-//! the video. Events that make no sense in the terminal's state (a pause while idle, an event
-//! naming another video) are counted in `events_ignored`.
+//! the video. `ff`/`rewind` start a visual search (SPIFFI §8.1, [`super::visual_search`]);
+//! a start may wait for others to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events
+//! that make no sense in the terminal's state (a pause while idle, an event naming another
+//! video) are counted in `events_ignored`.
 
 use super::engine::{Ev, Req, Sim, NONE};
 use super::stats::clip;
@@ -27,37 +29,73 @@ pub(super) enum TState {
     Playing,
     Paused,
     Stalled,
+    /// Skip search: reading (or showing) one segment ([`super::visual_search`]).
+    Searching,
+    /// Piggyback: waiting for its group to start ([`super::piggyback`]).
+    Waiting,
+    /// Piggyback: watching its group's stream, reading nothing itself.
+    Following,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum PrimeKind {
+pub(super) enum PrimeKind {
     Start,
     Seek,
     Glitch,
 }
 
+/// A visual search in progress (SPIFFI §8.1).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Search {
+    None,
+    /// Skip search: the segment `[seg_start, seg_end)` (frames of the normal video) is being
+    /// read (`showing == false`) or shown.
+    Skip {
+        forward: bool,
+        seg_start: u64,
+        seg_end: u64,
+        showing: bool,
+    },
+    /// Playing the fast-forward (`forward`) or rewind version of `title`.
+    Version {
+        forward: bool,
+    },
+}
+
 pub(super) struct Term {
     pub state: TState,
     paused_from: TState,
-    video: u32,
+    /// The object being read: the video itself or one of its search versions.
+    pub(super) video: u32,
+    /// The video as the trace names it.
+    pub(super) title: u32,
+    pub(super) search: Search,
+    /// Piggyback: the pending group (`Waiting`) or the stream slot (`Following`).
+    pub(super) group: u32,
+    /// Piggyback: when this terminal asked for its video.
+    pub(super) requested_at: SimTime,
+    /// Piggyback stream slot: the terminals watching it (empty for real terminals).
+    pub(super) members: Vec<u32>,
     epoch: u32,
-    first_block: u32,
-    next_block: u32,
-    frontier_block: u32,
+    pub(super) first_block: u32,
+    pub(super) next_block: u32,
+    pub(super) frontier_block: u32,
     mask: u128,
     outstanding: u32,
-    play_frame: u64,
+    /// Skip search: no block at or past this one is requested (`u32::MAX` otherwise).
+    pub(super) limit_block: u32,
+    pub(super) play_frame: u64,
     start_frame: u64,
     base_frame: u64,
     base_time: SimTime,
-    prime_since: SimTime,
+    pub(super) prime_since: SimTime,
     prime_kind: PrimeKind,
     pub gen: u32,
     deferred: VecDeque<u32>,
     lag: SimDuration,
     has_displayed: bool,
     pub stall_since: SimTime,
-    session_received: u64,
+    pub(super) session_received: u64,
     pub glitches_measured: u64,
     pub stalled_measured: u64,
     pub videos_started: u64,
@@ -72,12 +110,18 @@ impl Term {
             state: TState::Idle,
             paused_from: TState::Idle,
             video: 0,
+            title: 0,
+            search: Search::None,
+            group: 0,
+            requested_at: SimTime::ZERO,
+            members: Vec::new(),
             epoch: 0,
             first_block: 0,
             next_block: 0,
             frontier_block: 0,
             mask: 0,
             outstanding: 0,
+            limit_block: u32::MAX,
             play_frame: 0,
             start_frame: 0,
             base_frame: 0,
@@ -132,6 +176,11 @@ impl Sim<'_> {
         (u64::from(tm.next_block) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize))
     }
 
+    /// Frames of the object terminal `t` reads.
+    pub(super) fn frames_of_term(&self, t: usize) -> u64 {
+        self.lib.frames_of(self.terms[t].video as usize)
+    }
+
     /// Display instant of frame `f` in the current playout.
     fn disp(&self, t: usize, f: u64) -> SimTime {
         let tm = &self.terms[t];
@@ -139,27 +188,32 @@ impl Sim<'_> {
     }
 
     /// Frames whose display has started by `now` in the current playout.
-    fn frames_started_by(&self, t: usize, now: SimTime) -> u64 {
+    pub(super) fn frames_started_by(&self, t: usize, now: SimTime) -> u64 {
         let tm = &self.terms[t];
         let target = self.lib.frame_time(tm.base_frame).as_nanos()
             + now.saturating_since(tm.base_time).as_nanos();
         let n = ((u128::from(target) + 1) * u128::from(self.lib.fps()))
             .div_ceil(u128::from(NANOS_PER_SEC));
-        (n as u64).min(self.lib.frames())
+        (n as u64).min(self.frames_of_term(t))
+    }
+
+    /// Frames held entirely in the terminal's contiguous data.
+    pub(super) fn frames_available(&self, t: usize) -> u64 {
+        self.lib
+            .frames_within(self.terms[t].video as usize, self.frontier_bytes(t))
     }
 
     /// Bytes a terminal holds right now (for sampling).
     pub(super) fn buffered_now(&self, t: usize) -> u64 {
         let tm = &self.terms[t];
-        if tm.state == TState::Idle {
-            return 0;
+        match tm.state {
+            TState::Idle | TState::Waiting => return 0,
+            TState::Following => return self.buffered_now(tm.group as usize),
+            _ => {}
         }
         let frame = if tm.state == TState::Playing {
             self.frames_started_by(t, self.q.now())
-                .min(
-                    self.lib
-                        .frames_within(tm.video as usize, self.frontier_bytes(t)),
-                )
+                .min(self.frames_available(t))
                 .max(tm.play_frame)
         } else {
             tm.play_frame
@@ -175,7 +229,7 @@ impl Sim<'_> {
     /// Bytes of the current session not yet consumed (end-of-run conservation).
     pub(super) fn session_buffered(&self, t: usize) -> u64 {
         let tm = &self.terms[t];
-        if tm.state == TState::Idle {
+        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following) {
             return 0;
         }
         tm.session_received - self.session_consumed(t)
@@ -184,15 +238,32 @@ impl Sim<'_> {
     /// Bytes of the current session displayed so far (0 when idle).
     pub(super) fn session_consumed(&self, t: usize) -> u64 {
         let tm = &self.terms[t];
-        if tm.state == TState::Idle {
+        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following) {
             return 0;
         }
         let v = tm.video as usize;
         self.lib.offset(v, tm.play_frame) - self.lib.offset(v, tm.start_frame)
     }
 
+    /// Adds stalled time `s` to the terminal, or to every member of a piggyback stream.
+    fn add_stall(&mut self, t: usize, s: u64) {
+        if s == 0 {
+            return;
+        }
+        if t < self.n_real {
+            self.terms[t].stalled_measured += s;
+            self.acc.stalled += s;
+        } else {
+            for i in 0..self.terms[t].members.len() {
+                let m = self.terms[t].members[i] as usize;
+                self.terms[m].stalled_measured += s;
+                self.acc.stalled += s;
+            }
+        }
+    }
+
     /// Closes the current session's byte accounting.
-    fn end_session(&mut self, t: usize) {
+    pub(super) fn end_session(&mut self, t: usize) {
         if self.terms[t].state == TState::Idle {
             return;
         }
@@ -206,27 +277,52 @@ impl Sim<'_> {
         tm.gen = tm.gen.wrapping_add(1);
         if tm.state == TState::Stalled {
             let s = clip(tm.stall_since, self.q.now(), self.acc.window);
-            tm.stalled_measured += s;
-            self.acc.stalled += s;
+            self.add_stall(t, s);
         }
     }
 
-    /// Starts a new session at `position` of `video`; `false` if the position is past the end.
-    fn begin_session(
+    /// Starts a new session at `position` of (normal) `video`; `false` if the position is
+    /// past the end.
+    pub(super) fn begin_session(
         &mut self,
         t: usize,
         video: u32,
         position: SimDuration,
         kind: PrimeKind,
     ) -> bool {
-        let frame = self.lib.frame_at(position);
-        if frame >= self.lib.frames() {
+        self.terms[t].title = video;
+        self.begin_at(t, video, self.lib.frame_at(position), kind)
+    }
+
+    /// Starts a new session at frame `frame` of object `video` (a video or a search
+    /// version); `false` if the frame is past its end.
+    pub(super) fn begin_at(&mut self, t: usize, video: u32, frame: u64, kind: PrimeKind) -> bool {
+        if !self.setup_session(t, video, frame, kind) {
+            return false;
+        }
+        self.fill(t);
+        self.check_prime(t);
+        true
+    }
+
+    /// [`Self::begin_at`] without requesting anything yet: the caller adjusts the session
+    /// (a read limit, a start-up time) and then fills.
+    pub(super) fn setup_session(
+        &mut self,
+        t: usize,
+        video: u32,
+        frame: u64,
+        kind: PrimeKind,
+    ) -> bool {
+        if frame >= self.lib.frames_of(video as usize) {
             return false;
         }
         let now = self.q.now();
         let block = (self.lib.offset(video as usize, frame) / self.block_bytes) as u32;
         let tm = &mut self.terms[t];
         tm.video = video;
+        tm.search = Search::None;
+        tm.limit_block = u32::MAX;
         tm.first_block = block;
         tm.next_block = block;
         tm.frontier_block = block;
@@ -240,16 +336,17 @@ impl Sim<'_> {
         tm.prime_since = now;
         tm.session_received = 0;
         tm.gen = tm.gen.wrapping_add(1);
-        self.fill(t);
-        self.check_prime(t);
         true
     }
 
     // ----- requests -------------------------------------------------------------------
 
-    fn can_request(&self, t: usize) -> bool {
+    pub(super) fn can_request(&self, t: usize) -> bool {
         let tm = &self.terms[t];
-        if tm.state == TState::Idle || tm.next_block >= self.blocks[tm.video as usize] {
+        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following)
+            || tm.next_block >= self.blocks[tm.video as usize]
+            || tm.next_block >= tm.limit_block
+        {
             return false;
         }
         if tm.next_block - tm.frontier_block >= 128 {
@@ -266,7 +363,7 @@ impl Sim<'_> {
             .saturating_sub(self.term_memory)
     }
 
-    fn fill(&mut self, t: usize) {
+    pub(super) fn fill(&mut self, t: usize) {
         while self.can_request(t) {
             self.issue(t);
         }
@@ -359,58 +456,88 @@ impl Sim<'_> {
             tm.frontier_block += 1;
         }
         match tm.state {
-            TState::Priming | TState::Stalled => self.check_prime(t),
+            TState::Priming | TState::Stalled | TState::Searching => self.check_prime(t),
             TState::Playing => self.schedule_wake(t),
-            TState::Paused | TState::Idle => {}
+            TState::Paused | TState::Idle | TState::Waiting | TState::Following => {}
         }
         self.fill(t);
     }
 
     // ----- playout --------------------------------------------------------------------
 
-    fn check_prime(&mut self, t: usize) {
+    /// Whether the terminal has read all it must before display (the whole buffer, or
+    /// `terminals.prime` bytes, or the rest of the video).
+    fn primed(&self, t: usize) -> bool {
         let tm = &self.terms[t];
-        if !matches!(tm.state, TState::Priming | TState::Stalled) {
-            return;
-        }
         let at_end = tm.frontier_block >= self.blocks[tm.video as usize];
-        let ready = at_end
+        at_end
             || match self.prime_bytes {
                 Some(p) => self.frontier_bytes(t).saturating_sub(self.freed_bytes(t)) >= p,
                 None => tm.outstanding == 0 && !self.can_request(t),
-            };
-        if ready {
+            }
+    }
+
+    pub(super) fn check_prime(&mut self, t: usize) {
+        let tm = &self.terms[t];
+        if tm.state == TState::Searching {
+            self.segment_check(t);
+            return;
+        }
+        if !matches!(tm.state, TState::Priming | TState::Stalled) {
+            return;
+        }
+        if self.primed(t) {
             self.start_display(t);
+        }
+    }
+
+    /// Records a start-up latency (display start after a start, a seek or a search).
+    fn record_startup(&mut self, t: usize, lat: u64) {
+        if self.acc.measuring {
+            self.acc.startup.record(lat);
+            self.terms[t].startup_sum += lat;
+            self.terms[t].startups += 1;
         }
     }
 
     fn start_display(&mut self, t: usize) {
         let now = self.q.now();
         let window = self.acc.window;
-        let measuring = self.acc.measuring;
         let tm = &mut self.terms[t];
         match tm.prime_kind {
             PrimeKind::Glitch => {
                 let s = clip(tm.stall_since, now, window);
-                tm.stalled_measured += s;
-                self.acc.stalled += s;
+                self.add_stall(t, s);
+            }
+            PrimeKind::Start | PrimeKind::Seek if t >= self.n_real => {
+                // a piggyback stream: every member waited since its own request
+                for i in 0..self.terms[t].members.len() {
+                    let m = self.terms[t].members[i] as usize;
+                    let lat = now.saturating_since(self.terms[m].requested_at).as_nanos();
+                    self.record_startup(m, lat);
+                }
             }
             PrimeKind::Start | PrimeKind::Seek => {
                 let lat = now.saturating_since(tm.prime_since).as_nanos();
-                if measuring {
-                    self.acc.startup.record(lat);
-                    tm.startup_sum += lat;
-                    tm.startups += 1;
-                }
+                self.record_startup(t, lat);
             }
         }
+        let tm = &mut self.terms[t];
         tm.state = TState::Playing;
         tm.base_frame = tm.play_frame;
         tm.base_time = now;
         let first = !tm.has_displayed;
         tm.has_displayed = true;
         self.schedule_wake(t);
-        if first {
+        if t >= self.n_real {
+            for i in 0..self.terms[t].members.len() {
+                let m = self.terms[t].members[i] as usize;
+                if !self.terms[m].has_displayed {
+                    self.terms[m].has_displayed = true;
+                    self.first_display();
+                }
+            }
+        } else if first {
             self.first_display();
         }
     }
@@ -418,8 +545,8 @@ impl Sim<'_> {
     fn schedule_wake(&mut self, t: usize) {
         let tm = &self.terms[t];
         let v = tm.video as usize;
-        let frames = self.lib.frames();
-        let avail = self.lib.frames_within(v, self.frontier_bytes(t));
+        let frames = self.lib.frames_of(v);
+        let avail = self.frames_available(t);
         let need = if avail < frames {
             self.disp(t, avail)
         } else {
@@ -441,20 +568,42 @@ impl Sim<'_> {
         self.q.schedule(wake.max(now), Ev::Wake(t as u32, tm.gen));
     }
 
+    /// Schedules a wake-up of terminal `t` at `at` (cancelling earlier ones).
+    pub(super) fn wake_at(&mut self, t: usize, at: SimTime) {
+        let tm = &mut self.terms[t];
+        tm.gen = tm.gen.wrapping_add(1);
+        self.q.schedule(at, Ev::Wake(t as u32, tm.gen));
+    }
+
+    /// Starts showing frames from `play_frame` now (a skip-search segment); returns when
+    /// frame `end` would be displayed.
+    pub(super) fn show_now(&mut self, t: usize, end: u64) -> SimTime {
+        let now = self.q.now();
+        let tm = &mut self.terms[t];
+        tm.base_frame = tm.play_frame;
+        tm.base_time = now;
+        self.disp(t, end)
+    }
+
+    /// Whether every request of the session has arrived.
+    pub(super) fn all_arrived(&self, t: usize) -> bool {
+        self.terms[t].outstanding == 0
+    }
+
     pub(super) fn wake(&mut self, t: usize) {
-        if self.terms[t].state != TState::Playing {
-            return;
+        match self.terms[t].state {
+            TState::Playing => self.advance(t),
+            TState::Searching => self.segment_wake(t),
+            _ => {}
         }
-        self.advance(t);
     }
 
     /// Consumes frames up to now; detects a glitch or the end of the video.
     fn advance(&mut self, t: usize) {
         let now = self.q.now();
-        let v = self.terms[t].video as usize;
-        let frames = self.lib.frames();
+        let frames = self.frames_of_term(t);
         let taken = self.frames_started_by(t, now);
-        let avail = self.lib.frames_within(v, self.frontier_bytes(t));
+        let avail = self.frames_available(t);
         if taken > avail && avail < frames {
             self.glitch(t, avail);
             return;
@@ -478,18 +627,133 @@ impl Sim<'_> {
         tm.stall_since = now;
         tm.gen = tm.gen.wrapping_add(1);
         if measuring {
-            tm.glitches_measured += 1;
-            self.acc.glitches += 1;
-            self.acc.first_glitch.get_or_insert(now);
+            // a piggyback stream's glitch is a glitch at every member's screen
+            let n = if t < self.n_real {
+                self.terms[t].glitches_measured += 1;
+                1
+            } else {
+                for i in 0..self.terms[t].members.len() {
+                    let m = self.terms[t].members[i] as usize;
+                    self.terms[m].glitches_measured += 1;
+                }
+                self.terms[t].members.len() as u64
+            };
+            self.acc.glitches += n;
+            if n > 0 {
+                self.acc.first_glitch.get_or_insert(now);
+            }
         }
         self.fill(t);
         self.check_prime(t);
     }
 
+    /// The object being read ran out.
     fn end_video(&mut self, t: usize) {
-        self.end_session(t);
+        if t >= self.n_real {
+            self.end_stream(t);
+            return;
+        }
+        if let Search::Version { forward } = self.terms[t].search {
+            self.end_session(t);
+            if !forward {
+                // the rewind version ran out: the movie's beginning; play from there
+                let title = self.terms[t].title;
+                self.begin_at(t, title, 0, PrimeKind::Seek);
+                return;
+            }
+        } else {
+            self.end_session(t);
+        }
         self.terms[t].state = TState::Idle;
+        self.terms[t].search = Search::None;
         self.drain(t);
+    }
+
+    /// The terminal's position in its (normal) video now, as a frame.
+    pub(super) fn position_now(&self, t: usize) -> u64 {
+        let tm = &self.terms[t];
+        match tm.state {
+            TState::Idle | TState::Waiting => 0,
+            TState::Following => self.position_now(tm.group as usize),
+            TState::Searching => match tm.search {
+                Search::Skip {
+                    seg_start,
+                    seg_end,
+                    showing,
+                    ..
+                } => {
+                    if showing {
+                        self.frames_started_by(t, self.q.now())
+                            .min(seg_end)
+                            .max(seg_start)
+                    } else {
+                        seg_start
+                    }
+                }
+                _ => tm.play_frame,
+            },
+            _ => {
+                let f = if tm.state == TState::Playing {
+                    self.frames_started_by(t, self.q.now())
+                        .min(self.frames_available(t))
+                        .max(tm.play_frame)
+                } else {
+                    tm.play_frame
+                };
+                match tm.search {
+                    Search::Version { forward } => self.movie_position(forward, f),
+                    _ => f,
+                }
+            }
+        }
+    }
+
+    /// Ends whatever terminal `t` is doing (a session, a search, a piggyback group) at
+    /// its current position, which it returns, leaving it idle without running its
+    /// deferred events. Frames shown up to now count as consumed.
+    fn detach(&mut self, t: usize) -> u64 {
+        let pos = self.position_now(t);
+        match self.terms[t].state {
+            TState::Idle => {}
+            TState::Waiting | TState::Following => self.leave_group(t),
+            _ => {
+                let shown = match (self.terms[t].state, self.terms[t].search) {
+                    (TState::Playing, _) => Some(
+                        self.frames_started_by(t, self.q.now())
+                            .min(self.frames_available(t)),
+                    ),
+                    (
+                        TState::Searching,
+                        Search::Skip {
+                            showing: true,
+                            seg_end,
+                            ..
+                        },
+                    ) => Some(self.frames_started_by(t, self.q.now()).min(seg_end)),
+                    _ => None,
+                };
+                if let Some(f) = shown {
+                    let tm = &mut self.terms[t];
+                    tm.play_frame = f.max(tm.play_frame);
+                }
+                self.end_session(t);
+            }
+        }
+        let tm = &mut self.terms[t];
+        tm.state = TState::Idle;
+        tm.search = Search::None;
+        tm.gen = tm.gen.wrapping_add(1);
+        pos
+    }
+
+    /// Starts normal play of the terminal's video at frame `pos` (after a search or on
+    /// leaving a group); past the end, the video ends.
+    pub(super) fn play_from(&mut self, t: usize, pos: u64) {
+        let title = self.terms[t].title;
+        if !self.begin_at(t, title, pos, PrimeKind::Seek) {
+            self.terms[t].state = TState::Idle;
+            self.drain(t);
+        }
     }
 
     // ----- trace events ---------------------------------------------------------------
@@ -510,7 +774,7 @@ impl Sim<'_> {
     }
 
     /// Runs deferred events of an idle terminal.
-    fn drain(&mut self, t: usize) {
+    pub(super) fn drain(&mut self, t: usize) {
         let now = self.q.now();
         while let Some(&i) = self.terms[t].deferred.front() {
             let e = self.events[i as usize];
@@ -540,16 +804,26 @@ impl Sim<'_> {
         let t = e.terminal.index();
         let now = self.q.now();
         let state = self.terms[t].state;
-        let same_video = state != TState::Idle && self.terms[t].video == e.video.0;
+        let same_video = state != TState::Idle && self.terms[t].title == e.video.0;
+        // a search, or a piggyback group, is left for any event but its own kind
+        let special = state == TState::Searching
+            || matches!(self.terms[t].search, Search::Version { .. })
+            || matches!(state, TState::Waiting | TState::Following);
         match e.kind {
             EventKind::Start => {
                 debug_assert_eq!(state, TState::Idle);
-                if self.begin_session(t, e.video.0, e.position, PrimeKind::Start) {
-                    self.terms[t].videos_started += 1;
+                if self.acc.measuring {
+                    self.acc.videos_started += 1;
+                }
+                self.terms[t].videos_started += 1;
+                if self.piggyback_start(t, e.video.0, e.position) {
+                    return;
+                }
+                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Start) {
+                    self.terms[t].videos_started -= 1;
                     if self.acc.measuring {
-                        self.acc.videos_started += 1;
+                        self.acc.videos_started -= 1;
                     }
-                } else {
                     self.acc.events_ignored += 1;
                     self.terms[t].state = TState::Idle;
                 }
@@ -559,7 +833,15 @@ impl Sim<'_> {
                     self.acc.events_ignored += 1;
                     return;
                 }
-                if state == TState::Playing {
+                if special {
+                    // stop searching (or leave the group) and pause where it got to
+                    let pos = self.detach(t);
+                    self.play_from(t, pos);
+                    if self.terms[t].state == TState::Idle {
+                        return;
+                    }
+                }
+                if self.terms[t].state == TState::Playing {
                     self.advance(t);
                     if self.terms[t].state == TState::Idle {
                         return; // the video ended at this very instant
@@ -576,6 +858,15 @@ impl Sim<'_> {
                 tm.gen = tm.gen.wrapping_add(1);
             }
             EventKind::Resume => {
+                if same_video
+                    && (state == TState::Searching
+                        || matches!(self.terms[t].search, Search::Version { .. }))
+                {
+                    // end of a search: re-prime normal play where it got to
+                    let pos = self.detach(t);
+                    self.play_from(t, pos);
+                    return;
+                }
                 if !same_video || state != TState::Paused {
                     self.acc.events_ignored += 1;
                     return;
@@ -604,7 +895,11 @@ impl Sim<'_> {
                     self.acc.events_ignored += 1;
                     return;
                 }
-                self.end_session(t);
+                if special {
+                    self.detach(t);
+                } else {
+                    self.end_session(t);
+                }
                 if !self.begin_session(t, e.video.0, e.position, PrimeKind::Seek) {
                     self.acc.events_ignored += 1;
                     self.terms[t].state = TState::Idle;
@@ -616,9 +911,27 @@ impl Sim<'_> {
                     self.acc.events_ignored += 1;
                     return;
                 }
-                self.end_session(t);
+                if special {
+                    self.detach(t);
+                } else {
+                    self.end_session(t);
+                }
                 self.terms[t].state = TState::Idle;
                 self.drain(t);
+            }
+            EventKind::FastForward | EventKind::Rewind => {
+                let forward = e.kind == EventKind::FastForward;
+                let already = match self.terms[t].search {
+                    Search::Skip { forward: f, .. } | Search::Version { forward: f } => Some(f),
+                    Search::None => None,
+                };
+                if !same_video || already == Some(forward) {
+                    self.acc.events_ignored += 1;
+                    return;
+                }
+                let pos = self.detach(t);
+                self.acc.searches += u64::from(self.acc.measuring);
+                self.start_search(t, pos, forward);
             }
         }
     }

@@ -1,10 +1,16 @@
-//! Workload generator: Zipf or uniform popularity, random start times, pauses and seeks.
+//! Workload generator: Zipf or uniform popularity, random start times, pauses, seeks and
+//! fast-forward/rewind searches.
 //!
 //! Each terminal starts its first video at an independent uniform instant in
 //! `[0, start_spread)` and, SPIFFI-style (§6), starts a newly chosen video as soon as the
-//! previous one would end. Within a viewing, pauses and seeks happen at uniformly random
-//! instants of playing time (Poisson counts with the given means); a pause lasts an exponential
-//! time, a seek jumps an exponential distance forward or backward (clamped into the video). The
+//! previous one would end. Within a viewing, pauses, seeks and searches happen at uniformly
+//! random instants of playing time (Poisson counts with the given means); a pause lasts an
+//! exponential time, a seek jumps an exponential distance forward or backward (clamped into the
+//! video), and a search (SPIFFI §8.1) is an `ff` or `rewind` (equally likely) followed by a
+//! `resume` an exponential time later. For placing later events the generator assumes a search
+//! covers `search_speed` seconds of video per second (how far it really gets depends on the
+//! server and `[interactive]`); a fast-forward that would pass the end ends the viewing there
+//! (no `resume`), and a rewind stops at the start. The
 //! next start is placed at the nominal end of the viewing; if the simulated terminal is late
 //! (it glitched), the engine delays it (see [`super`]).
 //!
@@ -54,6 +60,32 @@ pub struct GeneratorParams {
     pub seeks_per_video: f64,
     /// Mean seek distance, forward or backward with equal probability (exponential; default 5min).
     pub seek_mean: Duration,
+    /// Mean number of fast-forward/rewind searches per viewing (Poisson; default 0).
+    // (left out of the resolved scenario at their defaults, so that scenarios written before
+    // searches existed keep their resolved form and hash)
+    #[serde(skip_serializing_if = "is_zero")]
+    pub searches_per_video: f64,
+    /// Mean search length in wall-clock time, from `ff`/`rewind` to `resume` (exponential;
+    /// default 10s).
+    #[serde(skip_serializing_if = "is_default_search_mean")]
+    pub search_mean: Duration,
+    /// Seconds of video a search is assumed to cover per second, to place later events
+    /// (default 8: `show = "1s"` of `every = "8s"`, or `speedup = 8`; 1..=1000).
+    #[serde(skip_serializing_if = "is_default_search_speed")]
+    pub search_speed: f64,
+}
+
+const DEFAULT_SEARCH_MEAN: Duration = Duration(10_000_000_000);
+const DEFAULT_SEARCH_SPEED: f64 = 8.0;
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+fn is_default_search_mean(d: &Duration) -> bool {
+    *d == DEFAULT_SEARCH_MEAN
+}
+fn is_default_search_speed(x: &f64) -> bool {
+    *x == DEFAULT_SEARCH_SPEED
 }
 
 impl Default for GeneratorParams {
@@ -66,6 +98,9 @@ impl Default for GeneratorParams {
             pause_mean: Duration(120_000_000_000),
             seeks_per_video: 0.0,
             seek_mean: Duration(300_000_000_000),
+            searches_per_video: 0.0,
+            search_mean: DEFAULT_SEARCH_MEAN,
+            search_speed: DEFAULT_SEARCH_SPEED,
         }
     }
 }
@@ -80,6 +115,7 @@ impl GeneratorParams {
         for (k, v) in [
             ("pauses_per_video", self.pauses_per_video),
             ("seeks_per_video", self.seeks_per_video),
+            ("searches_per_video", self.searches_per_video),
         ] {
             if !v.is_finite() || !(0.0..=1000.0).contains(&v) {
                 return bad(k, format!("must be a number in 0..=1000, got {v}"));
@@ -95,14 +131,27 @@ impl GeneratorParams {
         for (k, v) in [
             ("pause_mean", self.pause_mean),
             ("seek_mean", self.seek_mean),
+            ("search_mean", self.search_mean),
         ] {
             if v.0 == 0 || v.0 > 100 * HOUR {
                 return bad(k, format!("must be in 1ns..=100h, got {v}"));
             }
         }
+        if !self.search_speed.is_finite() || !(1.0..=1000.0).contains(&self.search_speed) {
+            return bad(
+                "search_speed",
+                format!("must be a number in 1..=1000, got {}", self.search_speed),
+            );
+        }
         Ok(())
     }
 }
+
+/// What happens at one instant of a viewing's playing time (ordered as sorted: at the same
+/// instant a seek comes before a pause, as it always has).
+const SEEK: u8 = 0;
+const PAUSE: u8 = 1;
+const SEARCH: u8 = 2;
 
 /// Cumulative popularity of each video.
 fn popularity_cdf(p: &GeneratorParams, videos: u32) -> Vec<f64> {
@@ -154,7 +203,10 @@ pub fn generate(
     }
     let len = video_length.as_nanos();
     let viewings = horizon.as_nanos() / len + 2;
-    let per_view = 1.0 + 2.0 * params.pauses_per_video + params.seeks_per_video;
+    let per_view = 1.0
+        + 2.0 * params.pauses_per_video
+        + params.seeks_per_video
+        + 2.0 * params.searches_per_video;
     let estimate = f64::from(terminals) * viewings as f64 * per_view;
     if estimate > MAX_EVENTS as f64 {
         return Err(format!(
@@ -164,7 +216,7 @@ pub fn generate(
     }
     let cdf = popularity_cdf(params, videos);
     let mut events = Vec::with_capacity(estimate as usize);
-    let mut scratch: Vec<(u64, bool)> = Vec::new();
+    let mut scratch: Vec<(u64, u8)> = Vec::new();
     for t in 0..terminals {
         let mut rng = stream(seed, "workload.terminal", u64::from(t));
         let spread = params.start_spread.0;
@@ -185,25 +237,49 @@ pub fn generate(
                 position: SimDuration::from_nanos(position),
             };
             events.push(ev(start, EventKind::Start, 0));
-            // interactive events at random instants of playing time (true = pause)
+            // interactive events at random instants of playing time
             scratch.clear();
             for _ in 0..poisson(&mut rng, params.pauses_per_video) {
-                scratch.push((rng.random_range(0..len), true));
+                scratch.push((rng.random_range(0..len), PAUSE));
             }
             for _ in 0..poisson(&mut rng, params.seeks_per_video) {
-                scratch.push((rng.random_range(0..len), false));
+                scratch.push((rng.random_range(0..len), SEEK));
+            }
+            for _ in 0..poisson(&mut rng, params.searches_per_video) {
+                scratch.push((rng.random_range(0..len), SEARCH));
             }
             scratch.sort_unstable();
             let mut played_at_last = 0u64; // playing time at the last position change
             let mut pos = 0u64; // video position then
-            let mut paused = 0u64; // total pause time so far
-            for &(played, is_pause) in &scratch {
+            let mut paused = 0u64; // total pause (and search) time so far
+            let mut ended = None; // wall time a fast-forward ran off the end
+            for &(played, what) in &scratch {
                 let now_pos = pos + (played - played_at_last);
                 if now_pos >= len {
                     break; // the video ended before this event
                 }
                 let wall = start + played + paused;
-                if is_pause {
+                if what == SEARCH {
+                    let d = exp_ns(&mut rng, params.search_mean.0).max(1);
+                    let covered = (d as f64 * params.search_speed).min(1e18) as u64;
+                    if rng.random::<bool>() {
+                        events.push(ev(wall, EventKind::FastForward, 0));
+                        if now_pos.saturating_add(covered) >= len {
+                            let rest = ((len - now_pos) as f64 / params.search_speed) as u64;
+                            ended = Some(wall + rest);
+                            break;
+                        }
+                        pos = now_pos + covered;
+                    } else {
+                        events.push(ev(wall, EventKind::Rewind, 0));
+                        pos = now_pos.saturating_sub(covered);
+                    }
+                    events.push(ev(wall + d, EventKind::Resume, 0));
+                    paused += d;
+                    played_at_last = played;
+                    continue;
+                }
+                if what == PAUSE {
                     let d = exp_ns(&mut rng, params.pause_mean.0).max(1);
                     events.push(ev(wall, EventKind::Pause, 0));
                     events.push(ev(wall + d, EventKind::Resume, 0));
@@ -225,7 +301,7 @@ pub fn generate(
                 pos = now_pos;
                 played_at_last = played;
             }
-            let end = start + paused + played_at_last + (len - pos.min(len));
+            let end = ended.unwrap_or(start + paused + played_at_last + (len - pos.min(len)));
             start = end.max(start + 1);
         }
     }
@@ -323,33 +399,70 @@ mod tests {
         let p = GeneratorParams {
             pauses_per_video: 3.0,
             seeks_per_video: 2.0,
+            searches_per_video: 2.0,
             pause_mean: Duration(30_000_000_000),
+            search_mean: Duration(20_000_000_000),
             ..GeneratorParams::default()
         };
         let ev = gen(&p, 50, 3);
+        let mut kinds = std::collections::HashSet::new();
         for t in 0..50 {
             let mine: Vec<_> = ev.iter().filter(|e| e.terminal.0 == t).collect();
             assert_eq!(mine[0].kind, EventKind::Start);
-            let mut paused = false;
+            let (mut paused, mut searching) = (false, false);
             for e in &mine {
+                kinds.insert(e.kind);
                 match e.kind {
-                    EventKind::Start => assert!(!paused, "start while paused"),
+                    EventKind::Start => {
+                        assert!(!paused, "start while paused");
+                        // a fast-forward that ran off the end has no resume
+                        searching = false;
+                    }
                     EventKind::Pause => {
-                        assert!(!paused);
+                        assert!(!paused && !searching);
                         paused = true
                     }
                     EventKind::Resume => {
-                        assert!(paused);
-                        paused = false
+                        assert!(paused ^ searching);
+                        paused = false;
+                        searching = false
                     }
                     EventKind::Seek => {
-                        assert!(!paused);
+                        assert!(!paused && !searching);
                         assert!(e.position < SimDuration::from_secs(600));
                     }
                     EventKind::Stop => {}
+                    EventKind::FastForward | EventKind::Rewind => {
+                        assert!(!paused && !searching);
+                        searching = true
+                    }
                 }
             }
         }
+        for k in [EventKind::FastForward, EventKind::Rewind, EventKind::Seek] {
+            assert!(kinds.contains(&k), "{k} never generated");
+        }
+    }
+
+    #[test]
+    fn searches_leave_other_events_unchanged_when_off() {
+        // searches_per_video = 0 draws nothing: the pauses/seeks workload stays the same
+        let p = GeneratorParams {
+            pauses_per_video: 2.0,
+            seeks_per_video: 1.0,
+            ..GeneratorParams::default()
+        };
+        let with = GeneratorParams {
+            search_speed: 4.0,
+            search_mean: Duration(1_000_000_000),
+            ..p.clone()
+        };
+        assert_eq!(gen(&p, 10, 4), gen(&with, 10, 4));
+        let bad = GeneratorParams {
+            search_speed: 0.5,
+            ..p
+        };
+        assert_eq!(bad.validate().unwrap_err().0, "search_speed");
     }
 
     #[test]

@@ -16,9 +16,9 @@
 //!
 //! `time` is seconds since the start of the run and `position` seconds into the video, both
 //! exact decimals with up to nine fractional digits (read as integer nanoseconds, never as
-//! floating point). Times never decrease. `event` is `start`, `pause`, `resume`, `seek` or
-//! `stop`; `position` is the start position for `start`, the target for `seek`, and ignored
-//! (write 0) otherwise. Blank lines and `#` lines are comments; a `# terminals=N videos=M`
+//! floating point). Times never decrease. `event` is `start`, `pause`, `resume`, `seek`,
+//! `stop`, `ff` or `rewind`; `position` is the start position for `start`, the target for
+//! `seek`, and ignored (write 0) otherwise. Blank lines and `#` lines are comments; a `# terminals=N videos=M`
 //! comment records the generator's counts.
 //!
 //! Semantics (implemented by the engine): a `start` for a terminal that is still playing waits
@@ -26,6 +26,9 @@
 //! immediately starts another — and the terminal's later events keep their spacing behind it.
 //! `pause`/`resume` suspend and continue display (the terminal keeps filling its buffer);
 //! `seek` drops the buffer and re-primes at the new position; `stop` ends the video.
+//! `ff`/`rewind` start a visual search (SPIFFI §8.1) from the current position, by skipping
+//! or by switching to a search version (`[interactive]` of the scenario); the search lasts
+//! until the terminal's next event, and `resume` re-primes normal play where it got to.
 
 mod generator;
 mod reader;
@@ -53,6 +56,12 @@ pub enum EventKind {
     Seek,
     /// End the current video.
     Stop,
+    /// Start a fast-forward visual search from the current position (SPIFFI §8.1); it runs
+    /// until the terminal's next event (usually `resume`).
+    FastForward,
+    /// Start a rewind visual search from the current position (SPIFFI §8.1); it runs until
+    /// the terminal's next event (usually `resume`).
+    Rewind,
 }
 
 impl EventKind {
@@ -64,6 +73,8 @@ impl EventKind {
             EventKind::Resume => "resume",
             EventKind::Seek => "seek",
             EventKind::Stop => "stop",
+            EventKind::FastForward => "ff",
+            EventKind::Rewind => "rewind",
         }
     }
 }
@@ -83,6 +94,8 @@ impl FromStr for EventKind {
             "resume" => EventKind::Resume,
             "seek" => EventKind::Seek,
             "stop" => EventKind::Stop,
+            "ff" => EventKind::FastForward,
+            "rewind" => EventKind::Rewind,
             _ => return Err(()),
         })
     }

@@ -84,7 +84,7 @@ impl<R: BufRead> TraceReader<R> {
         })?;
         let kind: EventKind = f[2].parse().map_err(|_| {
             self.err(format!(
-                "field 3 (event): expected start|pause|resume|seek|stop, found {:?}",
+                "field 3 (event): expected start|pause|resume|seek|stop|ff|rewind, found {:?}",
                 f[2]
             ))
         })?;
@@ -213,7 +213,7 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "t.trace:3: field 3 (event): expected start|pause|resume|seek|stop, found \"jump\""
+            "t.trace:3: field 3 (event): expected start|pause|resume|seek|stop|ff|rewind, found \"jump\""
         );
         let e = read("0 0 start 1\n").unwrap_err().to_string();
         assert!(e.starts_with("t.trace:1: expected 5 fields"), "{e}");
@@ -223,6 +223,28 @@ mod tests {
         assert!(e.starts_with("t.trace:2: time 4 is earlier"), "{e}");
         let e = read("0 -1 start 1 0\n").unwrap_err().to_string();
         assert!(e.contains("field 2 (terminal)"), "{e}");
+    }
+
+    #[test]
+    fn search_events_read_and_malformed_ones_are_errors() {
+        let ev = read("0 0 start 1 0\n5 0 ff 1 0\n9 0 resume 1 0\n12 0 rewind 1 0\n").unwrap();
+        assert_eq!(ev[1].kind, EventKind::FastForward);
+        assert_eq!(ev[3].kind, EventKind::Rewind);
+        let e = read("0 0 start 1 0\n5 0 fastforward 1 0\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "t.trace:2: field 3 (event): expected start|pause|resume|seek|stop|ff|rewind, found \"fastforward\""
+        );
+        let e = read("5 0 FF 1 0\n").unwrap_err().to_string();
+        assert!(e.contains("found \"FF\""), "{e}");
+        let e = read("5 0 rewind 1\n").unwrap_err().to_string();
+        assert!(e.starts_with("t.trace:1: expected 5 fields"), "{e}");
+        let e = read("5 0 ff 1 -3\n").unwrap_err().to_string();
+        assert!(e.contains("field 5 (position)"), "{e}");
+        let e = read("5 0 rewind x 0\n").unwrap_err().to_string();
+        assert!(e.contains("field 4 (video)"), "{e}");
     }
 
     proptest! {

@@ -45,9 +45,9 @@ mod tests {
 
     proptest! {
         #[test]
-        fn round_trips(mut raw in proptest::collection::vec((0u64..u64::MAX / 4, any::<u32>(), 0usize..5, any::<u32>(), 0u64..u64::MAX / 4), 0..50)) {
+        fn round_trips(mut raw in proptest::collection::vec((0u64..u64::MAX / 4, any::<u32>(), 0usize..7, any::<u32>(), 0u64..u64::MAX / 4), 0..50)) {
             raw.sort_by_key(|r| r.0);
-            let kinds = [EventKind::Start, EventKind::Pause, EventKind::Resume, EventKind::Seek, EventKind::Stop];
+            let kinds = [EventKind::Start, EventKind::Pause, EventKind::Resume, EventKind::Seek, EventKind::Stop, EventKind::FastForward, EventKind::Rewind];
             let events: Vec<TraceEvent> = raw.iter().map(|&(t, term, k, v, p)| TraceEvent {
                 time: SimTime::from_nanos(t), terminal: TerminalId(term), kind: kinds[k],
                 video: VideoId(v), position: SimDuration::from_nanos(p),

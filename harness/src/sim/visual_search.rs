@@ -1,0 +1,213 @@
+//! Fast-forward and rewind visual searches (SPIFFI §8.1), in the two ways the paper names.
+//!
+//! **Skip** (`[interactive] search = "skip"`): "the terminal can skip forward or backward
+//! through the movie showing one or two seconds out of every several seconds of video data.
+//! Since the skipped video segments need not be read, this scheme will not significantly
+//! increase the load on the video server." A search from position p shows the segments
+//! starting at p ± every, p ± 2·every, …, each `show` long. For each segment the terminal
+//! drops its buffer and re-primes at the segment's start, reading only the stripe blocks that
+//! hold the segment (through the normal server path: network, CPU, buffer pool, disk
+//! scheduler; the prefetcher still sees ordinary references and gets no hints), shows it once
+//! it is all in, and jumps again. A fast-forward whose next segment would start past the end
+//! ends the video; a rewind that has shown the segment at the start resumes normal play from
+//! the start. The position reached is the segment's start plus what has been shown of it.
+//!
+//! **Version** (`search = "version"`, [Özde94]): each video v has a fast-forward version
+//! (object `count + v`) and a rewind version (`2·count + v`), `1/speedup` of its frames, laid
+//! out on the disks like any video. On `ff` at frame p the terminal drops its buffer and
+//! re-primes the fast-forward version at frame ⌊p / k⌋; on `rewind`, the rewind version
+//! (the frames in reverse, read forward) at ⌊(F − p) / k⌋, F being the video's frames. It then
+//! plays that version at the normal rate (with glitches counted as in any playback), covering
+//! k frames of the movie per frame. On `resume` it switches back to frame r·k (ff) or
+//! F − r·k (rewind) of the movie, r being the version's frame reached. The fast-forward
+//! version running out ends the video; the rewind version running out resumes normal play
+//! from the start.
+//!
+//! A search lasts until the terminal's next event: `resume` re-primes normal play at the
+//! position reached, `pause` does the same and pauses, `seek`/`stop` behave as usual, and
+//! the other direction's search starts from the position reached (the same direction again
+//! is ignored).
+
+use super::engine::Sim;
+use super::terminal::{PrimeKind, Search, TState};
+use crate::scenario::SearchMode;
+
+impl Sim<'_> {
+    /// Starts a search of the terminal's video from frame `pos` (the terminal is detached).
+    pub(super) fn start_search(&mut self, t: usize, pos: u64, forward: bool) {
+        match self.interactive.search {
+            SearchMode::Skip => self.next_segment(t, pos, forward),
+            SearchMode::Version => {
+                let title = self.terms[t].title;
+                let (object, frame) = self.version_position(title, forward, pos);
+                if frame < self.lib.frames_of(object as usize) {
+                    self.begin_at(t, object, frame, PrimeKind::Seek);
+                    self.terms[t].search = Search::Version { forward };
+                } else if forward {
+                    // nothing left to search through: the video ends
+                    self.terms[t].state = TState::Idle;
+                    self.drain(t);
+                } else {
+                    self.play_from(t, 0);
+                }
+            }
+        }
+    }
+
+    /// The search version of `title` for the direction and its frame matching movie frame
+    /// `pos`.
+    pub(super) fn version_position(&self, title: u32, forward: bool, pos: u64) -> (u32, u64) {
+        let count = self.scenario.file.videos.count;
+        let k = u64::from(self.interactive.speedup);
+        let object = if forward { count } else { 2 * count } + title;
+        (object, version_frame(self.lib.frames(), k, forward, pos))
+    }
+
+    /// The movie frame matching frame `r` of a search version.
+    pub(super) fn movie_position(&self, forward: bool, r: u64) -> u64 {
+        let k = u64::from(self.interactive.speedup);
+        movie_frame(self.lib.frames(), k, forward, r)
+    }
+
+    /// Skip search: reads the next segment after (or before) the one starting at `from`.
+    fn next_segment(&mut self, t: usize, from: u64, forward: bool) {
+        let frames = self.lib.frames();
+        let every = self.lib.frame_at(self.interactive.every.sim()).max(1);
+        let show = self.lib.frame_at(self.interactive.show.sim()).max(1);
+        let start = if forward {
+            from + every
+        } else if from == 0 {
+            // the rewind reached the beginning: play from there
+            self.play_from(t, 0);
+            return;
+        } else {
+            from.saturating_sub(every)
+        };
+        let title = self.terms[t].title;
+        if start >= frames || !self.setup_session(t, title, start, PrimeKind::Seek) {
+            // the fast-forward ran past the end: the video ends
+            self.terms[t].state = TState::Idle;
+            self.drain(t);
+            return;
+        }
+        let end = (start + show).min(frames);
+        let limit = self
+            .lib
+            .offset(title as usize, end)
+            .div_ceil(self.block_bytes) as u32;
+        let tm = &mut self.terms[t];
+        tm.state = TState::Searching;
+        tm.limit_block = limit;
+        tm.search = Search::Skip {
+            forward,
+            seg_start: start,
+            seg_end: end,
+            showing: false,
+        };
+        self.fill(t);
+        self.segment_check(t);
+    }
+
+    /// Skip search: shows the segment once all of it that fits has arrived.
+    pub(super) fn segment_check(&mut self, t: usize) {
+        let Search::Skip {
+            forward,
+            seg_start,
+            seg_end,
+            showing: false,
+        } = self.terms[t].search
+        else {
+            return;
+        };
+        let tm = &self.terms[t];
+        let done = tm.frontier_block >= tm.limit_block
+            || tm.frontier_block >= self.blocks[tm.video as usize]
+            || (self.all_arrived(t) && !self.can_request(t));
+        if !done {
+            return;
+        }
+        // what is held of the segment (all of it unless the terminal's memory is smaller)
+        let end = seg_end.min(self.frames_available(t)).max(seg_start + 1);
+        self.terms[t].search = Search::Skip {
+            forward,
+            seg_start,
+            seg_end: end,
+            showing: true,
+        };
+        if self.acc.measuring {
+            self.acc.segments += 1;
+        }
+        let at = self.show_now(t, end);
+        self.wake_at(t, at);
+    }
+
+    /// Skip search: the segment has been shown; on to the next.
+    pub(super) fn segment_wake(&mut self, t: usize) {
+        let Search::Skip {
+            forward,
+            seg_start,
+            seg_end,
+            showing: true,
+        } = self.terms[t].search
+        else {
+            return;
+        };
+        self.terms[t].play_frame = seg_end;
+        self.end_session(t);
+        self.next_segment(t, seg_start, forward);
+    }
+}
+
+/// Frame of the fast-forward (`forward`) or rewind version matching frame `pos` of a movie of
+/// `frames` frames, for speed-up `k`: ⌊pos / k⌋, or ⌊(frames − pos) / k⌋ for the rewind
+/// version (stored in reverse).
+pub(super) fn version_frame(frames: u64, k: u64, forward: bool, pos: u64) -> u64 {
+    if forward {
+        pos / k
+    } else {
+        frames.saturating_sub(pos) / k
+    }
+}
+
+/// Movie frame matching frame `r` of a search version (the inverse of [`version_frame`] up to
+/// its rounding: within `k − 1` frames, never past the position searched to).
+pub(super) fn movie_frame(frames: u64, k: u64, forward: bool, r: u64) -> u64 {
+    if forward {
+        r.saturating_mul(k).min(frames)
+    } else {
+        frames.saturating_sub(r.saturating_mul(k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_positions_map_both_ways() {
+        // a one-hour movie at 30 fps, speed-up 8: versions of 13 500 frames
+        let (frames, k) = (108_000, 8);
+        // 30 minutes in: frame 54 000 is frame 6 750 of both versions (the middle)
+        assert_eq!(version_frame(frames, k, true, 54_000), 6_750);
+        assert_eq!(version_frame(frames, k, false, 54_000), 6_750);
+        // 10 minutes in: 2 250 frames into the ff version, 11 250 into the rewind version
+        assert_eq!(version_frame(frames, k, true, 18_000), 2_250);
+        assert_eq!(version_frame(frames, k, false, 18_000), 11_250);
+        // playing 10 s (300 frames) of a version covers 80 s (2 400 frames) of the movie,
+        // forward in the ff version and backward in the rewind version
+        assert_eq!(movie_frame(frames, k, true, 2_250 + 300), 18_000 + 2_400);
+        assert_eq!(movie_frame(frames, k, false, 11_250 + 300), 18_000 - 2_400);
+        // a round trip lands within k − 1 frames, on the side already searched
+        for pos in [0, 1, 7, 8, 9, 54_001, 107_999] {
+            let f = movie_frame(frames, k, true, version_frame(frames, k, true, pos));
+            assert!(f <= pos && pos - f < k, "ff {pos} -> {f}");
+            let r = movie_frame(frames, k, false, version_frame(frames, k, false, pos));
+            assert!(r >= pos && r - pos < k, "rewind {pos} -> {r}");
+        }
+        // the ends: ff from the last frame is the version's end; rewind from 0 too
+        assert_eq!(version_frame(frames, k, true, frames), 13_500);
+        assert_eq!(version_frame(frames, k, false, 0), 13_500);
+        assert_eq!(movie_frame(frames, k, false, 13_500), 0);
+        assert_eq!(movie_frame(frames, k, true, 13_500), frames);
+    }
+}
