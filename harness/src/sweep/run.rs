@@ -16,12 +16,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// One point's run: its results and its workload events.
+pub type PointRun = (RunResults, Vec<TraceEvent>);
+
 /// Runs every point of `suite` (inside the current rayon pool); `done(i)` is called as point
 /// `i` finishes. Results are in point order.
 pub fn run_points(
     suite: &SweepSuite,
     done: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<(RunResults, Vec<TraceEvent>)>, (usize, RunError)> {
+) -> Result<Vec<PointRun>, (usize, RunError)> {
     suite
         .points
         .par_iter()
