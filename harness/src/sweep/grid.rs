@@ -706,7 +706,9 @@ note = 1
         assert!(m.contains("its values: 1, 2"), "{m}");
         let (_, _, m) = err(&paper.replace("a = 3", "b = 1"));
         assert!(m.contains("not an axis"), "{m}");
-        let (_, _, m) = err(&paper.replace("a = 3", "a = 1").replace("x = 1", "x = \"many\""));
+        let (_, _, m) = err(&paper
+            .replace("a = 3", "a = 1")
+            .replace("x = 1", "x = \"many\""));
         assert!(m.contains("numbers"), "{m}");
         let twice = "[sweep]\n\"a\" = [1]\n[[sweep.paper]]\nx = 1\n[[sweep.paper]]\nx = 2\n";
         let (k, l, m) = err(twice);
