@@ -72,6 +72,15 @@ enum Command {
     /// Find the largest number of terminals served without glitches (SPIFFI §7.1), with
     /// replications until 90 % confident within 5 %; writes search.json and curve.csv.
     Search(crate::search::SearchArgs),
+    /// The largest glitch-free terminal count at every point of a sweep (`[sweep]`), in
+    /// parallel, beside the paper's values; writes sweep.json, sweep.csv and sweep.md.
+    Sweep(crate::sweep::search::SweepArgs),
+    /// Print the paper-vs-vodbench markdown tables of saved `vodbench sweep` folders.
+    SweepTable {
+        /// Output folders of `vodbench sweep` (each with a sweep.json).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// Validate scenario files without running them.
     Check {
         /// Scenario files.
@@ -191,6 +200,35 @@ fn is_broadcast_file(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t))
 }
 
+fn is_sweep_file(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| crate::sweep::has_sweep(&t))
+}
+
+/// `vodbench check` of an on-demand sweep: every point validated, preflighted and its
+/// workload generated; lists the points with their indices (for `vodbench sweep --points`).
+fn check_sweep(path: &Path, registry: &Registry) -> Result<String, String> {
+    let suite = crate::sweep::SweepSuite::load(path, registry).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "ok: {} ({}, sweep over {}, {} points)\n",
+        path.display(),
+        suite.name,
+        suite.axes.join(" × "),
+        suite.points.len()
+    );
+    for (i, p) in suite.points.iter().enumerate() {
+        let events = runner::preflight(&p.scenario)
+            .and_then(|_| runner::workload(&p.scenario))
+            .map_err(|e| format!("sweep point ({}): {e}", p.label()))?;
+        out.push_str(&format!(
+            "  {i:>3}  {}: {} terminals, {} workload events\n",
+            p.label(),
+            p.scenario.file.terminals.count,
+            events.len()
+        ));
+    }
+    Ok(out)
+}
+
 pub(crate) fn input_error(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg}");
     ExitCode::from(EXIT_INPUT)
@@ -241,6 +279,14 @@ pub fn main_with(registry: Registry) -> ExitCode {
                     ));
                 }
                 crate::broadcast::cli::cmd_run(&registry, &scenario, out, seed, quiet)
+            } else if is_sweep_file(&scenario) {
+                if save_baseline.is_some() {
+                    return input_error(format!(
+                        "{}: --save-baseline takes one configuration; this file is a sweep",
+                        scenario.display()
+                    ));
+                }
+                crate::sweep::run::cmd_run(&registry, &scenario, out, terminals, seed, quiet)
             } else {
                 let dir = out.unwrap_or_else(|| default_out(&registry, &scenario));
                 let code = cmd_run(&registry, &scenario, &dir, terminals, seed, quiet);
@@ -256,6 +302,8 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Command::Export(args) => report_cmds::cmd_export(&registry, args),
         Command::Rerun(args) => report_cmds::cmd_rerun(&registry, args),
         Command::Search(args) => crate::search::cmd_search(&registry, args),
+        Command::Sweep(args) => crate::sweep::search::cmd_sweep(&registry, args),
+        Command::SweepTable { dirs } => crate::sweep::search::cmd_sweep_table(&dirs),
         Command::Check { scenarios } => {
             let mut bad = false;
             for p in scenarios {
@@ -268,6 +316,16 @@ pub fn main_with(registry: Registry) -> ExitCode {
                             s.points.len(),
                             if s.points.len() == 1 { "" } else { "s" }
                         ),
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            bad = true;
+                        }
+                    }
+                    continue;
+                }
+                if is_sweep_file(&p) {
+                    match check_sweep(&p, &registry) {
+                        Ok(text) => print!("{text}"),
                         Err(e) => {
                             eprintln!("error: {e}");
                             bad = true;

@@ -30,6 +30,7 @@ pub mod scenario;
 pub mod schema;
 pub mod search;
 pub mod sim;
+pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod units;

@@ -74,8 +74,46 @@ pub struct Probe {
     pub glitches: u64,
 }
 
+/// What the run at a replication's answer measured besides glitches: SPIFFI plots disk
+/// utilization at the maximum (Fig. 14) and the share of references to pages another
+/// terminal referenced before (Fig. 16).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+pub struct AnswerStats {
+    /// Mean busy fraction of the disks (`disks.utilization_mean_ratio`).
+    pub disk_utilization_mean_ratio: f64,
+    /// Buffer-pool references to a page last referenced by another terminal, as a share of
+    /// all references (`buffer_pool.shared_ratio`).
+    pub shared_ratio: f64,
+    /// Buffer-pool hit ratio (`buffer_pool.hit_ratio`).
+    pub hit_ratio: f64,
+}
+
+impl AnswerStats {
+    fn of(s: &crate::results::Summary) -> AnswerStats {
+        AnswerStats {
+            disk_utilization_mean_ratio: s.disks.utilization_mean_ratio,
+            shared_ratio: s.buffer_pool.shared_ratio,
+            hit_ratio: s.buffer_pool.hit_ratio,
+        }
+    }
+
+    /// The mean of several (None for none).
+    pub fn mean(xs: &[AnswerStats]) -> Option<AnswerStats> {
+        if xs.is_empty() {
+            return None;
+        }
+        let n = xs.len() as f64;
+        let m = |f: fn(&AnswerStats) -> f64| xs.iter().map(f).sum::<f64>() / n;
+        Some(AnswerStats {
+            disk_utilization_mean_ratio: m(|x| x.disk_utilization_mean_ratio),
+            shared_ratio: m(|x| x.shared_ratio),
+            hit_ratio: m(|x| x.hit_ratio),
+        })
+    }
+}
+
 /// The answer of one replication.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReplicationResult {
     /// Replication index.
     pub replication: u32,
@@ -87,6 +125,9 @@ pub struct ReplicationResult {
     pub capped: bool,
     /// Simulations it took.
     pub runs: u32,
+    /// The run at the answer (none when even one terminal glitched).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_answer: Option<AnswerStats>,
 }
 
 /// A two-sided Student-t confidence interval on the mean.
@@ -125,6 +166,9 @@ pub struct SearchResult {
     pub runs: u32,
     /// Each replication's answer.
     pub per_replication: Vec<ReplicationResult>,
+    /// The mean over replications of what their runs at the answer measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_answer: Option<AnswerStats>,
     /// The published maximum (`[paper] max_terminals` of the scenario), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paper_max_terminals: Option<f64>,
@@ -266,16 +310,27 @@ pub fn search(
     opts: &SearchOptions,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
+    let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
     let simulate = |seed: u64, n: u32| -> Result<u64, RunError> {
         let mut s = scenario.clone();
         s.file.seed = seed;
         s.set_terminals(n)?;
         let (results, _) = runner::run(&s, &mut |_, _| {})?;
+        stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((seed, n), AnswerStats::of(&results.summary));
         Ok(results.summary.glitches.count)
     };
     let start = scenario.file.terminals.count;
     let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
-    let (reps, probes, converged) = drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
+    let (mut reps, probes, converged) =
+        drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
+    let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+    for r in &mut reps {
+        r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
+    }
+    let answers: Vec<AnswerStats> = reps.iter().filter_map(|r| r.at_answer).collect();
     let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
     let ci = interval(&xs);
     Ok(SearchResult {
@@ -287,6 +342,7 @@ pub fn search(
         replications: reps.len() as u32,
         runs: probes.len() as u32,
         per_replication: reps,
+        at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
         start_terminals: start.clamp(1, cap),
         terminal_cap: cap,
@@ -327,6 +383,7 @@ fn drive<E: Send>(
             max_terminals,
             capped,
             runs: probes.len() as u32,
+            at_answer: None,
         };
         Ok((rep, probes))
     };
@@ -552,6 +609,15 @@ pub fn summary_text(r: &SearchResult) -> String {
         out.push_str(&format!(
             "{capped} replication(s) never glitched up to {} terminals (raise --max-terminals)\n",
             r.terminal_cap
+        ));
+    }
+    if let Some(a) = &r.at_answer {
+        out.push_str(&format!(
+            "at the answer: disk utilization {:.1} %, buffer hits {:.1} %, references to \
+             pages another terminal referenced {:.1} %\n",
+            a.disk_utilization_mean_ratio * 100.0,
+            a.hit_ratio * 100.0,
+            a.shared_ratio * 100.0
         ));
     }
     if let Some(p) = r.paper_max_terminals {

@@ -3,7 +3,8 @@
 //! A file is a broadcast scenario when it has a top-level `[broadcast]` table. Parsing is as
 //! strict as for on-demand scenarios: unknown keys, wrong types and out-of-range values name
 //! the file, the line and the key path. A `[sweep]` table turns one file into a grid of runs:
-//! each key is a dotted path into the scenario, each value the list of settings to try.
+//! each key is a dotted path into the scenario, each value the list of settings to try (the
+//! same `[sweep]` as on-demand scenarios, [`crate::sweep`], series axes included).
 //!
 //! ```toml
 //! name = "mcs-1pct"
@@ -36,8 +37,7 @@ use std::path::{Path, PathBuf};
 pub const MAX_FRAMES: u32 = 50_000_000;
 /// Most receivers per run.
 pub const MAX_CLIENTS: u32 = 100_000;
-/// Most points in one sweep.
-pub const MAX_SWEEP_POINTS: usize = 100_000;
+pub use crate::sweep::MAX_SWEEP_POINTS;
 
 /// The top level of a broadcast scenario file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -276,29 +276,6 @@ pub fn is_broadcast(text: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn set_path(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
-    let mut parts: Vec<&str> = key.split('.').collect();
-    let last = parts.pop().filter(|s| !s.is_empty()).ok_or("empty key")?;
-    let mut t = table;
-    for p in parts {
-        let entry = t
-            .entry(p.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        t = entry
-            .as_table_mut()
-            .ok_or_else(|| format!("`{p}` is not a table"))?;
-    }
-    t.insert(last.to_string(), value);
-    Ok(())
-}
-
-fn describe(v: &toml::Value) -> String {
-    match v {
-        toml::Value::String(s) => format!("{s:?}"),
-        other => other.to_string(),
-    }
-}
-
 impl BroadcastSuite {
     /// Reads and validates a broadcast scenario file, expanding its sweep.
     pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
@@ -315,7 +292,6 @@ impl BroadcastSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<BroadcastSuite, ScenarioError> {
-        let at = |key: &str, message: String| ScenarioError::at(path, text, key, message);
         let mut base: toml::Table =
             text.parse()
                 .map_err(|e: toml::de::Error| ScenarioError::Syntax {
@@ -323,31 +299,7 @@ impl BroadcastSuite {
                     line: e.span().map(|s| locate::line_of(text, s.start)),
                     message: e.message().to_string(),
                 })?;
-        let sweep = match base.remove("sweep") {
-            None => toml::Table::new(),
-            Some(toml::Value::Table(t)) => t,
-            Some(_) => return Err(at("sweep", "must be a table of key = [values]".into())),
-        };
-        let mut axes: Vec<(String, Vec<toml::Value>)> = Vec::new();
-        let mut points = 1usize;
-        for (k, v) in &sweep {
-            let key = format!("sweep.{k}");
-            let values = match v {
-                toml::Value::Array(a) if !a.is_empty() => a.clone(),
-                _ => return Err(at(&key, "must be a non-empty list of values".into())),
-            };
-            if k.starts_with("sweep") || k.split('.').any(str::is_empty) {
-                return Err(at(&key, format!("`{k}` is not a key that can be swept")));
-            }
-            points = points.saturating_mul(values.len());
-            axes.push((k.clone(), values));
-        }
-        if points > MAX_SWEEP_POINTS {
-            return Err(at(
-                "sweep",
-                format!("the grid has {points} points; at most {MAX_SWEEP_POINTS} are allowed"),
-            ));
-        }
+        let grid = crate::sweep::Grid::expand(&mut base, text, path)?;
         let name = base
             .get("name")
             .and_then(|v| v.as_str())
@@ -357,49 +309,15 @@ impl BroadcastSuite {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_else(|| "scenario".into())
             });
-        let mut out = Vec::with_capacity(points);
-        let mut index = vec![0usize; axes.len()];
-        for _ in 0..points {
-            let mut table = base.clone();
-            let mut point = Vec::new();
-            for (a, (k, values)) in axes.iter().enumerate() {
-                let v = values[index[a]].clone();
-                set_path(&mut table, k, v.clone())
-                    .map_err(|m| at(&format!("sweep.{k}"), format!("cannot set `{k}`: {m}")))?;
-                point.push((k.clone(), v));
-            }
-            let label = point
-                .iter()
-                .map(|(k, v)| format!("{k} = {}", describe(v)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let in_point = |key: &str, message: String| {
-                let swept = point
-                    .iter()
-                    .any(|(k, _)| key == k || key.starts_with(&format!("{k}.")));
-                if swept {
-                    let mut e = at(key, format!("sweep point ({label}): {message}"));
-                    if let ScenarioError::Invalid { line, .. } = &mut e {
-                        let sk = point
-                            .iter()
-                            .find(|(k, _)| key == k || key.starts_with(&format!("{k}.")))
-                            .map(|(k, _)| k.clone())
-                            .unwrap_or_default();
-                        *line = sweep_line(text, &sk).or(*line);
-                    }
-                    e
-                } else {
-                    at(key, message)
-                }
-            };
-            out.push(Self::point(table, point.clone(), registry, &in_point)?);
-            for a in (0..axes.len()).rev() {
-                index[a] += 1;
-                if index[a] < axes[a].1.len() {
-                    break;
-                }
-                index[a] = 0;
-            }
+        let mut out = Vec::with_capacity(grid.points.len());
+        for p in &grid.points {
+            let in_point = |key: &str, message: String| p.error(&grid, text, path, key, message);
+            out.push(Self::point(
+                p.table.clone(),
+                p.values.clone(),
+                registry,
+                &in_point,
+            )?);
         }
         Ok(BroadcastSuite {
             path: path.to_path_buf(),
@@ -408,7 +326,7 @@ impl BroadcastSuite {
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| PathBuf::from(".")),
             name,
-            sweep_keys: axes.into_iter().map(|(k, _)| k).collect(),
+            sweep_keys: grid.axes.iter().map(|a| a.name().to_string()).collect(),
             points: out,
         })
     }
@@ -462,11 +380,4 @@ impl BroadcastSuite {
             disk,
         })
     }
-}
-
-/// The line of `key` inside the `[sweep]` table (keys there are quoted dotted strings).
-fn sweep_line(text: &str, key: &str) -> Option<usize> {
-    let start = text.find("[sweep]")?;
-    let pos = text[start..].find(&format!("\"{key}\""))? + start;
-    Some(locate::line_of(text, pos))
 }

@@ -96,11 +96,30 @@ impl Scenario {
             line: e.span().map(|s| locate::line_of(text, s.start)),
             message: e.message().to_string(),
         })?;
-        let mut file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let (key, message) = error::key_and_message(&path, e.into_inner().message());
+            if key == "sweep" {
+                return at(
+                    "sweep",
+                    "a [sweep] makes this file a grid of scenarios: `vodbench run`, `check` \
+                     and `sweep` take it point by point; this command needs one configuration"
+                        .into(),
+                );
+            }
             at(&key, message)
         })?;
+        Self::from_file(file, path, registry, &at)
+    }
+
+    /// Validates a parsed file and resolves its plugins; `at(key, message)` builds the
+    /// error for a key (a sweep point names the sweep entry that set it).
+    pub fn from_file(
+        mut file: ScenarioFile,
+        path: &Path,
+        registry: &Registry,
+        at: &dyn Fn(&str, String) -> ScenarioError,
+    ) -> Result<Scenario, ScenarioError> {
         if file.name.is_none() {
             file.name = Some(
                 path.file_stem()
@@ -135,11 +154,11 @@ impl Scenario {
                 })
         }
         let plugins = Plugins {
-            disk_model: resolve(registry, "disk.model", &file.disk.model, &at)?,
-            scheduler: resolve(registry, "disk.scheduler", &file.disk.scheduler, &at)?,
-            buffer_pool: resolve(registry, "buffer_pool", &file.buffer_pool, &at)?,
-            prefetcher: resolve(registry, "prefetcher", &file.prefetcher, &at)?,
-            layout: resolve(registry, "layout", &file.layout, &at)?,
+            disk_model: resolve(registry, "disk.model", &file.disk.model, at)?,
+            scheduler: resolve(registry, "disk.scheduler", &file.disk.scheduler, at)?,
+            buffer_pool: resolve(registry, "buffer_pool", &file.buffer_pool, at)?,
+            prefetcher: resolve(registry, "prefetcher", &file.prefetcher, at)?,
+            layout: resolve(registry, "layout", &file.layout, at)?,
         };
         let base_dir = path
             .parent()

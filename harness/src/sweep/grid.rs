@@ -1,0 +1,755 @@
+//! The `[sweep]` table shared by on-demand and broadcast scenarios: one file, a grid of runs.
+//!
+//! Two kinds of *axes* make the grid (their cartesian product is the set of points):
+//!
+//! * a **key axis** `"dotted.key" = [v1, v2, …]` sets one scenario key to each value in turn
+//!   (a value may be a whole table, e.g. a plugin with its parameters);
+//! * a **series axis** `[[sweep.series.NAME]]`, one entry per setting, changes several keys
+//!   together: each entry has a `label` and any number of `"dotted.key" = value` pairs. SPIFFI's
+//!   Fig. 10 compares schedulers whose parameters differ (elevator; real-time 2 × 4 s with the
+//!   real-time prefetcher; …), which a single key cannot express.
+//!
+//! Series axes vary slowest (in name order), then the key axes (in key order); the last axis
+//! varies fastest. A point is named by its axes' values (a series by its entry's label).
+//!
+//! A series whose entries all carry a `factor` (one of them 1) is a *scaleup* axis (SPIFFI
+//! §7.6, Table 2): `vodbench sweep` reports each point's scaleup, its maximum terminals over
+//! `factor ×` those of the point with factor 1 and the same other values.
+//!
+//! Published values per point go in `[[sweep.paper]]` entries: `at` selects points by axis
+//! values (axes left out match every value) and the other keys are merged into those points'
+//! `[paper]` table. A series entry can also set `"paper.KEY"` itself.
+//!
+//! ```toml
+//! [sweep]
+//! "server.stripe" = ["128KiB", "256KiB", "512KiB", "1MiB"]
+//!
+//! [[sweep.series.scheduler]]
+//! label = "elevator"
+//! "disk.scheduler" = { name = "elevator" }
+//!
+//! [[sweep.series.scheduler]]
+//! label = "real-time 3×4 s"
+//! "disk.scheduler" = { name = "real-time", classes = 3, spacing = "4s" }
+//! prefetcher = { name = "real-time" }
+//!
+//! [[sweep.paper]]
+//! at = { scheduler = "real-time 3×4 s", "server.stripe" = "512KiB" }
+//! max_terminals = 225
+//! ```
+//!
+//! Each point is validated like a scenario of its own; an error caused by a swept value names
+//! the point and the line of the sweep entry that set it.
+
+use crate::scenario::{locate, ScenarioError};
+use std::path::Path;
+
+/// Most points in one sweep.
+pub const MAX_SWEEP_POINTS: usize = 100_000;
+
+/// Keys a `[sweep]` table reserves (not scenario keys).
+const RESERVED: [&str; 2] = ["series", "paper"];
+
+/// Keys a series entry reserves: `label` names it, `factor` makes its series a scaleup axis.
+pub const SERIES_RESERVED: [&str; 2] = ["label", "factor"];
+
+/// One setting of a series axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesEntry {
+    /// Its label (the axis value that names it).
+    pub label: String,
+    /// The keys it sets, in key order.
+    pub sets: Vec<(String, toml::Value)>,
+    /// Its scale `factor`, when the series is a scaleup axis.
+    pub factor: Option<f64>,
+}
+
+/// One axis of the grid.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Axis {
+    /// `"dotted.key" = [values]`.
+    Key {
+        /// The dotted key (also the axis name).
+        key: String,
+        /// Its values.
+        values: Vec<toml::Value>,
+    },
+    /// `[[sweep.series.NAME]]`.
+    Series {
+        /// The axis name.
+        name: String,
+        /// Its entries.
+        entries: Vec<SeriesEntry>,
+    },
+}
+
+impl Axis {
+    /// The axis name: the dotted key, or the series name.
+    pub fn name(&self) -> &str {
+        match self {
+            Axis::Key { key, .. } => key,
+            Axis::Series { name, .. } => name,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Axis::Key { values, .. } => values.len(),
+            Axis::Series { entries, .. } => entries.len(),
+        }
+    }
+
+    /// The value naming setting `i`: the key's value, or the series entry's label.
+    fn value(&self, i: usize) -> toml::Value {
+        match self {
+            Axis::Key { values, .. } => values[i].clone(),
+            Axis::Series { entries, .. } => toml::Value::String(entries[i].label.clone()),
+        }
+    }
+}
+
+/// One point of the grid.
+#[derive(Debug, Clone)]
+pub struct GridPoint {
+    /// The scenario table with this point's settings applied (no `[sweep]`).
+    pub table: toml::Table,
+    /// Axis name → value (a series' label), in axis order.
+    pub values: Vec<(String, toml::Value)>,
+    /// Its scale factor (from the scaleup series' entry), if the sweep has a scaleup axis.
+    pub factor: Option<f64>,
+    /// Scenario keys this point set → (axis index, setting index), for error lines.
+    sets: Vec<(String, usize, usize)>,
+}
+
+/// A scenario file's sweep, expanded.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    /// The axes, slowest first.
+    pub axes: Vec<Axis>,
+    /// Every point (one, with no values, without a sweep).
+    pub points: Vec<GridPoint>,
+}
+
+/// A swept value shown to people: strings bare, a plugin table as `name k=v …`.
+pub fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Table(t) => {
+            let mut parts = Vec::new();
+            if let Some(n) = t.get("name").and_then(|n| n.as_str()) {
+                parts.push(n.to_string());
+            }
+            for (k, v) in t {
+                if k != "name" {
+                    parts.push(format!("{k}={}", value_text(v)));
+                }
+            }
+            parts.join(" ")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `key = value, …` naming a point in messages.
+pub fn point_label(values: &[(String, toml::Value)]) -> String {
+    values
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", describe(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+/// Sets dotted `key` in `table`, creating tables on the way.
+pub fn set_path(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().filter(|s| !s.is_empty()).ok_or("empty key")?;
+    let mut t = table;
+    for p in parts {
+        if p.is_empty() {
+            return Err("empty key segment".into());
+        }
+        let entry = t
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        t = entry
+            .as_table_mut()
+            .ok_or_else(|| format!("`{p}` is not a table"))?;
+    }
+    t.insert(last.to_string(), value);
+    Ok(())
+}
+
+fn sweepable(k: &str) -> bool {
+    !k.is_empty() && !k.split('.').any(str::is_empty) && !k.starts_with("sweep")
+}
+
+impl Grid {
+    /// Removes `[sweep]` from `base` and expands it. `text` and `path` are for messages.
+    pub fn expand(base: &mut toml::Table, text: &str, path: &Path) -> Result<Grid, ScenarioError> {
+        let at = |key: &str, line: Option<usize>, message: String| ScenarioError::Invalid {
+            file: path.to_path_buf(),
+            line: line.or_else(|| locate::line_of_key(text, key)),
+            key: key.to_string(),
+            message,
+        };
+        let mut sweep = match base.remove("sweep") {
+            None => toml::Table::new(),
+            Some(toml::Value::Table(t)) => t,
+            Some(_) => {
+                return Err(at(
+                    "sweep",
+                    None,
+                    "must be a table of \"dotted.key\" = [values]".into(),
+                ))
+            }
+        };
+        let mut axes = Vec::new();
+        match sweep.remove("series") {
+            None => {}
+            Some(toml::Value::Table(series)) => {
+                for (name, v) in series {
+                    axes.push(Self::series_axis(&name, v, text, &at)?);
+                }
+            }
+            Some(_) => {
+                return Err(at(
+                    "sweep.series",
+                    None,
+                    "must be tables `[[sweep.series.NAME]]`, each with a `label` and the \
+                     \"dotted.key\" = value pairs it sets"
+                        .into(),
+                ))
+            }
+        }
+        let paper = sweep.remove("paper");
+        for (k, v) in &sweep {
+            let key = format!("sweep.{k}");
+            let line = sweep_line(text, k);
+            if !sweepable(k) {
+                return Err(at(
+                    &key,
+                    line,
+                    format!(
+                        "`{k}` is not a key that can be swept (reserved in [sweep]: {})",
+                        RESERVED.join(", ")
+                    ),
+                ));
+            }
+            let values = match v {
+                toml::Value::Array(a) if !a.is_empty() => a.clone(),
+                _ => return Err(at(&key, line, "must be a non-empty list of values".into())),
+            };
+            axes.push(Axis::Key {
+                key: k.clone(),
+                values,
+            });
+        }
+        let scaled = axes
+            .iter()
+            .filter(|a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()))
+            .count();
+        if scaled > 1 {
+            return Err(at(
+                "sweep.series",
+                None,
+                "at most one series may carry scale factors".into(),
+            ));
+        }
+        let count = axes.iter().fold(1usize, |n, a| n.saturating_mul(a.len()));
+        if count > MAX_SWEEP_POINTS {
+            return Err(at(
+                "sweep",
+                None,
+                format!("the grid has {count} points; at most {MAX_SWEEP_POINTS} are allowed"),
+            ));
+        }
+        let mut points = Vec::with_capacity(count);
+        let mut index = vec![0usize; axes.len()];
+        for _ in 0..count {
+            let mut table = base.clone();
+            let mut values = Vec::new();
+            let mut sets = Vec::new();
+            let mut factor = None;
+            for (a, axis) in axes.iter().enumerate() {
+                let i = index[a];
+                if let Axis::Series { entries, .. } = axis {
+                    factor = factor.or(entries[i].factor);
+                }
+                let pairs: Vec<(String, toml::Value)> = match axis {
+                    Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
+                    Axis::Series { entries, .. } => entries[i].sets.clone(),
+                };
+                for (k, v) in pairs {
+                    set_path(&mut table, &k, v).map_err(|m| {
+                        let (key, line) = setting_place(text, axis, i, &k);
+                        at(&key, line, format!("cannot set `{k}`: {m}"))
+                    })?;
+                    sets.push((k, a, i));
+                }
+                values.push((axis.name().to_string(), axis.value(i)));
+            }
+            points.push(GridPoint {
+                table,
+                values,
+                factor,
+                sets,
+            });
+            for a in (0..axes.len()).rev() {
+                index[a] += 1;
+                if index[a] < axes[a].len() {
+                    break;
+                }
+                index[a] = 0;
+            }
+        }
+        let mut grid = Grid { axes, points };
+        if let Some(p) = paper {
+            grid.merge_paper(p, text, &at)?;
+        }
+        Ok(grid)
+    }
+
+    fn series_axis(
+        name: &str,
+        v: toml::Value,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<Axis, ScenarioError> {
+        let key = format!("sweep.series.{name}");
+        let line = text
+            .find(&format!("[[{key}]]"))
+            .map(|p| locate::line_of(text, p));
+        let list = match v {
+            toml::Value::Array(a) if !a.is_empty() => a,
+            _ => {
+                return Err(at(
+                    &key,
+                    line,
+                    format!(
+                        "must be a list of entries `[[{key}]]`, each with a `label` and the \
+                         keys it sets"
+                    ),
+                ))
+            }
+        };
+        let mut entries: Vec<SeriesEntry> = Vec::new();
+        for (i, e) in list.into_iter().enumerate() {
+            let eline = entry_line(text, name, i);
+            let mut t = match e {
+                toml::Value::Table(t) => t,
+                _ => {
+                    return Err(at(
+                        &format!("{key}.{i}"),
+                        eline,
+                        "must be a table with a `label` and the keys it sets".into(),
+                    ))
+                }
+            };
+            let label = match t.remove("label") {
+                Some(toml::Value::String(s)) if !s.is_empty() => s,
+                _ => {
+                    return Err(at(
+                        &format!("{key}.{i}.label"),
+                        eline,
+                        "every series entry needs a non-empty `label` string".into(),
+                    ))
+                }
+            };
+            if entries.iter().any(|x| x.label == label) {
+                return Err(at(
+                    &format!("{key}.{i}.label"),
+                    eline,
+                    format!("label {label:?} is used twice in this series"),
+                ));
+            }
+            let factor = match t.remove("factor") {
+                None => None,
+                Some(toml::Value::Integer(n)) if n > 0 => Some(n as f64),
+                Some(toml::Value::Float(x)) if x > 0.0 && x.is_finite() => Some(x),
+                Some(_) => {
+                    return Err(at(
+                        &format!("{key}.{i}.factor"),
+                        key_line_in_entry(text, name, i, "factor").or(eline),
+                        "a scale factor must be a number above 0".into(),
+                    ))
+                }
+            };
+            let mut sets = Vec::new();
+            for (k, v) in t {
+                if !sweepable(&k) {
+                    return Err(at(
+                        &format!("{key}.{i}.{k}"),
+                        key_line_in_entry(text, name, i, &k).or(eline),
+                        format!("`{k}` is not a key that can be swept"),
+                    ));
+                }
+                sets.push((k, v));
+            }
+            entries.push(SeriesEntry {
+                label,
+                sets,
+                factor,
+            });
+        }
+        let with = entries.iter().filter(|e| e.factor.is_some()).count();
+        if with != 0 && (with != entries.len() || !entries.iter().any(|e| e.factor == Some(1.0))) {
+            return Err(at(
+                &key,
+                line,
+                "a scaleup series gives every entry a `factor`, one of them 1 (the base)".into(),
+            ));
+        }
+        Ok(Axis::Series {
+            name: name.to_string(),
+            entries,
+        })
+    }
+
+    fn merge_paper(
+        &mut self,
+        paper: toml::Value,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<(), ScenarioError> {
+        let list = match paper {
+            toml::Value::Array(a) => a,
+            _ => {
+                return Err(at(
+                    "sweep.paper",
+                    None,
+                    "must be entries `[[sweep.paper]]`, each with `at = { axis = value, … }` \
+                     and published numbers"
+                        .into(),
+                ))
+            }
+        };
+        let starts: Vec<usize> = text.match_indices("[[sweep.paper]]").map(|m| m.0).collect();
+        let names: Vec<String> = self.axes.iter().map(|a| a.name().to_string()).collect();
+        for (i, e) in list.into_iter().enumerate() {
+            let key = format!("sweep.paper.{i}");
+            let line = starts.get(i).map(|&p| locate::line_of(text, p));
+            let mut t = match e {
+                toml::Value::Table(t) => t,
+                _ => return Err(at(&key, line, "must be a table".into())),
+            };
+            let sel = match t.remove("at") {
+                Some(toml::Value::Table(s)) => s,
+                None => toml::Table::new(),
+                Some(_) => {
+                    return Err(at(
+                        &format!("{key}.at"),
+                        line,
+                        "must be a table `{ axis = value, … }`".into(),
+                    ))
+                }
+            };
+            for (axis, v) in &sel {
+                let Some(a) = self.axes.iter().find(|a| a.name() == axis) else {
+                    return Err(at(
+                        &format!("{key}.at.{axis}"),
+                        line,
+                        format!(
+                            "`{axis}` is not an axis of this sweep; axes: {}",
+                            names.join(", ")
+                        ),
+                    ));
+                };
+                if !(0..a.len()).any(|j| a.value(j) == *v) {
+                    let allowed: Vec<String> =
+                        (0..a.len()).map(|j| describe(&a.value(j))).collect();
+                    return Err(at(
+                        &format!("{key}.at.{axis}"),
+                        line,
+                        format!(
+                            "{} is not a value of axis `{axis}`; its values: {}",
+                            describe(v),
+                            allowed.join(", ")
+                        ),
+                    ));
+                }
+            }
+            let mut numbers = Vec::new();
+            for (k, v) in t {
+                let x = match v {
+                    toml::Value::Integer(n) => n as f64,
+                    toml::Value::Float(x) => x,
+                    _ => {
+                        return Err(at(
+                            &format!("{key}.{k}"),
+                            line,
+                            "published values must be numbers".into(),
+                        ))
+                    }
+                };
+                numbers.push((k, x));
+            }
+            let mut matched = 0;
+            for p in &mut self.points {
+                let hit = sel
+                    .iter()
+                    .all(|(axis, v)| p.values.iter().any(|(a, pv)| a == axis && pv == v));
+                if !hit {
+                    continue;
+                }
+                matched += 1;
+                for (k, x) in &numbers {
+                    let paper = p
+                        .table
+                        .entry("paper")
+                        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+                    let Some(paper) = paper.as_table_mut() else {
+                        return Err(at("paper", None, "must be a table of numbers".into()));
+                    };
+                    if paper.contains_key(k) {
+                        return Err(at(
+                            &format!("{key}.{k}"),
+                            line,
+                            format!(
+                                "point ({}) already has a published `{k}`",
+                                point_label(&p.values)
+                            ),
+                        ));
+                    }
+                    paper.insert(k.clone(), toml::Value::Float(*x));
+                }
+            }
+            if matched == 0 {
+                return Err(at(&key, line, "`at` matches no point of the sweep".into()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl GridPoint {
+    /// The error for `key` (a scenario key) at this point: when a swept setting caused it,
+    /// the message names the point and the line is that of the sweep entry.
+    pub fn error(
+        &self,
+        grid: &Grid,
+        text: &str,
+        path: &Path,
+        key: &str,
+        message: String,
+    ) -> ScenarioError {
+        let by = self
+            .sets
+            .iter()
+            .find(|(k, _, _)| key == k || key.starts_with(&format!("{k}.")));
+        match by {
+            None => ScenarioError::at(path, text, key, message),
+            Some((k, a, i)) => {
+                let (_, line) = setting_place(text, &grid.axes[*a], *i, k);
+                ScenarioError::Invalid {
+                    file: path.to_path_buf(),
+                    line: line.or_else(|| locate::line_of_key(text, key)),
+                    key: key.to_string(),
+                    message: format!("sweep point ({}): {message}", point_label(&self.values)),
+                }
+            }
+        }
+    }
+}
+
+/// Where setting `i` of `axis` sets `key`: the sweep key for messages and its line.
+fn setting_place(text: &str, axis: &Axis, i: usize, key: &str) -> (String, Option<usize>) {
+    match axis {
+        Axis::Key { key: k, .. } => (format!("sweep.{k}"), sweep_line(text, k)),
+        Axis::Series { name, .. } => (
+            format!("sweep.series.{name}.{i}.{key}"),
+            key_line_in_entry(text, name, i, key).or_else(|| entry_line(text, name, i)),
+        ),
+    }
+}
+
+/// The line of `key` inside the `[sweep]` table (keys there are quoted dotted strings).
+pub fn sweep_line(text: &str, key: &str) -> Option<usize> {
+    let start = text.find("[sweep]")?;
+    let rest = &text[start..];
+    let pos = rest
+        .find(&format!("\"{key}\""))
+        .or_else(|| rest.find(&format!("\n{key} ")).map(|p| p + 1))?
+        + start;
+    Some(locate::line_of(text, pos))
+}
+
+/// The line of the header of entry `i` of series `name`.
+fn entry_line(text: &str, name: &str, i: usize) -> Option<usize> {
+    let header = format!("[[sweep.series.{name}]]");
+    let pos = text.match_indices(&header).nth(i)?.0;
+    Some(locate::line_of(text, pos))
+}
+
+/// The line where entry `i` of series `name` sets `key`.
+fn key_line_in_entry(text: &str, name: &str, i: usize, key: &str) -> Option<usize> {
+    let header = format!("[[sweep.series.{name}]]");
+    let start = text.match_indices(&header).nth(i)?.0 + header.len();
+    let end = text[start..].find("\n[").map_or(text.len(), |p| start + p);
+    let body = &text[start..end];
+    let first = key.split('.').next().unwrap_or(key);
+    let pos = body.find(&format!("\"{key}\"")).or_else(|| {
+        body.match_indices(first)
+            .find(|(p, _)| *p == 0 || body.as_bytes()[p - 1] == b'\n')
+            .map(|m| m.0)
+    })?;
+    Some(locate::line_of(text, start + pos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(text: &str) -> Result<Grid, ScenarioError> {
+        let mut t: toml::Table = text.parse().unwrap();
+        Grid::expand(&mut t, text, Path::new("s.toml"))
+    }
+
+    const FIG10: &str = r#"seed = 1
+[server]
+stripe = "512KiB"
+[sweep]
+"server.stripe" = ["256KiB", "512KiB"]
+
+[[sweep.series.scheduler]]
+label = "elevator"
+"disk.scheduler" = { name = "elevator" }
+
+[[sweep.series.scheduler]]
+label = "rt"
+"disk.scheduler" = { name = "real-time", classes = 2 }
+prefetcher = { name = "real-time" }
+
+[[sweep.paper]]
+at = { scheduler = "rt", "server.stripe" = "512KiB" }
+max_terminals = 225
+
+[[sweep.paper]]
+at = { scheduler = "elevator" }
+note = 1
+"#;
+
+    #[test]
+    fn series_vary_slowest_and_carry_their_keys() {
+        let g = grid(FIG10).unwrap();
+        assert_eq!(g.points.len(), 4);
+        let names: Vec<String> = g
+            .points
+            .iter()
+            .map(|p| {
+                p.values
+                    .iter()
+                    .map(|(_, v)| value_text(v))
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "elevator/256KiB",
+                "elevator/512KiB",
+                "rt/256KiB",
+                "rt/512KiB"
+            ]
+        );
+        let rt = &g.points[3].table;
+        assert_eq!(rt["disk"]["scheduler"]["classes"].as_integer(), Some(2));
+        assert_eq!(rt["prefetcher"]["name"].as_str(), Some("real-time"));
+        assert_eq!(rt["server"]["stripe"].as_str(), Some("512KiB"));
+        assert_eq!(rt["paper"]["max_terminals"].as_float(), Some(225.0));
+        assert!(g.points[2].table.get("paper").is_none());
+        assert_eq!(g.points[0].table["paper"]["note"].as_float(), Some(1.0));
+        assert_eq!(g.points[1].table["paper"]["note"].as_float(), Some(1.0));
+        assert!(!g.points[0].table.contains_key("sweep"));
+    }
+
+    #[test]
+    fn no_sweep_is_one_point() {
+        let g = grid("seed = 3\n").unwrap();
+        assert_eq!(g.points.len(), 1);
+        assert!(g.points[0].values.is_empty());
+    }
+
+    fn err(text: &str) -> (String, Option<usize>, String) {
+        match grid(text).unwrap_err() {
+            ScenarioError::Invalid {
+                key, line, message, ..
+            } => (key, line, message),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_name_the_sweep_entry_and_its_line() {
+        let (k, l, m) = err("[sweep]\n\"a.b\" = []\n");
+        assert_eq!((k.as_str(), l), ("sweep.a.b", Some(2)));
+        assert!(m.contains("non-empty list"), "{m}");
+        let (k, _, m) = err("[sweep]\n\"sweep.x\" = [1]\n");
+        assert_eq!(k, "sweep.sweep.x");
+        assert!(m.contains("not a key that can be swept"), "{m}");
+        let (k, l, m) = err("[[sweep.series.s]]\nlabel = \"a\"\n[[sweep.series.s]]\nx = 1\n");
+        assert_eq!((k.as_str(), l), ("sweep.series.s.1.label", Some(3)));
+        assert!(m.contains("label"), "{m}");
+        let (k, l, m) = err("seed = 1\n[[sweep.series.s]]\nlabel = \"a\"\n\"seed.x\" = 1\n");
+        assert_eq!((k.as_str(), l), ("sweep.series.s.0.seed.x", Some(4)));
+        assert!(m.contains("`seed` is not a table"), "{m}");
+        let paper = "[sweep]\n\"a\" = [1, 2]\n[[sweep.paper]]\nat = { a = 3 }\nx = 1\n";
+        let (k, l, m) = err(paper);
+        assert_eq!((k.as_str(), l), ("sweep.paper.0.at.a", Some(3)));
+        assert!(m.contains("its values: 1, 2"), "{m}");
+        let (_, _, m) = err(&paper.replace("a = 3", "b = 1"));
+        assert!(m.contains("not an axis"), "{m}");
+        let (_, _, m) = err(&paper
+            .replace("a = 3", "a = 1")
+            .replace("x = 1", "x = \"many\""));
+        assert!(m.contains("numbers"), "{m}");
+        let twice = "[sweep]\n\"a\" = [1]\n[[sweep.paper]]\nx = 1\n[[sweep.paper]]\nx = 2\n";
+        let (k, l, m) = err(twice);
+        assert_eq!((k.as_str(), l), ("sweep.paper.1.x", Some(5)));
+        assert!(m.contains("already has"), "{m}");
+    }
+
+    #[test]
+    fn point_errors_point_at_the_setting() {
+        let text = FIG10;
+        let g = grid(text).unwrap();
+        let p = &g.points[3];
+        let e = p.error(
+            &g,
+            text,
+            Path::new("s.toml"),
+            "disk.scheduler.classes",
+            "bad".into(),
+        );
+        match e {
+            ScenarioError::Invalid {
+                line, message, key, ..
+            } => {
+                assert_eq!(key, "disk.scheduler.classes");
+                assert_eq!(line, Some(13));
+                assert!(
+                    message.starts_with("sweep point (scheduler = \"rt\""),
+                    "{message}"
+                );
+            }
+            e => panic!("{e:?}"),
+        }
+        let e = p.error(&g, text, Path::new("s.toml"), "server.stripe", "bad".into());
+        assert!(
+            matches!(e, ScenarioError::Invalid { line: Some(5), .. }),
+            "{e:?}"
+        );
+        let e = p.error(&g, text, Path::new("s.toml"), "seed", "bad".into());
+        assert!(
+            matches!(e, ScenarioError::Invalid { line: Some(1), .. }),
+            "{e:?}"
+        );
+    }
+}

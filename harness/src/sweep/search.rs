@@ -1,0 +1,579 @@
+//! `vodbench sweep`: SPIFFI's maximum glitch-free terminal count (§7.1) at every point of a
+//! sweep, beside the paper's published values.
+//!
+//! Each point is a [`crate::search`] of its own (same replications, seeds and stopping
+//! rule). Points and their replications run in parallel in one rayon pool; every search is
+//! independent of the thread count, so `sweep.json` is too. Besides the maximum, each point
+//! reports what the runs at the answer measured (disk utilization, SPIFFI Fig. 14; references
+//! to pages another terminal referenced first, Fig. 16), its scaleup on a scaleup series
+//! (§7.6, Table 2) and its cost per terminal when the scenario has a `[cost]` (Table 3).
+//!
+//! Outputs: `sweep.json`, `sweep.csv` (one row per point) and `sweep.md`, a markdown table of
+//! paper vs vodbench (`vodbench sweep-table` prints it again from saved folders).
+
+use super::grid::value_text;
+use super::run::{csv_field, values_json};
+use super::suite::SweepSuite;
+use crate::cli::{failure, input_error};
+use crate::output;
+use crate::plugin::Registry;
+use crate::runner::{self, RunError};
+use crate::search::{search, AnswerStats, Probe, SearchOptions, SearchResult};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// One point's search with what derives from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointSearch {
+    /// Point index in grid order.
+    pub point: usize,
+    /// Axis name → value.
+    pub values: serde_json::Value,
+    /// The values as short text (`elevator / 512KiB`).
+    pub label: String,
+    /// The maximum glitch-free terminal count (mean over replications).
+    pub max_terminals: u64,
+    /// Its 90 % confidence interval (low, high).
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Replications used.
+    pub replications: u32,
+    /// Simulations used.
+    pub runs: u32,
+    /// Whether the search met its precision target.
+    pub converged: bool,
+    /// Mean over replications of their runs at the answer.
+    pub at_answer: Option<AnswerStats>,
+    /// Disks in the server.
+    pub disks: u64,
+    /// Server buffer memory, all nodes.
+    pub server_memory_bytes: u64,
+    /// Scale factor on the sweep's scaleup series.
+    pub factor: Option<f64>,
+    /// max_terminals / (factor × max_terminals of the factor-1 point with the same other
+    /// values).
+    pub scaleup: Option<f64>,
+    /// Storage cost (`[cost]`): disks × price + memory × price per MiB.
+    pub cost_total: Option<f64>,
+    /// cost_total / max_terminals.
+    pub cost_per_terminal: Option<f64>,
+    /// The point's published values (`[paper]`).
+    pub paper: BTreeMap<String, f64>,
+    /// max_terminals / paper max_terminals.
+    pub ratio: Option<f64>,
+}
+
+/// What `sweep.json` holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepResult {
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario description (of the first point).
+    pub description: String,
+    /// Scenario seed.
+    pub seed: u64,
+    /// Axis names.
+    pub sweep: Vec<String>,
+    /// One entry per point.
+    pub points: Vec<PointSearch>,
+}
+
+/// Searches every point (inside the current rayon pool). `on_probe(point, probe)` sees every
+/// simulation.
+pub fn sweep_search(
+    suite: &SweepSuite,
+    opts: &SearchOptions,
+    on_probe: &(dyn Fn(usize, &Probe) + Sync),
+) -> Result<(SweepResult, Vec<SearchResult>), (usize, RunError)> {
+    let results: Vec<SearchResult> = suite
+        .points
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| search(&p.scenario, opts, &|pr| on_probe(i, pr)).map_err(|e| (i, e)))
+        .collect::<Result<_, _>>()?;
+    let mut points: Vec<PointSearch> = suite
+        .points
+        .iter()
+        .zip(&results)
+        .enumerate()
+        .map(|(i, (p, r))| {
+            let f = &p.scenario.file;
+            let disks = u64::from(f.server.nodes) * u64::from(f.server.disks_per_node);
+            let memory = u64::from(f.server.nodes) * f.server.memory_per_node.0;
+            let cost_total = f.cost.as_ref().map(|c| c.total(disks, memory));
+            let paper = f.paper.clone();
+            let ratio = paper
+                .get("max_terminals")
+                .filter(|&&x| x > 0.0)
+                .map(|x| r.max_terminals as f64 / x);
+            PointSearch {
+                point: i,
+                values: values_json(&p.values),
+                label: p.label(),
+                max_terminals: r.max_terminals,
+                ci_low: r.confidence_interval.low,
+                ci_high: r.confidence_interval.high,
+                replications: r.replications,
+                runs: r.runs,
+                converged: r.converged,
+                at_answer: r.at_answer,
+                disks,
+                server_memory_bytes: memory,
+                factor: p.factor,
+                scaleup: None,
+                cost_total,
+                cost_per_terminal: cost_total
+                    .filter(|_| r.max_terminals > 0)
+                    .map(|c| c / r.max_terminals as f64),
+                paper,
+                ratio,
+            }
+        })
+        .collect();
+    // scaleup: against the factor-1 point that agrees on every other axis
+    if let Some(axis) = suite.scale_axis {
+        for i in 0..points.len() {
+            let me = &suite.points[i];
+            let base = suite.points.iter().position(|q| {
+                q.factor == Some(1.0)
+                    && q.values
+                        .iter()
+                        .zip(&me.values)
+                        .enumerate()
+                        .all(|(k, (a, b))| k == axis || a == b)
+            });
+            if let (Some(b), Some(f)) = (base, me.factor) {
+                let base_max = points[b].max_terminals;
+                if base_max > 0 {
+                    points[i].scaleup =
+                        Some(points[i].max_terminals as f64 / (f * base_max as f64));
+                }
+            }
+        }
+    }
+    let first = suite.points.first().map(|p| &p.scenario.file);
+    Ok((
+        SweepResult {
+            scenario: suite.name.clone(),
+            description: first.map(|f| f.description.clone()).unwrap_or_default(),
+            seed: first.map_or(1, |f| f.seed),
+            sweep: suite.axes.clone(),
+            points,
+        },
+        results,
+    ))
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1} %", x * 100.0)
+}
+
+fn num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// `sweep.csv`: one row per point.
+pub fn sweep_csv(r: &SweepResult) -> String {
+    let paper_keys: std::collections::BTreeSet<&String> =
+        r.points.iter().flat_map(|p| p.paper.keys()).collect();
+    let mut head = vec!["point".to_string()];
+    head.extend(r.sweep.iter().map(|a| csv_field(a)));
+    head.extend(
+        [
+            "max_terminals",
+            "ci_low",
+            "ci_high",
+            "replications",
+            "runs",
+            "converged",
+            "disk_utilization_mean_ratio",
+            "shared_ratio",
+            "hit_ratio",
+            "disks",
+            "server_memory_bytes",
+            "scaleup",
+            "cost_total",
+            "cost_per_terminal",
+            "ratio",
+        ]
+        .map(String::from),
+    );
+    head.extend(paper_keys.iter().map(|k| csv_field(&format!("paper_{k}"))));
+    let opt = |x: Option<f64>| x.map(|v| format!("{v}")).unwrap_or_default();
+    let mut out = head.join(",") + "\n";
+    for p in &r.points {
+        let mut row = vec![p.point.to_string()];
+        for a in &r.sweep {
+            let v = p.values.get(a).cloned().unwrap_or(serde_json::Value::Null);
+            let t = toml::Value::try_from(&v)
+                .map(|v| value_text(&v))
+                .unwrap_or_else(|_| v.to_string());
+            row.push(csv_field(&t));
+        }
+        row.extend([
+            p.max_terminals.to_string(),
+            format!("{}", p.ci_low),
+            format!("{}", p.ci_high),
+            p.replications.to_string(),
+            p.runs.to_string(),
+            p.converged.to_string(),
+            opt(p.at_answer.map(|a| a.disk_utilization_mean_ratio)),
+            opt(p.at_answer.map(|a| a.shared_ratio)),
+            opt(p.at_answer.map(|a| a.hit_ratio)),
+            p.disks.to_string(),
+            p.server_memory_bytes.to_string(),
+            opt(p.scaleup),
+            opt(p.cost_total),
+            opt(p.cost_per_terminal),
+            opt(p.ratio),
+        ]);
+        row.extend(paper_keys.iter().map(|k| opt(p.paper.get(*k).copied())));
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// `sweep.md`: paper vs vodbench, one row per point. Columns appear only when some point has
+/// something to show in them.
+pub fn markdown(r: &SweepResult) -> String {
+    let any = |f: &dyn Fn(&PointSearch) -> bool| r.points.iter().any(f);
+    let paper = |k: &str| any(&|p: &PointSearch| p.paper.contains_key(k));
+    let mut head: Vec<String> = r.sweep.clone();
+    type Cell = Box<dyn Fn(&PointSearch) -> String>;
+    let mut cells: Vec<Cell> = Vec::new();
+    let dash = || "–".to_string();
+    if paper("max_terminals") {
+        head.push("paper".into());
+        cells.push(Box::new(move |p| {
+            p.paper.get("max_terminals").map_or_else(dash, |x| num(*x))
+        }));
+    }
+    head.push("vodbench (90 % CI)".into());
+    cells.push(Box::new(|p| {
+        format!(
+            "{} ({:.0}–{:.0}){}",
+            p.max_terminals,
+            p.ci_low,
+            p.ci_high,
+            if p.converged {
+                ""
+            } else {
+                " ⚠ not converged"
+            }
+        )
+    }));
+    if paper("max_terminals") {
+        head.push("vodbench / paper".into());
+        cells.push(Box::new(move |p| {
+            p.ratio
+                .map_or_else(dash, |x| format!("{:+.0} %", (x - 1.0) * 100.0))
+        }));
+    }
+    let metric = |head: &mut Vec<String>,
+                  cells: &mut Vec<Cell>,
+                  key: &'static str,
+                  title: &str,
+                  get: fn(&PointSearch) -> Option<f64>,
+                  show: fn(f64) -> String| {
+        let has_paper = r.points.iter().any(|p| p.paper.contains_key(key));
+        let has = r.points.iter().any(|p| get(p).is_some());
+        if has_paper {
+            head.push(format!("paper {title}"));
+            cells.push(Box::new(move |p| {
+                p.paper
+                    .get(key)
+                    .map_or_else(|| "–".to_string(), |x| show(*x))
+            }));
+        }
+        if has {
+            head.push(title.to_string());
+            cells.push(Box::new(move |p| {
+                get(p).map_or_else(|| "–".to_string(), show)
+            }));
+        }
+    };
+    metric(
+        &mut head,
+        &mut cells,
+        "disk_utilization",
+        "disk utilization",
+        |p| p.at_answer.map(|a| a.disk_utilization_mean_ratio),
+        pct,
+    );
+    metric(
+        &mut head,
+        &mut cells,
+        "shared_ratio",
+        "shared references",
+        |p| p.at_answer.map(|a| a.shared_ratio),
+        pct,
+    );
+    metric(
+        &mut head,
+        &mut cells,
+        "scaleup",
+        "scaleup",
+        |p| p.scaleup,
+        |x| format!("{x:.2}"),
+    );
+    metric(
+        &mut head,
+        &mut cells,
+        "cost_total",
+        "cost",
+        |p| p.cost_total,
+        |x| format!("${x:.0}"),
+    );
+    metric(
+        &mut head,
+        &mut cells,
+        "cost_per_terminal",
+        "cost/terminal",
+        |p| p.cost_per_terminal,
+        |x| format!("${x:.0}"),
+    );
+    let known = [
+        "max_terminals",
+        "disk_utilization",
+        "shared_ratio",
+        "scaleup",
+        "cost_total",
+        "cost_per_terminal",
+    ];
+    let others: std::collections::BTreeSet<String> = r
+        .points
+        .iter()
+        .flat_map(|p| p.paper.keys())
+        .filter(|k| !known.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    for k in others {
+        head.push(format!("paper {k}"));
+        cells.push(Box::new(move |p| {
+            p.paper.get(&k).map_or_else(|| "–".to_string(), |x| num(*x))
+        }));
+    }
+    let mut out = format!("**{}**", r.scenario);
+    if !r.description.is_empty() {
+        out.push_str(&format!(" — {}", r.description));
+    }
+    out.push_str("\n\n");
+    out.push_str(&format!("| {} |\n", head.join(" | ")));
+    out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
+    for p in &r.points {
+        let mut row: Vec<String> = r
+            .sweep
+            .iter()
+            .map(|a| {
+                let v = p.values.get(a).cloned().unwrap_or(serde_json::Value::Null);
+                toml::Value::try_from(&v)
+                    .map(|v| value_text(&v))
+                    .unwrap_or_else(|_| v.to_string())
+            })
+            .collect();
+        row.extend(cells.iter().map(|c| c(p)));
+        out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    out
+}
+
+/// Arguments of `vodbench sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// Scenario file (TOML) with a `[sweep]` (a file without one is a single point); each
+    /// point's terminal count is where its search starts.
+    pub scenario: PathBuf,
+    /// Output folder (default: out/<scenario name>-sweep).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Most replications per point (at least 3), as for `vodbench search`.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
+    pub seeds: u32,
+    /// Worker threads (default: one per CPU); the result does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Largest terminal count to try.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_terminals: u32,
+    /// Only these points (0-based indices in grid order, as `vodbench check` lists them).
+    #[arg(long, value_delimiter = ',')]
+    pub points: Vec<usize>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `vodbench sweep`.
+pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
+    let path = &args.scenario;
+    if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
+        return input_error(format!(
+            "{}: sweep searches the most on-demand terminals without glitches; this is a \
+             broadcast scenario (`vodbench run` runs its sweep)",
+            path.display()
+        ));
+    }
+    let mut suite = match SweepSuite::load(path, registry) {
+        Ok(s) => s,
+        Err(e) => return input_error(e),
+    };
+    if !args.points.is_empty() {
+        let n = suite.points.len();
+        if let Some(bad) = args.points.iter().find(|&&i| i >= n) {
+            return input_error(format!(
+                "--points: {bad} is not a point of {} (0..{n})",
+                path.display()
+            ));
+        }
+        let keep: std::collections::BTreeSet<usize> = args.points.iter().copied().collect();
+        suite.points = suite
+            .points
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, p)| p)
+            .collect();
+    }
+    for p in &suite.points {
+        if p.scenario.file.workload.generate.is_none() {
+            return input_error(format!(
+                "{}: sweep varies the number of terminals, so the workload must come from \
+                 [workload.generate], not from a trace",
+                path.display()
+            ));
+        }
+        if let Err(e) = runner::preflight(&p.scenario) {
+            return input_error(format!("sweep point ({}): {e}", p.label()));
+        }
+    }
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join(format!("{}-sweep", suite.name)));
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        pool = pool.num_threads(t as usize);
+    }
+    let pool = match pool.build() {
+        Ok(p) => p,
+        Err(e) => return failure(format!("cannot start worker threads: {e}")),
+    };
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} sweep {msg}: {pos} runs ({elapsed})")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let npoints = suite.points.len();
+    let labels: Vec<String> = suite.points.iter().map(|p| p.label()).collect();
+    let on_probe = |i: usize, p: &Probe| {
+        bar.inc(1);
+        bar.set_message(format!(
+            "{npoints} points; last: {} rep. {}: {} terminals, {} glitches",
+            labels[i],
+            p.replication + 1,
+            p.terminals,
+            p.glitches
+        ));
+    };
+    let opts = SearchOptions {
+        max_replications: args.seeds,
+        max_terminals: args.max_terminals,
+    };
+    let started = Instant::now();
+    let outcome = pool.install(|| sweep_search(&suite, &opts, &on_probe));
+    bar.finish_and_clear();
+    let (result, searches) = match outcome {
+        Ok(r) => r,
+        Err((i, RunError::Scenario(e))) => {
+            return input_error(format!("sweep point ({}): {e}", labels[i]))
+        }
+        Err((i, e)) => return failure(format!("sweep point ({}): {e}", labels[i])),
+    };
+    let wall = started.elapsed();
+    let mut manifest = crate::search::search_manifest(&suite.points[0].scenario, &opts);
+    if let Some(o) = manifest.as_object_mut() {
+        o.insert("kind".into(), "sweep".into());
+        o.insert("sweep".into(), serde_json::json!(suite.axes));
+        o.insert(
+            "points".into(),
+            serde_json::json!(suite
+                .points
+                .iter()
+                .map(|p| values_json(&p.values))
+                .collect::<Vec<_>>()),
+        );
+    }
+    let mut files: Vec<(String, String)> = vec![
+        ("manifest.json".into(), output::to_json(&manifest)),
+        ("sweep.json".into(), output::to_json(&result)),
+        ("sweep.csv".into(), sweep_csv(&result)),
+        ("sweep.md".into(), markdown(&result)),
+    ];
+    for (i, s) in searches.iter().enumerate() {
+        files.push((
+            format!("curve-{i:03}.csv"),
+            crate::search::curve_csv(&s.probes),
+        ));
+    }
+    let refs: Vec<(&str, String)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let none = output::Writers {
+        tables: None,
+        reporter: None,
+    };
+    if let Err(e) = output::write_folder(&dir, &refs, &[], none, &[]) {
+        return failure(e);
+    }
+    if !args.quiet {
+        print!("{}", markdown(&result));
+        println!(
+            "wall time {:.1}s for {} points; output: {}",
+            wall.as_secs_f64(),
+            npoints,
+            dir.display()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `vodbench sweep-table DIR…`: the `sweep.md` tables of saved `vodbench sweep` folders,
+/// rebuilt from their `sweep.json`, one after another (for `scenarios/spiffi/README.md`).
+pub fn cmd_sweep_table(dirs: &[PathBuf]) -> ExitCode {
+    let mut out = String::new();
+    for d in dirs {
+        let file = d.join("sweep.json");
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) => return input_error(format!("{}: {e}", file.display())),
+        };
+        let r: SweepResult = match serde_json::from_str(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                return input_error(format!(
+                    "{}: not a `vodbench sweep` result: {e}",
+                    file.display()
+                ))
+            }
+        };
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&markdown(&r));
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,132 @@
+//! An on-demand scenario file with a `[sweep]`: every point parsed, validated and resolved as
+//! a scenario of its own (SPIFFI §7: each figure is a family of configurations).
+
+use super::grid::{value_text, Axis, Grid};
+use crate::plugin::Registry;
+use crate::scenario::{key_and_message, locate, Scenario, ScenarioError, ScenarioFile};
+use std::path::{Path, PathBuf};
+
+/// One point: its axis values and its scenario.
+#[derive(Debug, Clone)]
+pub struct SweepPoint {
+    /// Axis name → value (a series' label), in axis order.
+    pub values: Vec<(String, toml::Value)>,
+    /// The scenario at this point.
+    pub scenario: Scenario,
+    /// Its scale factor on the sweep's scaleup series, if any.
+    pub factor: Option<f64>,
+}
+
+impl SweepPoint {
+    /// The point's values as short text, `/`-separated (e.g. `elevator / 512KiB`).
+    pub fn label(&self) -> String {
+        self.values
+            .iter()
+            .map(|(_, v)| value_text(v))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+}
+
+/// Every point of an on-demand sweep file.
+#[derive(Debug, Clone)]
+pub struct SweepSuite {
+    /// The file.
+    pub path: PathBuf,
+    /// Scenario name (shared by every point).
+    pub name: String,
+    /// Axis names, slowest first.
+    pub axes: Vec<String>,
+    /// Index of the scaleup series among the axes (its entries carry `factor`s), if any.
+    pub scale_axis: Option<usize>,
+    /// The points, in grid order (the last axis varies fastest).
+    pub points: Vec<SweepPoint>,
+}
+
+/// Whether scenario text has a top-level `[sweep]` table.
+pub fn has_sweep(text: &str) -> bool {
+    text.parse::<toml::Table>()
+        .map(|t| t.contains_key("sweep"))
+        .unwrap_or(false)
+}
+
+impl SweepSuite {
+    /// Reads a scenario file and expands its sweep (one point without one).
+    pub fn load(path: &Path, registry: &Registry) -> Result<SweepSuite, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            file: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, path, registry)
+    }
+
+    /// Parses scenario text; `path` is used in messages and for relative paths.
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        registry: &Registry,
+    ) -> Result<SweepSuite, ScenarioError> {
+        let mut base: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+                    file: path.to_path_buf(),
+                    line: e.span().map(|s| locate::line_of(text, s.start)),
+                    message: e.message().to_string(),
+                })?;
+        let grid = Grid::expand(&mut base, text, path)?;
+        let mut points = Vec::with_capacity(grid.points.len());
+        for p in &grid.points {
+            let at = |key: &str, message: String| p.error(&grid, text, path, key, message);
+            let file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(
+                p.table.clone(),
+            ))
+            .map_err(|e| {
+                let key_path = e.path().to_string();
+                let (key, message) = key_and_message(&key_path, &e.into_inner().to_string());
+                at(&key, message)
+            })?;
+            let scenario = Scenario::from_file(file, path, registry, &at)?;
+            points.push(SweepPoint {
+                values: p.values.clone(),
+                scenario,
+                factor: p.factor,
+            });
+        }
+        let name = points
+            .first()
+            .map(|p| p.scenario.name().to_string())
+            .unwrap_or_else(|| "scenario".into());
+        Ok(SweepSuite {
+            path: path.to_path_buf(),
+            name,
+            axes: grid.axes.iter().map(|a| a.name().to_string()).collect(),
+            scale_axis: grid.axes.iter().position(
+                |a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()),
+            ),
+            points,
+        })
+    }
+
+    /// A folder name for point `i`: its index and a slug of its values.
+    pub fn point_dir(&self, i: usize) -> String {
+        let slug: String = self.points[i]
+            .label()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let mut s = String::new();
+        for part in slug.split('-').filter(|p| !p.is_empty()) {
+            if !s.is_empty() {
+                s.push('-');
+            }
+            s.push_str(part);
+        }
+        format!("{i:03}-{s}")
+    }
+}

@@ -1,0 +1,281 @@
+//! On-demand sweeps (issue 4 items 6–7): `[sweep]` expansion and its errors through
+//! `vodbench check`, `vodbench run` of a sweep, and `vodbench sweep` (a max-terminal search
+//! per point) — pinned with insta and identical on one and two threads.
+
+mod common;
+use common::{root, text, vodbench};
+use std::path::Path;
+
+const SMALL: &str = "tests/fixtures/sweep_small.toml";
+const SCALEUP: &str = "tests/fixtures/scaleup_small.toml";
+
+/// `vodbench check` of the fixture with `edit` applied to its text: (success, stdout+stderr).
+fn check_edited(edit: impl Fn(String) -> String) -> (bool, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("s.toml");
+    let text0 = std::fs::read_to_string(root().join(SMALL)).unwrap();
+    std::fs::write(&p, edit(text0)).unwrap();
+    let out = vodbench(&["check", p.to_str().unwrap()]);
+    let (o, e) = text(&out);
+    (out.status.success(), format!("{o}{e}"))
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn check_lists_every_point_of_a_sweep() {
+    let out = vodbench(&["check", SMALL]);
+    let (o, e) = text(&out);
+    assert!(out.status.success(), "{o}{e}");
+    assert!(
+        o.contains("sweep over scheduler × server.stripe, 4 points"),
+        "{o}"
+    );
+    for (i, label) in [
+        "elevator / 128KiB",
+        "elevator / 256KiB",
+        "real-time 3×4 s / 128KiB",
+        "real-time 3×4 s / 256KiB",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(o.contains(&format!("{i:>3}  {label}: 12 terminals")), "{o}");
+    }
+}
+
+#[test]
+fn sweep_errors_name_the_sweep_key_and_its_line() {
+    let src = std::fs::read_to_string(root().join(SMALL)).unwrap();
+    // a bad value in a key axis: the point and the line of the sweep key
+    let (ok, msg) = check_edited(|t| t.replace("\"128KiB\", \"256KiB\"", "\"1KiB\", \"256KiB\""));
+    assert!(!ok);
+    let line = line_of(&src, "\"server.stripe\" = [");
+    assert!(msg.contains(&format!("s.toml:{line}:")), "{msg}");
+    assert!(msg.contains("server.stripe"), "{msg}");
+    assert!(
+        msg.contains("sweep point (scheduler = \"elevator\", server.stripe = \"1KiB\")"),
+        "{msg}"
+    );
+    // a bad plugin parameter in a series entry: the line of that entry's key
+    let (ok, msg) = check_edited(|t| t.replace("classes = 3", "classes = 0"));
+    assert!(!ok);
+    let line = line_of(&src, "classes = 3");
+    assert!(msg.contains(&format!("s.toml:{line}:")), "{msg}");
+    assert!(msg.contains("disk.scheduler.classes"), "{msg}");
+    assert!(msg.contains("scheduler = \"real-time 3×4 s\""), "{msg}");
+    // an unknown scenario key swept, in a series entry and in a key axis
+    let (ok, msg) = check_edited(|t| t.replace("prefetcher = {", "prefetch = {"));
+    assert!(!ok);
+    assert!(msg.contains("unknown key"), "{msg}");
+    assert!(msg.contains("`prefetch`"), "{msg}");
+    let line = line_of(&src, "prefetcher = {");
+    assert!(msg.contains(&format!("s.toml:{line}:")), "{msg}");
+    let (ok, msg) = check_edited(|t| {
+        t.replace("\"server.stripe\" = [", "\"server.strip\" = [")
+            .replace(", \"server.stripe\" = \"256KiB\"", "")
+    });
+    assert!(!ok);
+    assert!(msg.contains("unknown key"), "{msg}");
+    assert!(msg.contains("server.strip"), "{msg}");
+    assert!(
+        msg.contains(&format!(
+            "s.toml:{}:",
+            line_of(&src, "\"server.stripe\" = [")
+        )),
+        "{msg}"
+    );
+    // a series entry without a label
+    let (ok, msg) = check_edited(|t| t.replace("label = \"elevator\"\n", ""));
+    assert!(!ok);
+    assert!(msg.contains("sweep.series.scheduler.0.label"), "{msg}");
+    assert!(msg.contains("label"), "{msg}");
+    // a published value for no point
+    let (ok, msg) = check_edited(|t| {
+        t.replace(
+            "\"server.stripe\" = \"256KiB\" }",
+            "\"server.stripe\" = \"2MiB\" }",
+        )
+    });
+    assert!(!ok);
+    assert!(msg.contains("sweep.paper.0.at.server.stripe"), "{msg}");
+    assert!(msg.contains("its values: \"128KiB\", \"256KiB\""), "{msg}");
+    // an empty list
+    let (ok, msg) = check_edited(|t| t.replace("[\"128KiB\", \"256KiB\"]", "[]"));
+    assert!(!ok);
+    assert!(msg.contains("non-empty list"), "{msg}");
+    // commands that take one configuration say why they refuse a sweep
+    let out = vodbench(&["search", SMALL]);
+    let (o, e) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{o}{e}");
+    assert!(e.contains("a [sweep] makes this file a grid"), "{e}");
+}
+
+#[test]
+fn run_of_a_sweep_runs_every_point() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("o");
+    let out = vodbench(&["run", SMALL, "--out", dir.to_str().unwrap()]);
+    let (o, e) = text(&out);
+    assert!(out.status.success(), "{o}{e}");
+    assert!(o.contains("scenario sweep-small (4 points)"), "{o}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["sweep"],
+        serde_json::json!(["scheduler", "server.stripe"])
+    );
+    let points = summary["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    assert_eq!(points[3]["values"]["scheduler"], "real-time 3×4 s");
+    assert_eq!(points[1]["paper"]["max_terminals"], 18.0);
+    let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5);
+    assert!(
+        csv.starts_with("point,scheduler,server.stripe,terminals,glitches"),
+        "{csv}"
+    );
+    // one complete run folder per point, agreeing with the combined summary
+    let mut subs: Vec<String> = std::fs::read_dir(dir.join("points"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    subs.sort();
+    assert_eq!(
+        subs,
+        [
+            "000-elevator-128kib",
+            "001-elevator-256kib",
+            "002-real-time-3-4-s-128kib",
+            "003-real-time-3-4-s-256kib"
+        ]
+    );
+    for (i, s) in subs.iter().enumerate() {
+        let one: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join("points").join(s).join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(one, points[i]["summary"]);
+        let m: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join("points").join(s).join("manifest.json")).unwrap(),
+        )
+        .unwrap();
+        let sched = &m["plugins"]["disk.scheduler"]["name"];
+        assert_eq!(sched, if i < 2 { "elevator" } else { "real-time" });
+    }
+}
+
+fn sweep_to(dir: &Path, file: &str, threads: &str) -> String {
+    let out = vodbench(&[
+        "sweep",
+        file,
+        "--out",
+        dir.to_str().unwrap(),
+        "--seeds",
+        "4",
+        "--threads",
+        threads,
+    ]);
+    let (o, e) = text(&out);
+    assert!(out.status.success(), "{o}{e}");
+    o
+}
+
+#[test]
+fn sweep_search_is_pinned_and_independent_of_the_thread_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let stdout = sweep_to(&a, SMALL, "1");
+    sweep_to(&b, SMALL, "2");
+    for f in [
+        "sweep.json",
+        "sweep.csv",
+        "sweep.md",
+        "curve-000.csv",
+        "curve-003.csv",
+    ] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f} differs between 1 and 2 threads"
+        );
+    }
+    let md = std::fs::read_to_string(a.join("sweep.md")).unwrap();
+    assert!(stdout.contains(&md), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("sweep.json")).unwrap()).unwrap();
+    let points = json["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    for p in points {
+        let max = p["max_terminals"].as_f64().unwrap();
+        let cost = p["cost_total"].as_f64().unwrap();
+        assert_eq!(cost, 4000.0 + 8.0 * 40.0);
+        assert!((p["cost_per_terminal"].as_f64().unwrap() - cost / max).abs() < 1e-9);
+        let u = p["at_answer"]["disk_utilization_mean_ratio"]
+            .as_f64()
+            .unwrap();
+        assert!((0.0..=1.0).contains(&u), "{p}");
+    }
+    let ratio = points[1]["ratio"].as_f64().unwrap();
+    assert!((ratio - points[1]["max_terminals"].as_f64().unwrap() / 18.0).abs() < 1e-9);
+    assert!(points[0]["ratio"].is_null());
+    insta::assert_snapshot!(
+        "small_sweep_json",
+        std::fs::read_to_string(a.join("sweep.json")).unwrap()
+    );
+    insta::assert_snapshot!("small_sweep_md", md);
+
+    // `vodbench sweep-table` rebuilds the table from the saved folder
+    let out = vodbench(&["sweep-table", a.to_str().unwrap()]);
+    let (o, e) = text(&out);
+    assert!(out.status.success(), "{e}");
+    assert_eq!(o, md);
+
+    // --points keeps a subset, each point searched exactly as in the whole sweep
+    let c = tmp.path().join("c");
+    let out = vodbench(&[
+        "sweep",
+        SMALL,
+        "--out",
+        c.to_str().unwrap(),
+        "--seeds",
+        "4",
+        "--points",
+        "3",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let one: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(c.join("sweep.json")).unwrap()).unwrap();
+    assert_eq!(one["points"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        one["points"][0]["max_terminals"],
+        points[3]["max_terminals"]
+    );
+    let out = vodbench(&["sweep", SMALL, "--points", "9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("not a point"), "{:?}", text(&out));
+}
+
+#[test]
+fn scaleup_series_divide_by_the_base_point() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    sweep_to(&a, SCALEUP, "2");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("sweep.json")).unwrap()).unwrap();
+    let p = json["points"].as_array().unwrap();
+    let (m1, m2) = (
+        p[0]["max_terminals"].as_f64().unwrap(),
+        p[1]["max_terminals"].as_f64().unwrap(),
+    );
+    assert_eq!(p[0]["scaleup"].as_f64(), Some(1.0));
+    assert!((p[1]["scaleup"].as_f64().unwrap() - m2 / (2.0 * m1)).abs() < 1e-12);
+    assert_eq!(p[1]["disks"], 2);
+    assert_eq!(p[1]["cost_total"], 3000.0);
+    assert_eq!(p[1]["paper"]["scaleup"], 0.9);
+    let md = std::fs::read_to_string(a.join("sweep.md")).unwrap();
+    assert!(md.contains("| paper scaleup | scaleup |"), "{md}");
+}
