@@ -790,6 +790,7 @@ mod tests {
         }
     }
 
+    #[test]
     fn search_versions_are_shorter_videos_after_the_normal_ones() {
         for model in [FrameModel::Cbr, FrameModel::Mpeg] {
             let plain = VideoLibrary::new(&section(model), 4);
