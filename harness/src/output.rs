@@ -283,6 +283,26 @@ pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
     std::fs::rename(&tmp, to).map_err(|e| oerr(to, e))
 }
 
+/// `title` followed by `rows` as plain text, each column right-aligned to its widest cell,
+/// columns two spaces apart (the tables `vodbench run` prints for a sweep).
+pub fn aligned_text(title: String, rows: &[Vec<String>]) -> String {
+    let cols = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = title;
+    for r in rows {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(v, w)| format!("{v:>w$}"))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -484,24 +484,11 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("out").join(format!("{}-search", scenario.name())));
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        pool = pool.num_threads(t as usize);
-    }
-    let pool = match pool.build() {
+    let pool = match worker_pool(args.threads) {
         Ok(p) => p,
-        Err(e) => return failure(format!("cannot start worker threads: {e}")),
+        Err(e) => return failure(e),
     };
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} search: {pos} runs ({elapsed}) {msg}")
-            .expect("valid template"),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
     let on_probe = |p: &Probe| {
         bar.inc(1);
         bar.set_message(format!(
@@ -624,6 +611,28 @@ pub fn summary_text(r: &SearchResult) -> String {
         out.push_str(&format!("paper: {p}\n"));
     }
     out
+}
+
+/// The worker threads of a search: `threads` of them, or one per core.
+pub(crate) fn worker_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        pool = pool.num_threads(t as usize);
+    }
+    pool.build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))
+}
+
+/// A spinner on standard error drawn from `template` (hidden when `quiet`).
+pub(crate) fn progress_bar(quiet: bool, template: &str) -> indicatif::ProgressBar {
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
+    };
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
 }
 
 #[cfg(test)]

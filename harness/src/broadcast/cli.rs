@@ -226,19 +226,5 @@ pub fn summary_text(results: &SuiteResults) -> String {
         ]);
         rows.push(row);
     }
-    let cols = rows[0].len();
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = format!("scenario {}\n", results.name);
-    for r in &rows {
-        let line: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(v, w)| format!("{v:>w$}"))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    output::aligned_text(format!("scenario {}\n", results.name), &rows)
 }

@@ -26,7 +26,7 @@
 use crate::plugin::{
     BroadcastSchedule, ClientBuffer, DiskModel, PluginError, PluginKind, Registry, Resolved,
 };
-use crate::scenario::{locate, PluginTable, ScenarioError};
+use crate::scenario::{PluginTable, ScenarioError};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -271,18 +271,13 @@ impl BroadcastFile {
 
 /// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
 pub fn is_broadcast(text: &str) -> bool {
-    text.parse::<toml::Table>()
-        .map(|t| t.contains_key("broadcast"))
-        .unwrap_or(false)
+    crate::sweep::grid::has_table(text, "broadcast")
 }
 
 impl BroadcastSuite {
     /// Reads and validates a broadcast scenario file, expanding its sweep.
     pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let text = crate::sweep::grid::read_scenario(path)?;
         Self::parse(&text, path, registry)
     }
 
@@ -292,13 +287,7 @@ impl BroadcastSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<BroadcastSuite, ScenarioError> {
-        let mut base: toml::Table =
-            text.parse()
-                .map_err(|e: toml::de::Error| ScenarioError::Syntax {
-                    file: path.to_path_buf(),
-                    line: e.span().map(|s| locate::line_of(text, s.start)),
-                    message: e.message().to_string(),
-                })?;
+        let mut base = crate::sweep::grid::parse_table(text, path)?;
         let grid = crate::sweep::Grid::expand(&mut base, text, path)?;
         let name = base
             .get("name")

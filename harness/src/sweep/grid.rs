@@ -130,6 +130,31 @@ pub struct Grid {
     pub points: Vec<GridPoint>,
 }
 
+/// Whether scenario text has a top-level table `key` (`sweep`, `broadcast`).
+pub fn has_table(text: &str, key: &str) -> bool {
+    text.parse::<toml::Table>()
+        .map(|t| t.contains_key(key))
+        .unwrap_or(false)
+}
+
+/// Reads a scenario file's text.
+pub fn read_scenario(path: &Path) -> Result<String, ScenarioError> {
+    std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+        file: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// Parses scenario text as TOML; a syntax error names the file and line.
+pub fn parse_table(text: &str, path: &Path) -> Result<toml::Table, ScenarioError> {
+    text.parse()
+        .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+            file: path.to_path_buf(),
+            line: e.span().map(|s| locate::line_of(text, s.start)),
+            message: e.message().to_string(),
+        })
+}
+
 /// A swept value shown to people: strings bare, a plugin table as `name k=v …`.
 pub fn value_text(v: &toml::Value) -> String {
     match v {

@@ -138,20 +138,8 @@ pub fn summary_text(suite: &SweepSuite, summaries: &[&Summary]) -> String {
         ]);
         rows.push(r);
     }
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = format!("scenario {} ({} points)\n", suite.name, suite.points.len());
-    for r in &rows {
-        let line: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(v, w)| format!("{v:>w$}"))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    let title = format!("scenario {} ({} points)\n", suite.name, suite.points.len());
+    output::aligned_text(title, &rows)
 }
 
 /// `vodbench run` of an on-demand sweep file.

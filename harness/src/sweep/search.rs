@@ -18,7 +18,9 @@ use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
 use crate::runner::{self, RunError};
-use crate::search::{search, AnswerStats, Probe, SearchOptions, SearchResult};
+use crate::search::{
+    progress_bar, search, worker_pool, AnswerStats, Probe, SearchOptions, SearchResult,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -460,24 +462,11 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("out").join(format!("{}-sweep", suite.name)));
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        pool = pool.num_threads(t as usize);
-    }
-    let pool = match pool.build() {
+    let pool = match worker_pool(args.threads) {
         Ok(p) => p,
-        Err(e) => return failure(format!("cannot start worker threads: {e}")),
+        Err(e) => return failure(e),
     };
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} sweep {msg}: {pos} runs ({elapsed})")
-            .expect("valid template"),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let bar = progress_bar(args.quiet, "{spinner} sweep {msg}: {pos} runs ({elapsed})");
     let npoints = suite.points.len();
     let labels: Vec<String> = suite.points.iter().map(|p| p.label()).collect();
     let on_probe = |i: usize, p: &Probe| {

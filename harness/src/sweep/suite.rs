@@ -3,7 +3,7 @@
 
 use super::grid::{value_text, Axis, Grid};
 use crate::plugin::Registry;
-use crate::scenario::{key_and_message, locate, Scenario, ScenarioError, ScenarioFile};
+use crate::scenario::{key_and_message, Scenario, ScenarioError, ScenarioFile};
 use std::path::{Path, PathBuf};
 
 /// One point: its axis values and its scenario.
@@ -45,18 +45,13 @@ pub struct SweepSuite {
 
 /// Whether scenario text has a top-level `[sweep]` table.
 pub fn has_sweep(text: &str) -> bool {
-    text.parse::<toml::Table>()
-        .map(|t| t.contains_key("sweep"))
-        .unwrap_or(false)
+    super::grid::has_table(text, "sweep")
 }
 
 impl SweepSuite {
     /// Reads a scenario file and expands its sweep (one point without one).
     pub fn load(path: &Path, registry: &Registry) -> Result<SweepSuite, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let text = crate::sweep::grid::read_scenario(path)?;
         Self::parse(&text, path, registry)
     }
 
@@ -66,13 +61,7 @@ impl SweepSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<SweepSuite, ScenarioError> {
-        let mut base: toml::Table =
-            text.parse()
-                .map_err(|e: toml::de::Error| ScenarioError::Syntax {
-                    file: path.to_path_buf(),
-                    line: e.span().map(|s| locate::line_of(text, s.start)),
-                    message: e.message().to_string(),
-                })?;
+        let mut base = crate::sweep::grid::parse_table(text, path)?;
         let grid = Grid::expand(&mut base, text, path)?;
         let mut points = Vec::with_capacity(grid.points.len());
         for p in &grid.points {
