@@ -12,11 +12,16 @@
 //! overtook it); a queue never holds the same block twice; when a queue is full
 //! (`max_queue`) the entry with the latest estimated deadline is dropped. This file also
 //! holds the queue that `delayed` prefetching shares.
+//!
+//! Each disk's queue is a double-ended vector kept sorted from the most to the least urgent
+//! entry: a new prefetch is usually due later than the ones queued before it on that disk,
+//! so it is inserted near the back, and the most urgent leaves from the front, both without
+//! shifting more than a few entries (a tree's node hopping cost more).
 
 use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use vodbench_harness::ids::{BlockId, DiskId};
 use vodbench_harness::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
@@ -60,15 +65,53 @@ pub(crate) fn validate_limits(processes: u32, max_queue: u32) -> Result<(), Plug
     Ok(())
 }
 
+/// Queue key: (estimated deadline, arrival); smaller is more urgent.
+type Key = (SimTime, u64);
+
+/// One disk's queue, sorted by ascending key: the most urgent entry is first.
+#[derive(Debug, Default)]
+struct DiskQueue(VecDeque<(Key, PrefetchCandidate)>);
+
+impl DiskQueue {
+    /// Where `key` is, or would be inserted, keeping the order.
+    fn search(&self, key: Key) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.cmp(&key))
+    }
+
+    fn insert(&mut self, key: Key, c: PrefetchCandidate) {
+        let (Ok(i) | Err(i)) = self.search(key);
+        self.0.insert(i, (key, c));
+    }
+
+    fn remove(&mut self, key: Key) {
+        if let Ok(i) = self.search(key) {
+            self.0.remove(i);
+        }
+    }
+
+    /// The least urgent entry (largest key).
+    fn pop_least_urgent(&mut self) -> Option<PrefetchCandidate> {
+        self.0.pop_back().map(|(_, c)| c)
+    }
+
+    fn most_urgent(&self) -> Option<Key> {
+        self.0.front().map(|(k, _)| *k)
+    }
+
+    fn pop_most_urgent(&mut self) -> Option<PrefetchCandidate> {
+        self.0.pop_front().map(|(_, c)| c)
+    }
+}
+
 /// Per-disk priority queues of prefetches by estimated deadline, optionally holding each one
 /// back until it is within `max_advance` of its deadline (`delayed`).
 #[derive(Debug)]
 pub struct DeadlinePrefetch {
-    /// Per disk: (estimated deadline, arrival) → candidate.
-    queues: Vec<BTreeMap<(SimTime, u64), PrefetchCandidate>>,
+    /// Per disk: candidates by (estimated deadline, arrival).
+    queues: Vec<DiskQueue>,
     /// Where each queued block sits: (disk, key). Only looked up, never iterated, so a hash
     /// map keeps runs deterministic.
-    queued: FxHashMap<BlockId, (usize, (SimTime, u64))>,
+    queued: FxHashMap<BlockId, (usize, Key)>,
     processes: u32,
     max_queue: usize,
     max_advance: Option<SimDuration>,
@@ -85,7 +128,7 @@ impl DeadlinePrefetch {
         max_advance: Option<SimDuration>,
     ) -> Self {
         DeadlinePrefetch {
-            queues: (0..disks).map(|_| BTreeMap::new()).collect(),
+            queues: (0..disks).map(|_| DiskQueue::default()).collect(),
             queued: FxHashMap::default(),
             processes,
             max_queue: max_queue.max(1) as usize,
@@ -104,7 +147,7 @@ impl DeadlinePrefetch {
 impl Prefetcher for DeadlinePrefetch {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
         if let Some((d, key)) = self.queued.remove(&r.block) {
-            self.queues[d].remove(&key);
+            self.queues[d].remove(key);
         }
         let next = layout.next_on_same_disk(r.block)?;
         let disk = layout.locate(next).disk;
@@ -113,8 +156,8 @@ impl Prefetcher for DeadlinePrefetch {
             return None;
         }
         let q = &mut self.queues[d];
-        if q.len() >= self.max_queue {
-            if let Some((_, c)) = q.pop_last() {
+        if q.0.len() >= self.max_queue {
+            if let Some(c) = q.pop_least_urgent() {
                 self.queued.remove(&c.block);
             }
         }
@@ -140,7 +183,7 @@ impl Prefetcher for DeadlinePrefetch {
         let Some(q) = self.queues.get_mut(disk.index()) else {
             return PrefetchPoll::Idle;
         };
-        let Some((&(deadline, _), _)) = q.first_key_value() else {
+        let Some((deadline, _)) = q.most_urgent() else {
             return PrefetchPoll::Idle;
         };
         if let Some(a) = self.max_advance {
@@ -149,7 +192,7 @@ impl Prefetcher for DeadlinePrefetch {
                 return PrefetchPoll::WaitUntil(issue_at);
             }
         }
-        let (_, c) = q.pop_first().expect("not empty");
+        let c = q.pop_most_urgent().expect("not empty");
         self.queued.remove(&c.block);
         PrefetchPoll::Issue(c)
     }
