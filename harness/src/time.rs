@@ -146,6 +146,26 @@ impl fmt::Display for SimDuration {
     }
 }
 
+/// `⌊a · b / c⌋` without overflow (`c > 0`; the result must fit in `u64`). Uses 64-bit
+/// arithmetic when `a · b` fits, as it nearly always does for simulated times — a 128-bit
+/// division is a library call several times slower — and 128-bit arithmetic otherwise.
+#[inline]
+pub fn mul_div_floor(a: u64, b: u64, c: u64) -> u64 {
+    match a.checked_mul(b) {
+        Some(p) => p / c,
+        None => (u128::from(a) * u128::from(b) / u128::from(c)) as u64,
+    }
+}
+
+/// `⌈a · b / c⌉` without overflow, as [`mul_div_floor`].
+#[inline]
+pub fn mul_div_ceil(a: u64, b: u64, c: u64) -> u64 {
+    match a.checked_mul(b) {
+        Some(p) => p.div_ceil(c),
+        None => (u128::from(a) * u128::from(b)).div_ceil(u128::from(c)) as u64,
+    }
+}
+
 /// Formats nanoseconds as exact decimal seconds (`12.5s`, `0.000000001s`).
 pub fn fmt_secs(ns: u64) -> String {
     let s = ns / NANOS_PER_SEC;
@@ -161,6 +181,23 @@ pub fn fmt_secs(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mul_div_matches_128_bit_arithmetic() {
+        let cases = [
+            (0u64, 7u64, 3u64),
+            (10, 1_000_000_000, 30),
+            (u64::MAX, 1_000_000_000, 30_000_000_000),
+            (u64::MAX / 3, 3, 1),
+            (123_456_789_012, 987_654_321, 1_000_000_007),
+            (u64::MAX, u64::MAX, u64::MAX),
+        ];
+        for (a, b, c) in cases {
+            let p = u128::from(a) * u128::from(b);
+            assert_eq!(u128::from(mul_div_floor(a, b, c)), p / u128::from(c));
+            assert_eq!(u128::from(mul_div_ceil(a, b, c)), p.div_ceil(u128::from(c)));
+        }
+    }
 
     #[test]
     fn arithmetic_is_exact_and_saturating() {

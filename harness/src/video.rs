@@ -16,7 +16,7 @@
 
 use crate::rng::{mix64, stream_seed, SimRng};
 use crate::scenario::{FrameModel, VideoSection};
-use crate::time::{SimDuration, NANOS_PER_SEC};
+use crate::time::{mul_div_ceil, mul_div_floor, SimDuration, NANOS_PER_SEC};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Exp1};
 use std::cell::RefCell;
@@ -270,7 +270,7 @@ impl VideoLibrary {
     }
 
     fn cbr_offset(&self, f: u64) -> u64 {
-        (u128::from(f) * u128::from(self.bit_rate) / (8 * u128::from(self.fps))) as u64
+        mul_div_floor(f, self.bit_rate, 8 * self.fps)
     }
 
     /// Calls `f(i, size)` for each frame `i` of GOP `g`, in order: the frame's type mean times
@@ -319,16 +319,12 @@ impl VideoLibrary {
 
     /// Display time of frame `f` relative to frame 0 (exact: `f × 10⁹ / fps`, rounded down).
     pub fn frame_time(&self, f: u64) -> SimDuration {
-        SimDuration::from_nanos(
-            (u128::from(f) * u128::from(NANOS_PER_SEC) / u128::from(self.fps)) as u64,
-        )
+        SimDuration::from_nanos(mul_div_floor(f, NANOS_PER_SEC, self.fps))
     }
 
     /// The first frame whose display time is at or after `d` from frame 0.
     pub fn frame_at(&self, d: SimDuration) -> u64 {
-        let f =
-            (u128::from(d.as_nanos()) * u128::from(self.fps)).div_ceil(u128::from(NANOS_PER_SEC));
-        (f as u64).min(self.frames)
+        mul_div_ceil(d.as_nanos(), self.fps, NANOS_PER_SEC).min(self.frames)
     }
 
     /// Byte offset of frame `f` in video `v` (`offset(frames)` is the total size).

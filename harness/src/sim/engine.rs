@@ -679,6 +679,7 @@ impl<'a> Sim<'a> {
                 Ev::Arrive(r) => self.arrive(r),
                 Ev::Wake(t, g) => {
                     if self.terms[t as usize].gen == g {
+                        self.terms[t as usize].wake_time = SimTime::MAX;
                         self.wake(t as usize);
                     }
                 }

@@ -18,7 +18,7 @@
 use super::engine::{Ev, Req, Sim, NONE};
 use super::stats::clip;
 use crate::ids::{BlockId, VideoId};
-use crate::time::{SimDuration, SimTime, NANOS_PER_SEC};
+use crate::time::{mul_div_ceil, SimDuration, SimTime, NANOS_PER_SEC};
 use crate::trace::EventKind;
 use std::collections::VecDeque;
 
@@ -90,7 +90,11 @@ pub(super) struct Term {
     base_time: SimTime,
     pub(super) prime_since: SimTime,
     prime_kind: PrimeKind,
+    /// Generation of the terminal's pending wake-up: a `Wake` event carrying another one
+    /// is stale and ignored.
     pub gen: u32,
+    /// When the pending wake-up of generation `gen` fires (`SimTime::MAX`: none pending).
+    pub wake_time: SimTime,
     deferred: VecDeque<u32>,
     lag: SimDuration,
     has_displayed: bool,
@@ -105,6 +109,12 @@ pub(super) struct Term {
 }
 
 impl Term {
+    /// Makes the pending wake-up, if any, stale.
+    pub(super) fn cancel_wake(&mut self) {
+        self.gen = self.gen.wrapping_add(1);
+        self.wake_time = SimTime::MAX;
+    }
+
     pub fn new() -> Term {
         Term {
             state: TState::Idle,
@@ -129,6 +139,7 @@ impl Term {
             prime_since: SimTime::ZERO,
             prime_kind: PrimeKind::Start,
             gen: 0,
+            wake_time: SimTime::MAX,
             deferred: VecDeque::new(),
             lag: SimDuration::ZERO,
             has_displayed: false,
@@ -192,9 +203,13 @@ impl Sim<'_> {
         let tm = &self.terms[t];
         let target = self.lib.frame_time(tm.base_frame).as_nanos()
             + now.saturating_since(tm.base_time).as_nanos();
-        let n = ((u128::from(target) + 1) * u128::from(self.lib.fps()))
-            .div_ceil(u128::from(NANOS_PER_SEC));
-        (n as u64).min(self.frames_of_term(t))
+        let n = match target.checked_add(1) {
+            Some(x) => mul_div_ceil(x, self.lib.fps(), NANOS_PER_SEC),
+            None => (u128::from(target) + 1)
+                .saturating_mul(u128::from(self.lib.fps()))
+                .div_ceil(u128::from(NANOS_PER_SEC)) as u64,
+        };
+        n.min(self.frames_of_term(t))
     }
 
     /// Frames held entirely in the terminal's contiguous data.
@@ -274,7 +289,7 @@ impl Sim<'_> {
         tm.session_received = 0;
         tm.epoch = tm.epoch.wrapping_add(1);
         tm.outstanding = 0;
-        tm.gen = tm.gen.wrapping_add(1);
+        tm.cancel_wake();
         if tm.state == TState::Stalled {
             let s = clip(tm.stall_since, self.q.now(), self.acc.window);
             self.add_stall(t, s);
@@ -335,7 +350,7 @@ impl Sim<'_> {
         tm.prime_kind = kind;
         tm.prime_since = now;
         tm.session_received = 0;
-        tm.gen = tm.gen.wrapping_add(1);
+        tm.cancel_wake();
         true
     }
 
@@ -563,15 +578,18 @@ impl Sim<'_> {
             }
         }
         let now = self.q.now();
-        let tm = &mut self.terms[t];
-        tm.gen = tm.gen.wrapping_add(1);
-        self.q.schedule(wake.max(now), Ev::Wake(t as u32, tm.gen));
+        self.wake_at(t, wake.max(now));
     }
 
-    /// Schedules a wake-up of terminal `t` at `at` (cancelling earlier ones).
+    /// Schedules a wake-up of terminal `t` at `at` (cancelling earlier ones). When the
+    /// pending wake-up is already at `at` it stays, so no stale event is queued.
     pub(super) fn wake_at(&mut self, t: usize, at: SimTime) {
         let tm = &mut self.terms[t];
-        tm.gen = tm.gen.wrapping_add(1);
+        if tm.wake_time == at {
+            return;
+        }
+        tm.cancel_wake();
+        tm.wake_time = at;
         self.q.schedule(at, Ev::Wake(t as u32, tm.gen));
     }
 
@@ -625,7 +643,7 @@ impl Sim<'_> {
         tm.state = TState::Stalled;
         tm.prime_kind = PrimeKind::Glitch;
         tm.stall_since = now;
-        tm.gen = tm.gen.wrapping_add(1);
+        tm.cancel_wake();
         if measuring {
             // a piggyback stream's glitch is a glitch at every member's screen
             let n = if t < self.n_real {
@@ -742,7 +760,7 @@ impl Sim<'_> {
         let tm = &mut self.terms[t];
         tm.state = TState::Idle;
         tm.search = Search::None;
-        tm.gen = tm.gen.wrapping_add(1);
+        tm.cancel_wake();
         pos
     }
 
@@ -855,7 +873,7 @@ impl Sim<'_> {
                 }
                 tm.paused_from = tm.state;
                 tm.state = TState::Paused;
-                tm.gen = tm.gen.wrapping_add(1);
+                tm.cancel_wake();
             }
             EventKind::Resume => {
                 if same_video
