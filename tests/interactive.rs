@@ -340,3 +340,33 @@ fn issue4_a_stream_glitch_is_a_glitch_for_every_member() {
     assert_eq!(group.glitches.terminals_affected, 2);
     assert_eq!(group.disks.requests, alone.disks.requests);
 }
+
+#[test]
+fn issue4_skip_search_hints_make_the_prefetcher_read_the_next_segment() {
+    // Start 100 s into a two-minute video and rewind at once: segments at 92, 84, …, 4 and
+    // 0 s, one block each, then normal play from the start. With the standard prefetcher
+    // (one block ahead on the one disk), a terminal without hints makes the server read
+    // ahead into the video the rewind just skipped; with hints, into the segment it shows
+    // next, so those segments' reads find their block already read or being read.
+    let text = |hints: bool| {
+        scenario_text(120, 1, &format!("[interactive]\nhints = {hints}\n")).replace(
+            "[prefetcher]\nname = \"none\"",
+            "[prefetcher]\nname = \"standard\"",
+        )
+    };
+    let ev = events(&[(1000, 0, Start, 100), (1000, 0, Rewind, 0)]);
+    let with = run(&parse(&text(true)), &ev);
+    let without = run(&parse(&text(false)), &ev);
+    for sum in [&with, &without] {
+        assert_eq!(sum.search.as_ref().unwrap().segments_shown, 13);
+        assert_eq!(sum.glitches.count, 0);
+    }
+    let (w, wo) = (&with.buffer_pool, &without.buffer_pool);
+    assert_eq!(without.search.as_ref().unwrap().prefetch_hints, 0);
+    assert!(with.search.as_ref().unwrap().prefetch_hints >= 12);
+    assert!(w.misses + 10 <= wo.misses, "{} vs {}", w.misses, wo.misses);
+    // read ahead into skipped video: evicted unreferenced, then read again when normal play
+    // from the start reaches it
+    assert_eq!((w.prefetches_wasted, w.prefetches_reread), (0, 0), "{w:?}");
+    assert!(wo.prefetches_wasted >= 10, "{wo:?}");
+}

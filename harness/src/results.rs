@@ -221,6 +221,9 @@ pub struct SearchSummary {
     pub searches: u64,
     /// Skip search: segments read and shown.
     pub segments_shown: u64,
+    /// Skip search: references that carried a prefetch hint (`[interactive] hints`).
+    #[serde(default)]
+    pub prefetch_hints: u64,
     /// Disk space of the videos (whole stripe blocks).
     pub video_bytes: u64,
     /// Disk space of the fast-forward and rewind versions (0 unless `search = "version"`).

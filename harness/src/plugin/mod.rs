@@ -36,7 +36,7 @@ pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
 pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
 pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
 pub use layout::{Layout, Location};
-pub use prefetcher::{PrefetchCandidate, PrefetchPoll, Prefetcher, Reference};
+pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
 pub use registry::{
     BuildContext, Entry, Kind, ParamInfo, Plugin, PluginError, PluginKind, Registry, Resolved,
 };

@@ -18,6 +18,73 @@ pub struct Reference {
     pub block_playout: SimDuration,
     /// Now.
     pub now: SimTime,
+    /// The terminal's hint when it is not reading the video sequentially (a skip search,
+    /// SPIFFI §8.1: "the prefetching algorithm at the server can take hints from the
+    /// terminals so that the appropriate blocks of video are always prefetched next"):
+    /// the next block it will read from this reference's disk. `None` while it reads
+    /// sequentially. A read-ahead policy should prefetch this block instead of the
+    /// sequential next one; [`Reference::read_ahead`] does that choice.
+    pub hint: Option<PrefetchHint>,
+}
+
+/// The next block a terminal will read from a disk, and when it will need it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PrefetchHint {
+    /// The block.
+    pub block: BlockId,
+    /// The terminal's estimate of when it will need the block.
+    pub deadline: SimTime,
+}
+
+impl Reference {
+    /// The block a read-ahead policy should prefetch after this reference, with its
+    /// estimated deadline: the terminal's [hint](Reference::hint) if it gave one, otherwise
+    /// the layout's next block of the video on the same disk, due `k × block_playout` after
+    /// this one's deadline, `k` being how many blocks further on it is.
+    ///
+    /// ```
+    /// use vodbench_harness::ids::{BlockId, DiskId, NodeId, TerminalId, VideoId};
+    /// use vodbench_harness::plugin::{Layout, Location, PrefetchHint, Reference};
+    /// use vodbench_harness::time::{SimDuration, SimTime};
+    ///
+    /// /// Two disks, block i on disk i % 2.
+    /// struct Two;
+    /// impl Layout for Two {
+    ///     fn locate(&self, b: BlockId) -> Location {
+    ///         Location { node: NodeId(0), disk: DiskId(b.index % 2), offset: u64::from(b.index) }
+    ///     }
+    ///     fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
+    ///         Some(BlockId { index: b.index + 2, ..b })
+    ///     }
+    /// }
+    /// let block = |index| BlockId { video: VideoId(0), index };
+    /// let mut r = Reference {
+    ///     terminal: TerminalId(0),
+    ///     block: block(10),
+    ///     disk: DiskId(0),
+    ///     deadline: SimTime::from_nanos(5_000_000_000),
+    ///     block_playout: SimDuration::from_secs(1),
+    ///     now: SimTime::ZERO,
+    ///     hint: None,
+    /// };
+    /// // sequential: block 12, two blocks (2 s) after block 10's deadline
+    /// assert_eq!(r.read_ahead(&Two), Some((block(12), SimTime::from_nanos(7_000_000_000))));
+    /// // a rewinding terminal hints block 4
+    /// let hint = PrefetchHint { block: block(4), deadline: SimTime::from_nanos(6_000_000_000) };
+    /// r.hint = Some(hint);
+    /// assert_eq!(r.read_ahead(&Two), Some((hint.block, hint.deadline)));
+    /// ```
+    pub fn read_ahead(&self, layout: &dyn Layout) -> Option<(BlockId, SimTime)> {
+        if let Some(h) = self.hint {
+            return Some((h.block, h.deadline));
+        }
+        let next = layout.next_on_same_disk(self.block)?;
+        let ahead = u64::from(next.index.saturating_sub(self.block.index).max(1));
+        Some((
+            next,
+            self.deadline + self.block_playout.saturating_mul(ahead),
+        ))
+    }
 }
 
 /// A block to read ahead.

@@ -37,6 +37,10 @@ pub struct InteractiveSection {
     /// `version`: speed-up of the search versions; each is 1/speedup of the video's length
     /// (default 8; 2..=1000). The versions take disk space only with `search = "version"`.
     pub speedup: u32,
+    /// `skip`: whether searching terminals hint to the server's prefetcher the next block
+    /// they will read from each disk (default true, SPIFFI §8.1); `false` leaves the
+    /// prefetcher reading ahead sequentially, into video the search skips.
+    pub hints: bool,
 }
 
 impl Default for InteractiveSection {
@@ -46,6 +50,7 @@ impl Default for InteractiveSection {
             show: Duration(1_000_000_000),
             every: Duration(8_000_000_000),
             speedup: 8,
+            hints: true,
         }
     }
 }

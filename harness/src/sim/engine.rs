@@ -228,6 +228,8 @@ pub(super) struct Acc {
     pub searches: u64,
     /// Skip-search segments shown.
     pub segments: u64,
+    /// References that carried a skip-search prefetch hint.
+    pub prefetch_hints: u64,
     pub series_time: Vec<u64>,
     pub series_buffer_mean: Vec<u64>,
     pub series_pages_used: Vec<u64>,
@@ -510,6 +512,7 @@ impl<'a> Sim<'a> {
                 events_ignored: 0,
                 searches: 0,
                 segments: 0,
+                prefetch_hints: 0,
                 series_time: Vec::new(),
                 series_buffer_mean: Vec::new(),
                 series_pages_used: Vec::new(),
@@ -956,6 +959,7 @@ impl Sim<'_> {
             mode: self.interactive.search,
             searches: self.acc.searches,
             segments_shown: self.acc.segments,
+            prefetch_hints: self.acc.prefetch_hints,
             video_bytes: stored(0..count),
             search_version_bytes: stored(count..self.blocks.len()),
         })

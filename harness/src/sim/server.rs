@@ -169,6 +169,15 @@ impl Sim<'_> {
             let total = self.lib.frame_time(self.lib.frames());
             crate::time::SimDuration::from_nanos(total.as_nanos() / u64::from(self.blocks[video]))
         };
+        let hint = self.search_hint(
+            req.terminal as usize,
+            req.block,
+            DiskId(req.disk),
+            req.deadline,
+        );
+        if hint.is_some() && self.acc.measuring {
+            self.acc.prefetch_hints += 1;
+        }
         let reference = Reference {
             terminal: TerminalId(req.terminal),
             block: req.block,
@@ -176,6 +185,7 @@ impl Sim<'_> {
             deadline: req.deadline,
             block_playout,
             now: self.q.now(),
+            hint,
         };
         if let Some(d) = self
             .prefetcher

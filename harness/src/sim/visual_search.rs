@@ -7,8 +7,12 @@
 //! starting at p ± every, p ± 2·every, …, each `show` long. For each segment the terminal
 //! drops its buffer and re-primes at the segment's start, reading only the stripe blocks that
 //! hold the segment (through the normal server path: network, CPU, buffer pool, disk
-//! scheduler; the prefetcher still sees ordinary references and gets no hints), shows it once
-//! it is all in, and jumps again. A fast-forward whose next segment would start past the end
+//! scheduler), shows it once it is all in, and jumps again. "The prefetching algorithm at
+//! the server can take hints from the terminals so that the appropriate blocks of video are
+//! always prefetched next": with `[interactive] hints` (the default) each reference of a
+//! searching terminal carries the first block of a later segment that lies on the same disk,
+//! due one `show` later per segment in between, and the prefetcher reads that instead of the
+//! sequential next block, which the search skips. A fast-forward whose next segment would start past the end
 //! ends the video; a rewind that has shown the segment at the start resumes normal play from
 //! the start. The position reached is the segment's start plus what has been shown of it.
 //!
@@ -30,7 +34,17 @@
 
 use super::engine::Sim;
 use super::terminal::{PrimeKind, Search, TState};
+use crate::ids::{BlockId, DiskId};
+use crate::plugin::PrefetchHint;
 use crate::scenario::SearchMode;
+use crate::time::SimTime;
+
+/// Later segments a skip-search hint looks through for a block on the reference's disk.
+const HINT_SEGMENTS: u64 = 64;
+
+/// Blocks a hint looks through from the start of the video once a rewind reaches it (normal
+/// play follows from there).
+const HINT_BLOCKS_FROM_START: u32 = 4096;
 
 impl Sim<'_> {
     /// Starts a search of the terminal's video from frame `pos` (the terminal is detached).
@@ -67,6 +81,72 @@ impl Sim<'_> {
     pub(super) fn movie_position(&self, forward: bool, r: u64) -> u64 {
         let k = u64::from(self.interactive.speedup);
         movie_frame(self.lib.frames(), k, forward, r)
+    }
+
+    /// Skip search: the prefetch hint for terminal `t`'s reference to `block` on `disk`,
+    /// needed at `deadline` — the first block of a later segment (in the search's direction)
+    /// on the same disk, due one `show` later per segment in between; after a rewind's
+    /// segment at the start, the first such block of the normal play that follows. `None`
+    /// unless hints are on and the terminal is in a skip search of that video.
+    pub(super) fn search_hint(
+        &self,
+        t: usize,
+        block: BlockId,
+        disk: DiskId,
+        deadline: SimTime,
+    ) -> Option<PrefetchHint> {
+        let tm = self.terms.get(t)?;
+        let Search::Skip {
+            forward, seg_start, ..
+        } = tm.search
+        else {
+            return None;
+        };
+        if !self.interactive.hints || tm.state != TState::Searching || block.video.0 != tm.video {
+            return None;
+        }
+        let v = tm.video as usize;
+        let frames = self.lib.frames_of(v);
+        let every = self.lib.frame_at(self.interactive.every.sim()).max(1);
+        let show = self.lib.frame_at(self.interactive.show.sim()).max(1);
+        let show_time = self.interactive.show.sim();
+        let on_disk = |index: u32| {
+            let b = BlockId {
+                video: block.video,
+                index,
+            };
+            (index != block.index && self.layout.locate(b).disk == disk).then_some(b)
+        };
+        for k in 1..=HINT_SEGMENTS {
+            let start = if forward {
+                seg_start.saturating_add(k.saturating_mul(every))
+            } else {
+                seg_start.saturating_sub(k.saturating_mul(every))
+            };
+            if start >= frames {
+                return None; // the fast-forward ends the video first
+            }
+            let first = (self.lib.offset(v, start) / self.block_bytes) as u32;
+            let last = if !forward && start == 0 {
+                // the rewind reaches the start; normal play follows
+                first.saturating_add(HINT_BLOCKS_FROM_START)
+            } else {
+                self.lib
+                    .offset(v, (start + show).min(frames))
+                    .div_ceil(self.block_bytes) as u32
+            };
+            let hit = (first..last.min(self.blocks[v])).find_map(on_disk);
+            if let Some(b) = hit {
+                return Some(PrefetchHint {
+                    block: b,
+                    deadline: deadline + show_time.saturating_mul(k),
+                });
+            }
+            if !forward && start == 0 {
+                return None;
+            }
+        }
+        None
     }
 
     /// Skip search: reads the next segment after (or before) the one starting at `from`.

@@ -6,7 +6,9 @@
 //! block's playout time per block between them — and each disk's queue is a priority queue,
 //! earliest estimated deadline first. Deadline-aware schedulers (`real-time`, `edf`,
 //! `scan-edf`) order the prefetches by that deadline, so an urgent prefetch can overtake a
-//! relaxed real request.
+//! relaxed real request. A terminal in a skip search hints the block it will read next from
+//! the disk and when (§8.1); that block and deadline replace the sequential estimate
+//! ([`Reference::read_ahead`]).
 //!
 //! A queued prefetch whose block a terminal references first is dropped (the demand read
 //! overtook it); a queue never holds the same block twice; when a queue is full
@@ -136,12 +138,6 @@ impl DeadlinePrefetch {
             seq: 0,
         }
     }
-
-    /// The estimated deadline of `next`, a later block of the video `r` referenced.
-    pub fn estimate(r: &Reference, next: BlockId) -> SimTime {
-        let ahead = u64::from(next.index.saturating_sub(r.block.index).max(1));
-        r.deadline + r.block_playout.saturating_mul(ahead)
-    }
 }
 
 impl Prefetcher for DeadlinePrefetch {
@@ -149,7 +145,7 @@ impl Prefetcher for DeadlinePrefetch {
         if let Some((d, key)) = self.queued.remove(&r.block) {
             self.queues[d].remove(key);
         }
-        let next = layout.next_on_same_disk(r.block)?;
+        let (next, deadline) = r.read_ahead(layout)?;
         let disk = layout.locate(next).disk;
         let d = disk.index();
         if d >= self.queues.len() || self.queued.contains_key(&next) {
@@ -161,7 +157,6 @@ impl Prefetcher for DeadlinePrefetch {
                 self.queued.remove(&c.block);
             }
         }
-        let deadline = Self::estimate(r, next);
         let key = (deadline, self.seq);
         self.seq += 1;
         q.insert(
@@ -257,6 +252,7 @@ pub(crate) mod tests {
     /// Terminal `t` references block `index` of video `t`, due at `deadline_s`, 1 s per block.
     pub(crate) fn reference(t: u32, index: u32, deadline_s: u64) -> Reference {
         Reference {
+            hint: None,
             terminal: TerminalId(t),
             block: BlockId {
                 video: VideoId(t),

@@ -1,5 +1,6 @@
 //! `standard`: SPIFFI's prefetcher (§5.2.3). Each real reference to a stripe block queues a
-//! background read of the next block of the same video on the same disk, in a first-in
+//! background read of the next block of the same video on the same disk (or, from a terminal
+//! in a skip search, the block it hints it will read next there, §8.1), in a first-in
 //! first-out queue per disk; a fixed number of prefetch processes per disk (`processes`)
 //! bounds how many of those reads are outstanding at once, which sets how aggressive
 //! prefetching is. Prefetches carry no deadline (lowest priority for deadline-aware
@@ -62,7 +63,7 @@ impl Prefetcher for Standard {
                 q.remove(i);
             }
         }
-        let next = layout.next_on_same_disk(r.block)?;
+        let (next, _) = r.read_ahead(layout)?;
         let disk = layout.locate(next).disk;
         let q = self.queues.get_mut(disk.index())?;
         if q.iter().any(|c| c.block == next) {
@@ -135,6 +136,7 @@ mod tests {
 
     fn reference(index: u32) -> Reference {
         Reference {
+            hint: None,
             terminal: TerminalId(0),
             block: BlockId {
                 video: VideoId(0),
