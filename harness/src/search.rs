@@ -29,6 +29,7 @@ use crate::output;
 use crate::plugin::Registry;
 use crate::runner::{self, RunError};
 use crate::scenario::{Scenario, MAX_TERMINALS};
+use crate::video::LibraryMemo;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -311,11 +312,14 @@ pub fn search(
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
     let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    // the runs of one replication share its seed, hence its video library; replications run
+    // side by side, one per thread
+    let memo = LibraryMemo::new(2 * rayon::current_num_threads() + 2);
     let simulate = |seed: u64, n: u32| -> Result<u64, RunError> {
         let mut s = scenario.clone();
         s.file.seed = seed;
         s.set_terminals(n)?;
-        let (results, _) = runner::run(&s, &mut |_, _| {})?;
+        let (results, _) = runner::run_with(&s, &mut |_, _| {}, Some(&memo))?;
         stats
             .lock()
             .unwrap_or_else(|e| e.into_inner())

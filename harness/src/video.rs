@@ -20,6 +20,8 @@ use crate::time::{mul_div_ceil, mul_div_floor, SimDuration, NANOS_PER_SEC};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Exp1};
 use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 /// Decoded GOPs kept per library: (video, gop) → cumulative byte offsets within the GOP.
 /// Direct-mapped; terminals walk GOPs in order, so nearly every look-up hits.
@@ -68,7 +70,8 @@ pub struct VideoLibrary {
     pattern: Vec<u8>,
     /// Mean size in bytes of each frame type.
     means: [f64; 3],
-    videos: Vec<VideoFrames>,
+    /// Shared by clones ([`LibraryMemo`]): never changed once built.
+    videos: Arc<[VideoFrames]>,
     cache: RefCell<GopCache>,
     /// [`VideoLibrary::memory_needed`] for one block size, found while building.
     need: Option<(u64, FrameNeed)>,
@@ -172,7 +175,7 @@ impl VideoLibrary {
             bit_rate: v.bit_rate.0,
             pattern,
             means,
-            videos: Vec::with_capacity(v.count as usize),
+            videos: Arc::from(Vec::new()),
             cache: RefCell::new(GopCache {
                 keys: Vec::new(),
                 cum: Vec::new(),
@@ -188,6 +191,7 @@ impl VideoLibrary {
             Some(_) => 3 * v.count,
             None => v.count,
         };
+        let mut videos = Vec::with_capacity(count as usize);
         for video in 0..count {
             let frames = match speedup {
                 Some(k) if video >= v.count => (lib.frames / u64::from(k.max(1))).max(1),
@@ -220,13 +224,14 @@ impl VideoLibrary {
                     }
                 }
             }
-            lib.videos.push(VideoFrames {
+            videos.push(VideoFrames {
                 seed: vseed,
                 frames,
                 gop_offsets: offsets,
                 boundaries: std::mem::take(&mut boundaries),
             });
         }
+        lib.videos = videos.into();
         if let Some(block) = block {
             if lib.model == FrameModel::Mpeg {
                 lib.need = Some((block, worst));
@@ -492,6 +497,76 @@ impl VideoLibrary {
     }
 }
 
+/// Libraries already built, for runs that differ only in what leaves the library unchanged:
+/// the same `[videos]`, seed, block size and search versions always give the same library,
+/// so a search's runs of one seed at several terminal counts build it once (building is
+/// about a fifth of a SPIFFI run). Holds at most `capacity` libraries, the least recently
+/// used leaving first; safe to share between threads. Results do not depend on it.
+pub struct LibraryMemo {
+    capacity: usize,
+    entries: Mutex<VecDeque<(String, VideoLibrary)>>,
+}
+
+impl LibraryMemo {
+    /// An empty memo keeping up to `capacity` libraries (at least 1).
+    pub fn new(capacity: usize) -> LibraryMemo {
+        LibraryMemo {
+            capacity: capacity.max(1),
+            entries: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// [`VideoLibrary::build`] with these arguments, or a copy of the one built before.
+    pub fn build(
+        &self,
+        v: &VideoSection,
+        seed: u64,
+        block: Option<u64>,
+        speedup: Option<u32>,
+    ) -> VideoLibrary {
+        let key = format!(
+            "{}|{seed}|{block:?}|{speedup:?}",
+            serde_json::to_string(v).unwrap_or_default()
+        );
+        {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+                let entry = entries.remove(i).expect("found");
+                let lib = entry.1.clone();
+                entries.push_back(entry);
+                return lib;
+            }
+        }
+        // built outside the lock; two threads may build the same one, with the same result
+        let lib = VideoLibrary::build(v, seed, block, speedup);
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if !entries.iter().any(|(k, _)| *k == key) {
+            if entries.len() >= self.capacity {
+                entries.pop_front();
+            }
+            entries.push_back((key, lib.clone()));
+        }
+        lib
+    }
+
+    /// Libraries held.
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl VideoLibrary {
+    /// Whether `self` and `other` share one built set of videos (see [`LibraryMemo`]).
+    pub fn shares_videos_with(&self, other: &VideoLibrary) -> bool {
+        Arc::ptr_eq(&self.videos, &other.videos)
+    }
+}
+
 /// Folds frame `f` of video `v`, spanning bytes `start..end` of a video of `total` bytes,
 /// into `worst` (see [`VideoLibrary::memory_needed`]); the first frame of the greatest need
 /// wins ties.
@@ -624,6 +699,37 @@ mod tests {
         for x in cases {
             assert_eq!(round_size(x), old(x), "x = {x:?}");
         }
+    }
+
+    #[test]
+    fn memo_builds_each_library_once_and_forgets_the_least_recent() {
+        let v = section(FrameModel::Mpeg);
+        let memo = LibraryMemo::new(2);
+        let a = memo.build(&v, 1, Some(131_072), None);
+        let again = memo.build(&v, 1, Some(131_072), None);
+        assert!(a.shares_videos_with(&again));
+        // the same as building afresh
+        let fresh = VideoLibrary::build(&v, 1, Some(131_072), None);
+        assert!(!fresh.shares_videos_with(&a));
+        for video in 0..fresh.len() {
+            for f in [0, 1, 100, fresh.frames_of(video)] {
+                assert_eq!(a.offset(video, f), fresh.offset(video, f));
+            }
+        }
+        assert_eq!(a.memory_needed(131_072), fresh.memory_needed(131_072));
+        // another seed, another block size: other libraries; the first is then forgotten
+        let b = memo.build(&v, 2, Some(131_072), None);
+        assert!(!b.shares_videos_with(&a));
+        assert_eq!(memo.len(), 2);
+        let c = memo.build(&v, 1, Some(262_144), None);
+        assert!(!c.shares_videos_with(&a));
+        assert_eq!(memo.len(), 2);
+        assert!(!memo
+            .build(&v, 1, Some(131_072), None)
+            .shares_videos_with(&a));
+        assert!(memo
+            .build(&v, 1, Some(262_144), None)
+            .shares_videos_with(&c));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::results::{
 use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
-use crate::video::VideoLibrary;
+use crate::video::{LibraryMemo, VideoLibrary};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 
@@ -328,17 +328,20 @@ impl<'a> Sim<'a> {
         total.saturating_sub(start).min(self.block_bytes)
     }
 
-    fn build(scenario: &'a Scenario, events: &'a [TraceEvent]) -> Result<Sim<'a>, SimError> {
+    fn build(
+        scenario: &'a Scenario,
+        events: &'a [TraceEvent],
+        memo: Option<&LibraryMemo>,
+    ) -> Result<Sim<'a>, SimError> {
         let f = &scenario.file;
         let s = &f.server;
         let interactive = f.interactive.clone().unwrap_or_default();
         let block_bytes = s.stripe.0;
-        let lib = VideoLibrary::build(
-            &f.videos,
-            f.seed,
-            Some(block_bytes),
-            interactive.search_versions(),
-        );
+        let versions = interactive.search_versions();
+        let lib = match memo {
+            Some(m) => m.build(&f.videos, f.seed, Some(block_bytes), versions),
+            None => VideoLibrary::build(&f.videos, f.seed, Some(block_bytes), versions),
+        };
         check_terminal_memory(scenario, &lib)?;
         let blocks: Vec<u32> = (0..lib.len())
             .map(|v| lib.total_bytes(v).div_ceil(block_bytes) as u32)
@@ -1191,7 +1194,18 @@ pub fn simulate(
     events: &[TraceEvent],
     progress: Progress<'_>,
 ) -> Result<RunResults, SimError> {
-    let mut sim = Sim::build(scenario, events)?;
+    simulate_with(scenario, events, progress, None)
+}
+
+/// [`simulate`], taking the video library from `memo` when it holds this scenario's (see
+/// [`LibraryMemo`]); the results are the same.
+pub fn simulate_with(
+    scenario: &Scenario,
+    events: &[TraceEvent],
+    progress: Progress<'_>,
+    memo: Option<&LibraryMemo>,
+) -> Result<RunResults, SimError> {
+    let mut sim = Sim::build(scenario, events, memo)?;
     sim.run(progress);
     if let Some(e) = sim.error.take() {
         return Err(e);

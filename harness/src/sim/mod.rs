@@ -23,5 +23,5 @@ mod stats;
 mod terminal;
 mod visual_search;
 
-pub use engine::{check_terminal_memory, simulate, Progress, SimError};
+pub use engine::{check_terminal_memory, simulate, simulate_with, Progress, SimError};
 pub use queue::EventQueue;
