@@ -437,6 +437,32 @@ pub fn curve_csv(probes: &[Probe]) -> String {
     out
 }
 
+/// The options `vodbench search` and `vodbench sweep` share: how many replications and
+/// terminals a search may use, and on how many threads.
+#[derive(Debug, clap::Args)]
+pub struct SearchLimits {
+    /// Most replications (independent seeds) to reach 90 % confidence within 5 % (at least 3;
+    /// per point for a sweep).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
+    pub seeds: u32,
+    /// Worker threads (default: one per CPU); the result does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Largest terminal count to try.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_terminals: u32,
+}
+
+impl SearchLimits {
+    /// The search options these limits set.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            max_replications: self.seeds,
+            max_terminals: self.max_terminals,
+        }
+    }
+}
+
 /// Arguments of `vodbench search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
@@ -446,15 +472,9 @@ pub struct SearchArgs {
     /// Output folder (default: out/<scenario name>-search).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Most replications (independent seeds) to reach 90 % confidence within 5 % (at least 3).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub seeds: u32,
-    /// Worker threads (default: one per CPU); the result does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Largest terminal count to try.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub max_terminals: u32,
+    /// Replication, terminal and thread limits.
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
@@ -488,7 +508,7 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("out").join(format!("{}-search", scenario.name())));
-    let pool = match worker_pool(args.threads) {
+    let pool = match worker_pool(args.limits.threads) {
         Ok(p) => p,
         Err(e) => return failure(e),
     };
@@ -502,10 +522,7 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
             p.glitches
         ));
     };
-    let opts = SearchOptions {
-        max_replications: args.seeds,
-        max_terminals: args.max_terminals,
-    };
+    let opts = args.limits.options();
     let started = Instant::now();
     let result = pool.install(|| search(&scenario, &opts, &on_probe));
     bar.finish_and_clear();
@@ -636,6 +653,20 @@ pub(crate) fn progress_bar(quiet: bool, template: &str) -> indicatif::ProgressBa
     };
     bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// A hidden bar counting `len` points of a sweep (`{pos}/{len} points`); the caller shows it
+/// (sets a draw target) when it wants it seen.
+pub(crate) fn points_bar(len: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::hidden();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {pos}/{len} points [{wide_bar}] ({elapsed})",
+        )
+        .expect("valid template"),
+    );
+    bar.set_length(len as u64);
     bar
 }
 

@@ -27,14 +27,7 @@ pub fn cmd_run(
         }
     }
     let started = Instant::now();
-    let bar = indicatif::ProgressBar::hidden();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {pos}/{len} points [{wide_bar}] ({elapsed})",
-        )
-        .expect("valid template"),
-    );
-    bar.set_length(suite.points.len() as u64);
+    let bar = crate::search::points_bar(suite.points.len());
     let shown = std::sync::atomic::AtomicBool::new(false);
     let progress = |done: usize, _total: usize| {
         if quiet {

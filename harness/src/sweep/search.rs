@@ -19,7 +19,8 @@ use crate::output;
 use crate::plugin::Registry;
 use crate::runner::{self, RunError};
 use crate::search::{
-    progress_bar, search, worker_pool, AnswerStats, Probe, SearchOptions, SearchResult,
+    progress_bar, search, worker_pool, AnswerStats, Probe, SearchLimits, SearchOptions,
+    SearchResult,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -398,15 +399,9 @@ pub struct SweepArgs {
     /// Output folder (default: out/<scenario name>-sweep).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Most replications per point (at least 3), as for `vodbench search`.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub seeds: u32,
-    /// Worker threads (default: one per CPU); the result does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Largest terminal count to try.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub max_terminals: u32,
+    /// Replication, terminal and thread limits.
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Only these points (0-based indices in grid order, as `vodbench check` lists them).
     #[arg(long, value_delimiter = ',')]
     pub points: Vec<usize>,
@@ -462,7 +457,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("out").join(format!("{}-sweep", suite.name)));
-    let pool = match worker_pool(args.threads) {
+    let pool = match worker_pool(args.limits.threads) {
         Ok(p) => p,
         Err(e) => return failure(e),
     };
@@ -479,10 +474,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             p.glitches
         ));
     };
-    let opts = SearchOptions {
-        max_replications: args.seeds,
-        max_terminals: args.max_terminals,
-    };
+    let opts = args.limits.options();
     let started = Instant::now();
     let outcome = pool.install(|| sweep_search(&suite, &opts, &on_probe));
     bar.finish_and_clear();
