@@ -1,39 +1,46 @@
-//! The future-event list: a radix heap ordered by (time, sequence number).
+//! The future-event list: a radix heap ordered by time, ties first-in first-out.
 //!
 //! Events are plain values of a small `Copy` enum stored inline in the buckets' vectors, so
 //! scheduling allocates nothing once the vectors have grown to the run's peak size. Ties in
 //! time are broken by the order of scheduling (FIFO), which makes every run deterministic.
 //!
-//! The key packs time and sequence number into one `u128`. Keys only grow — nothing is
-//! scheduled before now, and sequence numbers increase — which is what a radix heap needs
-//! (Ahuja, Mehlhorn, Orlin & Tarjan 1990): an entry lives in the bucket numbered by the
-//! highest bit in which its key differs from the last key popped, so scheduling is a push
-//! onto a vector, and popping takes the single entry equal to the last key, or else finds the
-//! smallest key of the lowest non-empty bucket and redistributes that bucket into lower ones.
-//! Every entry moves down a few buckets in its life instead of being sifted through a tree on
-//! every operation; popping the earliest event is the engine's most frequent operation.
+//! Keys (times) never fall below the last one popped — nothing is scheduled before now —
+//! which is what a radix heap needs (Ahuja, Mehlhorn, Orlin & Tarjan 1990): an entry lives in
+//! the bucket numbered by the highest bit in which its time differs from the last time
+//! popped, so scheduling is a push onto a vector, and popping takes the next entry of bucket
+//! 0 (times equal to the last one popped), or else finds the earliest time of the lowest
+//! non-empty bucket and redistributes that bucket into lower ones. Every entry moves down a
+//! few buckets in its life instead of being sifted through a tree on every operation;
+//! popping the earliest event is the engine's most frequent operation.
+//!
+//! FIFO among equal times needs no sequence number in the key: every bucket holds its
+//! entries in scheduling order. Direct pushes arrive in that order, and a bucket is only
+//! ever refilled by redistribution while it is empty (all buckets below the lowest non-empty
+//! one are empty), from a bucket already in order, with entries taken front to back.
 
 use crate::time::SimTime;
 
 #[derive(Clone, Copy)]
 struct Entry<E> {
-    /// `time << 64 | seq`.
-    key: u128,
+    /// Nanoseconds.
+    time: u64,
     event: E,
 }
 
-/// Bucket 0 holds keys equal to the last key popped; bucket `i` keys whose highest bit
+/// Bucket 0 holds times equal to the last time popped; bucket `i` times whose highest bit
 /// differing from it is bit `i - 1`.
-const BUCKETS: usize = 129;
+const BUCKETS: usize = 65;
 
 /// A deterministic priority queue of timed events.
 pub struct EventQueue<E> {
     buckets: Vec<Vec<Entry<E>>>,
-    /// Bit `i - 1` set when bucket `i` (1..=128) is non-empty.
-    occupied: u128,
-    last: u128,
+    /// The next entry of bucket 0 to pop (bucket 0 is a FIFO; it is cleared when exhausted).
+    head: usize,
+    /// Bit `i - 1` set when bucket `i` (1..=64) is non-empty.
+    occupied: u64,
+    last: u64,
     len: usize,
-    seq: u64,
+    scheduled: u64,
     now: SimTime,
 }
 
@@ -44,8 +51,8 @@ impl<E: Copy> Default for EventQueue<E> {
 }
 
 #[inline]
-fn bucket(key: u128, last: u128) -> usize {
-    (128 - (key ^ last).leading_zeros()) as usize
+fn bucket(time: u64, last: u64) -> usize {
+    (64 - (time ^ last).leading_zeros()) as usize
 }
 
 impl<E: Copy> EventQueue<E> {
@@ -53,10 +60,11 @@ impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            head: 0,
             occupied: 0,
             last: 0,
             len: 0,
-            seq: 0,
+            scheduled: 0,
             now: SimTime::ZERO,
         }
     }
@@ -70,16 +78,15 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(time >= self.now, "event scheduled in the past");
-        let time = time.max(self.now);
-        let key = (u128::from(time.as_nanos()) << 64) | u128::from(self.seq);
-        self.seq += 1;
-        self.put(Entry { key, event });
+        let time = time.max(self.now).as_nanos();
+        self.scheduled += 1;
+        self.put(Entry { time, event });
         self.len += 1;
     }
 
     #[inline]
     fn put(&mut self, e: Entry<E>) {
-        let b = bucket(e.key, self.last);
+        let b = bucket(e.time, self.last);
         self.buckets[b].push(e);
         if b > 0 {
             self.occupied |= 1 << (b - 1);
@@ -92,36 +99,39 @@ impl<E: Copy> EventQueue<E> {
         if self.len == 0 {
             return None;
         }
-        if self.buckets[0].is_empty() {
-            // the lowest non-empty bucket holds the minimum: make it the last key and
-            // spread the bucket's other entries over lower buckets
+        if self.head == self.buckets[0].len() {
+            // bucket 0 is exhausted: the lowest non-empty bucket holds the minimum; make it
+            // the last time and spread the bucket's entries, in order, over lower buckets
+            self.buckets[0].clear();
+            self.head = 0;
             let i = self.occupied.trailing_zeros() as usize + 1;
             self.occupied &= !(1 << (i - 1));
             let mut moved = std::mem::take(&mut self.buckets[i]);
-            self.last = moved.iter().map(|e| e.key).min().expect("occupied bucket");
+            self.last = moved.iter().map(|e| e.time).min().expect("occupied bucket");
             for e in moved.drain(..) {
                 self.put(e);
             }
             self.buckets[i] = moved;
         }
-        let top = self.buckets[0].pop().expect("the minimum is in bucket 0");
+        let top = self.buckets[0][self.head];
+        self.head += 1;
         self.len -= 1;
-        let time = SimTime::from_nanos((top.key >> 64) as u64);
+        let time = SimTime::from_nanos(top.time);
         self.now = time;
         Some((time, top.event))
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        let min = if let Some(e) = self.buckets[0].first() {
-            e.key
+        let min = if let Some(e) = self.buckets[0].get(self.head) {
+            e.time
         } else if self.occupied != 0 {
             let i = self.occupied.trailing_zeros() as usize + 1;
-            self.buckets[i].iter().map(|e| e.key).min()?
+            self.buckets[i].iter().map(|e| e.time).min()?
         } else {
             return None;
         };
-        Some(SimTime::from_nanos((min >> 64) as u64))
+        Some(SimTime::from_nanos(min))
     }
 
     /// Number of pending events.
@@ -136,7 +146,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Total events ever scheduled.
     pub fn scheduled(&self) -> u64 {
-        self.seq
+        self.scheduled
     }
 }
 
