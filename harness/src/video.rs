@@ -252,8 +252,7 @@ impl VideoLibrary {
     /// Runs `f` with the cumulative offsets of GOP `g` of video `v` (`cum[i]` = bytes of the
     /// GOP's first `i` frames).
     fn with_gop<R>(&self, v: usize, g: u64, f: impl FnOnce(&[u64]) -> R) -> R {
-        let key = ((v as u64) << 40) | g;
-        let slot = (mix64(key) as usize) & (CACHE_SLOTS - 1);
+        let (key, slot) = cache_slot(v, g);
         let mut c = self.cache.borrow_mut();
         let stride = c.stride;
         let range = slot * stride..(slot + 1) * stride;
@@ -261,13 +260,30 @@ impl VideoLibrary {
             let cum = &mut c.cum[range.clone()];
             cum[0] = 0;
             let mut acc = 0u64;
-            self.for_each_gop_size(self.videos[v].seed, g, |i, size| {
+            self.for_each_gop_size(self.videos[v].seed, g, self.pattern.len(), |i, size| {
                 acc += u64::from(size);
                 cum[i + 1] = acc;
             });
             c.keys[slot] = key;
         }
         f(&c.cum[range])
+    }
+
+    /// Bytes of the first `n` frames of GOP `g` of video `v`: from the cache when it holds
+    /// the GOP, else drawn without filling it (only those `n` frames). Offsets of arbitrary
+    /// frames — the buffer samples' play positions — rarely hit the cache, and filling it
+    /// would draw the whole GOP for nothing.
+    fn gop_prefix(&self, v: usize, g: u64, n: usize) -> u64 {
+        let (key, slot) = cache_slot(v, g);
+        {
+            let c = self.cache.borrow();
+            if c.keys[slot] == key {
+                return c.cum[slot * c.stride + n];
+            }
+        }
+        let mut acc = 0u64;
+        self.for_each_gop_size(self.videos[v].seed, g, n, |_, size| acc += u64::from(size));
+        acc
     }
 
     fn gop_len(&self) -> u64 {
@@ -284,9 +300,9 @@ impl VideoLibrary {
     /// done with an integer conversion instead of `f64::round`, which compiles to a library
     /// call on baseline x86-64; both give the same integer for every non-negative input.
     #[inline]
-    fn for_each_gop_size(&self, vseed: u64, g: u64, mut f: impl FnMut(usize, u32)) {
+    fn for_each_gop_size(&self, vseed: u64, g: u64, n: usize, mut f: impl FnMut(usize, u32)) {
         let mut rng = SimRng::seed_from_u64(vseed ^ mix64(g));
-        for (i, t) in self.pattern.iter().enumerate() {
+        for (i, t) in self.pattern[..n].iter().enumerate() {
             let e: f64 = Exp1.sample(&mut rng);
             f(i, round_size(self.means[*t as usize] * e));
         }
@@ -345,7 +361,7 @@ impl VideoLibrary {
                 if within == 0 {
                     return base;
                 }
-                base + self.with_gop(v, g, |cum| cum[within])
+                base + self.gop_prefix(v, g, within)
             }
         }
     }
@@ -459,16 +475,10 @@ impl VideoLibrary {
     /// Every frame size of the video with seed `vseed` and `frames` frames, in order, into
     /// `out` (MPEG).
     fn video_frame_sizes(&self, vseed: u64, frames: u64, out: &mut Vec<u32>) {
-        let n = self.pattern.len() as u64;
         out.clear();
-        out.reserve(frames as usize);
-        for g in 0..frames.div_ceil(n) {
-            let len = (frames - g * n).min(n) as usize;
-            self.for_each_gop_size(vseed, g, |i, size| {
-                if i < len {
-                    out.push(size);
-                }
-            });
+        out.resize(frames as usize, 0);
+        for (g, gop) in out.chunks_mut(self.pattern.len()).enumerate() {
+            self.for_each_gop_size(vseed, g as u64, gop.len(), |i, size| gop[i] = size);
         }
     }
 
@@ -619,18 +629,30 @@ fn scan_need(worst: &mut FrameNeed, block: u64, v: usize, sizes: &[u32], total: 
     }
 }
 
+/// The GOP cache's key for GOP `g` of video `v`, and the slot it lives in.
+#[inline]
+fn cache_slot(v: usize, g: u64) -> (u64, usize) {
+    let key = ((v as u64) << 40) | g;
+    (key, (mix64(key) as usize) & (CACHE_SLOTS - 1))
+}
+
 /// `x.round()` (half away from zero) as a frame size clamped to `1..=u32::MAX`, for `x >= 0`.
-/// Below 2⁵² the fraction `x − ⌊x⌋` is exact in `f64`; at or above it `x` is an integer and
-/// the fraction is 0; the `as` conversions saturate, as the clamp would.
+/// Below 2³² the fraction `x − ⌊x⌋` is exact in `f64` and the signed conversion (a single
+/// instruction on x86-64, where the unsigned one is a branchy sequence) truncates exactly
+/// like the unsigned one for `x >= 0`, and to 0 or below (clamped to 0) for negative `x`, as
+/// the unsigned one saturates; at or above 2³² every result clamps to `u32::MAX`, and NaN
+/// gives 1, as `round` then the clamp would.
 #[inline]
 fn round_size(x: f64) -> u32 {
-    let t = x as u64;
-    let r = if x - t as f64 >= 0.5 {
-        t.saturating_add(1)
+    if x < 4_294_967_296.0 {
+        let t = (x as i64).max(0) as u64;
+        let r = if x - t as f64 >= 0.5 { t + 1 } else { t };
+        r.clamp(1, u64::from(u32::MAX)) as u32
+    } else if x.is_nan() {
+        1
     } else {
-        t
-    };
-    r.clamp(1, u64::from(u32::MAX)) as u32
+        u32::MAX
+    }
 }
 
 /// `offsets.partition_point(|o| *o < bytes)` for strictly increasing `offsets` starting at
@@ -689,6 +711,13 @@ mod tests {
             f64::INFINITY,
             f64::NAN,
             f64::from(u32::MAX) + 0.5,
+            f64::from(u32::MAX) + 0.4,
+            f64::from(u32::MAX) - 0.5,
+            4_294_967_296.0,
+            -0.3,
+            -0.5,
+            -5.0,
+            f64::NEG_INFINITY,
         ];
         let mut rng = SimRng::seed_from_u64(7);
         for _ in 0..100_000 {
