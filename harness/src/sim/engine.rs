@@ -16,7 +16,9 @@ use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
 use crate::video::{LibraryMemo, VideoLibrary};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
+
+use super::block_set::BlockSet;
 use std::collections::VecDeque;
 
 /// Why a run stopped without results.
@@ -162,8 +164,6 @@ pub(super) struct Node {
     pub cpu_busy: Level,
     pub waiting: VecDeque<u32>,
     pub used: Level,
-    /// Blocks whose prefetched page was evicted unreferenced and not read since (re-reads).
-    pub wasted: FxHashSet<BlockId>,
     // measured counters
     pub references: u64,
     pub hits: u64,
@@ -263,6 +263,8 @@ pub(super) struct Sim<'a> {
     pub q: EventQueue<Ev>,
     pub lib: VideoLibrary,
     pub blocks: Vec<u32>,
+    /// Blocks whose prefetched page was evicted unreferenced and not read since (re-reads).
+    pub wasted: BlockSet,
     pub block_bytes: u64,
     pub layout: Box<dyn Layout>,
     pub prefetcher: Box<dyn Prefetcher>,
@@ -450,7 +452,6 @@ impl<'a> Sim<'a> {
                 cpu_busy: Level::default(),
                 waiting: VecDeque::new(),
                 used: Level::default(),
-                wasted: FxHashSet::default(),
                 references: 0,
                 hits: 0,
             });
@@ -468,6 +469,7 @@ impl<'a> Sim<'a> {
             scenario,
             q: EventQueue::new(),
             lib,
+            wasted: BlockSet::new(&blocks),
             blocks,
             block_bytes,
             layout,

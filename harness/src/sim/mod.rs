@@ -15,6 +15,7 @@
 //! Interactive viewing (SPIFFI §8): pause/resume/seek in [`terminal`], fast-forward and rewind
 //! searches in [`visual_search`], piggybacking of viewers of the same video in [`piggyback`].
 
+mod block_set;
 mod engine;
 mod piggyback;
 mod queue;

@@ -122,7 +122,7 @@ impl Sim<'_> {
             if measuring && first_time {
                 self.acc.misses += 1;
             }
-            self.count_reread(node, req.block);
+            self.count_reread(req.block);
             self.cons.disk_demand_bytes += req.bytes;
             self.reqs[r as usize].stage = 1;
             let window = self.acc.window;
@@ -247,7 +247,7 @@ impl Sim<'_> {
         let block = pg.block;
         n.table.remove(&block);
         if wasted {
-            n.wasted.insert(block);
+            self.wasted.insert(block);
         }
         let now = self.q.now();
         let used = n.used.level() - 1;
@@ -255,10 +255,10 @@ impl Sim<'_> {
         Some(p)
     }
 
-    /// `block` is about to be read from disk at `node`: a re-read if its prefetched page was
+    /// `block` is about to be read from disk: a re-read if its prefetched page was
     /// evicted unreferenced since it was last read.
-    fn count_reread(&mut self, node: usize, block: crate::ids::BlockId) {
-        if self.nodes[node].wasted.remove(&block) && self.acc.measuring {
+    fn count_reread(&mut self, block: crate::ids::BlockId) {
+        if self.wasted.remove(block) && self.acc.measuring {
             self.acc.prefetch_rereads += 1;
         }
     }
@@ -476,7 +476,7 @@ impl Sim<'_> {
                         }
                         return;
                     };
-                    self.count_reread(node, c.block);
+                    self.count_reread(c.block);
                     let window = self.acc.window;
                     let n = &mut self.nodes[node];
                     let pg = &mut n.pages[p as usize];
