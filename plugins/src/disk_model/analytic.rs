@@ -28,7 +28,7 @@ use vodbench_harness::plugin::{
     BuildContext, DiskAccess, DiskGeometry, DiskModel, Plugin, PluginError, ServiceTime,
 };
 use vodbench_harness::rng::SimRng;
-use vodbench_harness::time::{SimDuration, SimTime};
+use vodbench_harness::time::{mul_div_ceil, mul_div_floor, SimDuration, SimTime};
 use vodbench_harness::units::{Bytes, Duration};
 
 /// How rotational latency is computed.
@@ -211,7 +211,6 @@ impl AnalyticParams {
 pub struct Analytic {
     spec: Spec,
     cylinders: u32,
-    seek_ns: Vec<u64>,
     track_bytes: u64,
     head: u32,
     mode: RotationalLatency,
@@ -222,23 +221,12 @@ impl Analytic {
     /// A disk with `spec`, drawing uniform latencies (if asked) from `rng`.
     pub fn new(spec: Spec, mode: RotationalLatency, rng: SimRng) -> Self {
         let cylinders = spec.capacity.div_ceil(spec.cylinder_bytes) as u32;
-        let seek_ns = (0..cylinders)
-            .map(|d| {
-                if d == 0 {
-                    0
-                } else {
-                    spec.settle_ns
-                        + (spec.seek_factor_ms * f64::from(d).sqrt() * 1e6).round() as u64
-                }
-            })
-            .collect();
         let track_bytes = ((u128::from(spec.transfer_rate) * u128::from(spec.rotation_ns)
             / 1_000_000_000) as u64)
             .max(1);
         Analytic {
             spec,
             cylinders,
-            seek_ns,
             track_bytes,
             head: 0,
             mode,
@@ -246,9 +234,18 @@ impl Analytic {
         }
     }
 
-    /// Seek time over `d` cylinders.
+    /// Seek time over `d` cylinders (at most the disk's last cylinder): 0 for none, else
+    /// settle + f·√d rounded to the nanosecond. Computed on each access rather than looked
+    /// up: a table per disk is tens of kilobytes, and with dozens of disks every lookup
+    /// missed the processor's caches, which cost more than the square root.
     pub fn seek_time(&self, d: u32) -> SimDuration {
-        SimDuration::from_nanos(self.seek_ns[(d as usize).min(self.seek_ns.len() - 1)])
+        let d = d.min(self.cylinders.saturating_sub(1));
+        if d == 0 {
+            return SimDuration::ZERO;
+        }
+        SimDuration::from_nanos(
+            self.spec.settle_ns + (self.spec.seek_factor_ms * f64::from(d).sqrt() * 1e6).round() as u64,
+        )
     }
 }
 
@@ -276,14 +273,12 @@ impl DiskModel for Analytic {
         let rotation = match self.mode {
             RotationalLatency::Position => {
                 let ready = (now + overhead + seek).as_nanos() % r;
-                let angle = (u128::from(a.offset % self.track_bytes) * u128::from(r)
-                    / u128::from(self.track_bytes)) as u64;
+                let angle = mul_div_floor(a.offset % self.track_bytes, r, self.track_bytes);
                 (angle + r - ready) % r
             }
             RotationalLatency::Uniform => self.rng.random_range(0..r),
         };
-        let transfer = (u128::from(a.bytes) * 1_000_000_000)
-            .div_ceil(u128::from(self.spec.transfer_rate)) as u64;
+        let transfer = mul_div_ceil(a.bytes, 1_000_000_000, self.spec.transfer_rate);
         self.head = self.cylinder_of(a.offset + a.bytes.max(1) - 1);
         ServiceTime {
             overhead,
@@ -295,11 +290,10 @@ impl DiskModel for Analytic {
     }
 
     fn service_bound(&self, a: &DiskAccess) -> SimDuration {
-        let transfer = (u128::from(a.bytes) * 1_000_000_000)
-            .div_ceil(u128::from(self.spec.transfer_rate)) as u64;
+        let transfer = mul_div_ceil(a.bytes, 1_000_000_000, self.spec.transfer_rate);
         SimDuration::from_nanos(
             self.spec.overhead_ns
-                + self.seek_ns.iter().copied().max().unwrap_or(0)
+                + self.seek_time(self.cylinders).as_nanos()
                 + self.spec.rotation_ns
                 + transfer,
         )
