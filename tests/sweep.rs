@@ -279,3 +279,75 @@ fn scaleup_series_divide_by_the_base_point() {
     let md = std::fs::read_to_string(a.join("sweep.md")).unwrap();
     assert!(md.contains("| paper scaleup | scaleup |"), "{md}");
 }
+
+#[test]
+fn a_stopped_sweep_resumes_from_the_points_it_saved() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (d, fresh) = (tmp.path().join("d"), tmp.path().join("fresh"));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["sweep", SMALL, "--seeds", "4", "--out", d.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = vodbench(&args);
+        let (o, e) = text(&out);
+        assert!(out.status.success(), "{o}{e}");
+        e
+    };
+    // a sweep stopped after points 1 and 3: each point is saved as it finishes
+    run(&["--points", "1,3", "--quiet"]);
+    for p in ["001", "003"] {
+        assert!(d.join(format!("points/{p}.json")).is_file(), "{p}");
+    }
+    assert!(!d.join("points/000.json").exists());
+    // and a file cut short by the stop
+    std::fs::write(d.join("points/000.json"), "{\"key\":").unwrap();
+    let stderr = run(&["--resume"]);
+    assert!(
+        stderr.contains("resuming") && stderr.contains("2 of 4 points already searched"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("point 0 (") && stderr.contains("unreadable"),
+        "{stderr}"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["resumed_points"], serde_json::json!([1, 3]));
+    // the resumed sweep is the uninterrupted one, to the byte
+    sweep_to(&fresh, SMALL, "2");
+    for f in [
+        "sweep.json",
+        "sweep.csv",
+        "sweep.md",
+        "curve-000.csv",
+        "curve-001.csv",
+        "curve-002.csv",
+        "curve-003.csv",
+        "points/000.json",
+        "points/001.json",
+        "points/002.json",
+        "points/003.json",
+    ] {
+        assert_eq!(
+            std::fs::read(d.join(f)).unwrap(),
+            std::fs::read(fresh.join(f)).unwrap(),
+            "{f} differs between the resumed and the uninterrupted sweep"
+        );
+    }
+    // other limits: the saved point is not used; points outside the run stay saved
+    let stderr = run(&["--resume", "--points", "1", "--max-terminals", "500"]);
+    assert!(
+        stderr.contains("0 of 1 points already searched")
+            && stderr.contains("another scenario, other limits"),
+        "{stderr}"
+    );
+    for p in ["000", "001", "002", "003"] {
+        assert!(d.join(format!("points/{p}.json")).is_file(), "{p}");
+    }
+    // without --resume every point is searched again
+    let stderr = run(&[]);
+    assert!(!stderr.contains("resuming"), "{stderr}");
+    assert_eq!(
+        std::fs::read(d.join("sweep.json")).unwrap(),
+        std::fs::read(fresh.join("sweep.json")).unwrap()
+    );
+}

@@ -138,7 +138,7 @@ pub struct OutputError {
     pub message: String,
 }
 
-fn oerr(path: &Path, e: impl std::fmt::Display) -> OutputError {
+pub(crate) fn oerr(path: &Path, e: impl std::fmt::Display) -> OutputError {
     OutputError {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -195,7 +195,11 @@ pub fn write_folder(
     std::fs::create_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
     let result = (|| {
         for (file, contents) in files {
-            std::fs::write(tmp.join(file), contents).map_err(|e| oerr(&tmp.join(file), e))?;
+            let path = tmp.join(file);
+            if let Some(sub) = path.parent().filter(|p| *p != tmp) {
+                std::fs::create_dir_all(sub).map_err(|e| oerr(sub, e))?;
+            }
+            std::fs::write(&path, contents).map_err(|e| oerr(&path, e))?;
         }
         if let Some(w) = writers.tables {
             for t in tables {

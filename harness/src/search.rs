@@ -327,17 +327,30 @@ pub fn search(
         Ok(results.summary.glitches.count)
     };
     let start = scenario.file.terminals.count;
-    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
     let (mut reps, probes, converged) =
         drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
     for r in &mut reps {
         r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
     }
+    Ok(assemble(scenario, opts, reps, probes, converged))
+}
+
+/// The result of a search of `scenario` under `opts` from the replications it used, their
+/// simulations and whether the stopping rule was met (also how a `vodbench sweep
+/// --resume` rebuilds a saved point).
+pub fn assemble(
+    scenario: &Scenario,
+    opts: &SearchOptions,
+    reps: Vec<ReplicationResult>,
+    probes: Vec<Probe>,
+    converged: bool,
+) -> SearchResult {
+    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
     let answers: Vec<AnswerStats> = reps.iter().filter_map(|r| r.at_answer).collect();
     let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
     let ci = interval(&xs);
-    Ok(SearchResult {
+    SearchResult {
         scenario: scenario.name().to_string(),
         seed: scenario.file.seed,
         max_terminals: ci.mean.round() as u64,
@@ -348,12 +361,12 @@ pub fn search(
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
-        start_terminals: start.clamp(1, cap),
+        start_terminals: scenario.file.terminals.count.clamp(1, cap),
         terminal_cap: cap,
         max_replications: opts.max_replications.max(MIN_REPLICATIONS),
         precision: PRECISION,
         probes,
-    })
+    }
 }
 
 /// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds:

@@ -5,8 +5,10 @@
 //!   shared by on-demand and broadcast scenarios;
 //! * [`suite`] — an on-demand sweep file, every point a validated [`crate::scenario::Scenario`];
 //! * [`run`] — `vodbench run` of an on-demand sweep (every point once);
-//! * [`search`] — `vodbench sweep`, the maximum glitch-free terminal count at every point.
+//! * [`search`] — `vodbench sweep`, the maximum glitch-free terminal count at every point;
+//! * [`checkpoint`] — each point's search saved as it finishes (`vodbench sweep --resume`).
 
+pub mod checkpoint;
 pub mod grid;
 pub mod run;
 pub mod search;

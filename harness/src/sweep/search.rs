@@ -11,6 +11,7 @@
 //! Outputs: `sweep.json`, `sweep.csv` (one row per point) and `sweep.md`, a markdown table of
 //! paper vs vodbench (`vodbench sweep-table` prints it again from saved folders).
 
+use super::checkpoint::{self, Unused};
 use super::grid::value_text;
 use super::run::{csv_field, values_json};
 use super::suite::SweepSuite;
@@ -86,18 +87,29 @@ pub struct SweepResult {
     pub points: Vec<PointSearch>,
 }
 
-/// Searches every point (inside the current rayon pool). `on_probe(point, probe)` sees every
-/// simulation.
+/// Searches every point (inside the current rayon pool) but those with a result in `prior`
+/// (indexed like the points; shorter means none), which are taken as they are.
+/// `on_probe(point, probe)` sees every simulation, `on_done(point, result)` every search as
+/// it finishes.
 pub fn sweep_search(
     suite: &SweepSuite,
     opts: &SearchOptions,
+    prior: &[Option<SearchResult>],
     on_probe: &(dyn Fn(usize, &Probe) + Sync),
+    on_done: &(dyn Fn(usize, &SearchResult) + Sync),
 ) -> Result<(SweepResult, Vec<SearchResult>), (usize, RunError)> {
     let results: Vec<SearchResult> = suite
         .points
         .par_iter()
         .enumerate()
-        .map(|(i, p)| search(&p.scenario, opts, &|pr| on_probe(i, pr)).map_err(|e| (i, e)))
+        .map(|(i, p)| {
+            if let Some(Some(r)) = prior.get(i) {
+                return Ok(r.clone());
+            }
+            let r = search(&p.scenario, opts, &|pr| on_probe(i, pr)).map_err(|e| (i, e))?;
+            on_done(i, &r);
+            Ok(r)
+        })
         .collect::<Result<_, _>>()?;
     let mut points: Vec<PointSearch> = suite
         .points
@@ -405,6 +417,11 @@ pub struct SweepArgs {
     /// Only these points (0-based indices in grid order, as `vodbench check` lists them).
     #[arg(long, value_delimiter = ',')]
     pub points: Vec<usize>,
+    /// Take every point already searched in the output folder (its `points/NNN.json`, saved
+    /// as each point finishes) instead of searching it again, if it was searched with the
+    /// same resolved scenario, limits and vodbench version: continues a stopped sweep.
+    #[arg(long)]
+    pub resume: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
@@ -424,6 +441,8 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return input_error(e),
     };
+    // each point's index in grid order (names its checkpoint)
+    let mut grid: Vec<usize> = (0..suite.points.len()).collect();
     if !args.points.is_empty() {
         let n = suite.points.len();
         if let Some(bad) = args.points.iter().find(|&&i| i >= n) {
@@ -440,6 +459,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             .filter(|(i, _)| keep.contains(i))
             .map(|(_, p)| p)
             .collect();
+        grid = keep.into_iter().collect();
     }
     for p in &suite.points {
         if p.scenario.file.workload.generate.is_none() {
@@ -475,9 +495,57 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
         ));
     };
     let opts = args.limits.options();
+    let keys: Vec<String> = suite
+        .points
+        .iter()
+        .map(|p| checkpoint::point_key(&p.scenario, &opts))
+        .collect();
+    let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
+    if args.resume {
+        for (i, p) in suite.points.iter().enumerate() {
+            let why = match checkpoint::load(&dir, grid[i], &p.scenario, &opts) {
+                Ok(r) => {
+                    prior[i] = Some(r);
+                    continue;
+                }
+                Err(Unused::Absent) => continue,
+                Err(Unused::Stale) => {
+                    "saved for another scenario, other limits or another vodbench".to_string()
+                }
+                Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
+            };
+            if !args.quiet {
+                eprintln!(
+                    "point {} ({}): {} not used: {why}; searching it again",
+                    grid[i],
+                    labels[i],
+                    dir.join(checkpoint::relative_path(grid[i])).display()
+                );
+            }
+        }
+        if !args.quiet {
+            let n = prior.iter().flatten().count();
+            eprintln!(
+                "resuming {}: {n} of {npoints} points already searched",
+                dir.display()
+            );
+        }
+    }
+    let save_error = std::sync::Mutex::new(None::<String>);
+    let on_done = |i: usize, r: &SearchResult| {
+        if let Err(e) = checkpoint::save(&dir, grid[i], &checkpoint::to_text(&keys[i], r)) {
+            let mut first = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            first.get_or_insert_with(|| e.to_string());
+        }
+    };
     let started = Instant::now();
-    let outcome = pool.install(|| sweep_search(&suite, &opts, &on_probe));
+    let outcome = pool.install(|| sweep_search(&suite, &opts, &prior, &on_probe, &on_done));
     bar.finish_and_clear();
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if !args.quiet {
+            eprintln!("warning: a point's checkpoint could not be saved: {e}");
+        }
+    }
     let (result, searches) = match outcome {
         Ok(r) => r,
         Err((i, RunError::Scenario(e))) => {
@@ -489,6 +557,13 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     let mut manifest = crate::search::search_manifest(&suite.points[0].scenario, &opts);
     if let Some(o) = manifest.as_object_mut() {
         o.insert("kind".into(), "sweep".into());
+        o.insert(
+            "resumed_points".into(),
+            serde_json::json!((0..npoints)
+                .filter(|&i| prior[i].is_some())
+                .map(|i| grid[i])
+                .collect::<Vec<_>>()),
+        );
         o.insert("sweep".into(), serde_json::json!(suite.axes));
         o.insert(
             "points".into(),
@@ -510,6 +585,32 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             format!("curve-{i:03}.csv"),
             crate::search::curve_csv(&s.probes),
         ));
+        files.push((
+            checkpoint::relative_path(grid[i]),
+            checkpoint::to_text(&keys[i], s),
+        ));
+    }
+    // checkpoints of points outside this run (`--points`) stay in the folder
+    if let Ok(entries) = std::fs::read_dir(dir.join(checkpoint::FOLDER)) {
+        let mut kept: Vec<(String, String)> = Vec::new();
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(index) = name
+                .strip_suffix(".json")
+                .and_then(|n| n.parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let rel = checkpoint::relative_path(index);
+            if grid.contains(&index) || rel != format!("{}/{name}", checkpoint::FOLDER) {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(e.path()) {
+                kept.push((rel, text));
+            }
+        }
+        kept.sort();
+        files.extend(kept);
     }
     let refs: Vec<(&str, String)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     let none = output::Writers {

@@ -244,7 +244,8 @@ impl Analytic {
             return SimDuration::ZERO;
         }
         SimDuration::from_nanos(
-            self.spec.settle_ns + (self.spec.seek_factor_ms * f64::from(d).sqrt() * 1e6).round() as u64,
+            self.spec.settle_ns
+                + (self.spec.seek_factor_ms * f64::from(d).sqrt() * 1e6).round() as u64,
         )
     }
 }
