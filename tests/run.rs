@@ -93,20 +93,19 @@ fn issue2_replaying_the_generated_trace_gives_identical_results() {
     let rep_dir = tmp.path().join("rep");
     run_to(&gen_dir, "tests/fixtures/tiny.toml", &[]);
     run_to(&rep_dir, scenario.to_str().unwrap(), &[]);
-    for f in [
-        "summary.json",
-        "disks.csv",
-        "nodes.csv",
-        "terminals.csv",
-        "timeseries.csv",
-        "requests.csv",
-    ] {
-        assert_eq!(
-            std::fs::read(gen_dir.join(f)).unwrap(),
-            std::fs::read(rep_dir.join(f)).unwrap(),
-            "{f} differs between generator and replay"
-        );
-    }
+    common::assert_same_files(
+        &gen_dir,
+        &rep_dir,
+        &[
+            "summary.json",
+            "disks.csv",
+            "nodes.csv",
+            "terminals.csv",
+            "timeseries.csv",
+            "requests.csv",
+        ],
+        "between generator and replay",
+    );
     let m1: serde_json::Value =
         serde_json::from_slice(&std::fs::read(gen_dir.join("manifest.json")).unwrap()).unwrap();
     let m2: serde_json::Value =

@@ -189,19 +189,18 @@ fn sweep_search_is_pinned_and_independent_of_the_thread_count() {
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     let stdout = sweep_to(&a, SMALL, "1");
     sweep_to(&b, SMALL, "2");
-    for f in [
-        "sweep.json",
-        "sweep.csv",
-        "sweep.md",
-        "curve-000.csv",
-        "curve-003.csv",
-    ] {
-        assert_eq!(
-            std::fs::read(a.join(f)).unwrap(),
-            std::fs::read(b.join(f)).unwrap(),
-            "{f} differs between 1 and 2 threads"
-        );
-    }
+    common::assert_same_files(
+        &a,
+        &b,
+        &[
+            "sweep.json",
+            "sweep.csv",
+            "sweep.md",
+            "curve-000.csv",
+            "curve-003.csv",
+        ],
+        "between 1 and 2 threads",
+    );
     let md = std::fs::read_to_string(a.join("sweep.md")).unwrap();
     assert!(stdout.contains(&md), "{stdout}");
     let json: serde_json::Value =
@@ -314,25 +313,24 @@ fn a_stopped_sweep_resumes_from_the_points_it_saved() {
     assert_eq!(manifest["resumed_points"], serde_json::json!([1, 3]));
     // the resumed sweep is the uninterrupted one, to the byte
     sweep_to(&fresh, SMALL, "2");
-    for f in [
-        "sweep.json",
-        "sweep.csv",
-        "sweep.md",
-        "curve-000.csv",
-        "curve-001.csv",
-        "curve-002.csv",
-        "curve-003.csv",
-        "points/000.json",
-        "points/001.json",
-        "points/002.json",
-        "points/003.json",
-    ] {
-        assert_eq!(
-            std::fs::read(d.join(f)).unwrap(),
-            std::fs::read(fresh.join(f)).unwrap(),
-            "{f} differs between the resumed and the uninterrupted sweep"
-        );
-    }
+    common::assert_same_files(
+        &d,
+        &fresh,
+        &[
+            "sweep.json",
+            "sweep.csv",
+            "sweep.md",
+            "curve-000.csv",
+            "curve-001.csv",
+            "curve-002.csv",
+            "curve-003.csv",
+            "points/000.json",
+            "points/001.json",
+            "points/002.json",
+            "points/003.json",
+        ],
+        "between the resumed and the uninterrupted sweep",
+    );
     // other limits: the saved point is not used; points outside the run stay saved
     let stderr = run(&["--resume", "--points", "1", "--max-terminals", "500"]);
     assert!(

@@ -51,3 +51,15 @@ pub fn vodbench_env(args: &[&str], env: &[(&str, &Path)]) -> Output {
     }
     c.output().expect("vodbench runs")
 }
+
+/// Asserts that each of `files` (paths relative to both folders) has the same bytes in `a`
+/// and `b`; `what` names the two in the message ("between 1 and 2 threads").
+pub fn assert_same_files(a: &Path, b: &Path, files: &[&str], what: &str) {
+    for f in files {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f} differs {what}"
+        );
+    }
+}
