@@ -23,9 +23,7 @@
 //! "receiver.cache" = ["0.5%", "1%", "2%"]
 //! ```
 
-use crate::plugin::{
-    BroadcastSchedule, ClientBuffer, DiskModel, PluginError, PluginKind, Registry, Resolved,
-};
+use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Registry, Resolved};
 use crate::scenario::{PluginTable, ScenarioError};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
@@ -334,33 +332,20 @@ impl BroadcastSuite {
                 at(&key, message)
             })?;
         file.derive().map_err(|(k, m)| at(&k, m))?;
-        fn resolve<K: PluginKind + ?Sized>(
-            registry: &Registry,
-            key: &str,
-            table: &PluginTable,
-            at: &dyn Fn(&str, String) -> ScenarioError,
-        ) -> Result<Resolved<K>, ScenarioError> {
-            registry
-                .resolve::<K>(&table.name, &table.params)
-                .map_err(|e| match e {
-                    PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
-                    PluginError::InvalidParam { path, message } => {
-                        let full = if path.is_empty() {
-                            key.to_string()
-                        } else {
-                            format!("{key}.{path}")
-                        };
-                        at(
-                            &full,
-                            format!("{} `{}`: {message}", K::KIND.key(), table.name),
-                        )
-                    }
-                    PluginError::Build(m) => at(key, m),
-                })
-        }
-        let schedule = resolve(registry, "broadcast.schedule", &file.broadcast.schedule, at)?;
-        let buffer = resolve(registry, "receiver.buffer", &file.receiver.buffer, at)?;
-        let disk = resolve(registry, "receiver.disk", &file.receiver.disk, at)?;
+        let schedule = crate::scenario::resolve_plugin(
+            registry,
+            "broadcast.schedule",
+            &file.broadcast.schedule,
+            at,
+        )?;
+        let buffer = crate::scenario::resolve_plugin(
+            registry,
+            "receiver.buffer",
+            &file.receiver.buffer,
+            at,
+        )?;
+        let disk =
+            crate::scenario::resolve_plugin(registry, "receiver.disk", &file.receiver.disk, at)?;
         Ok(BroadcastScenario {
             file,
             point,

@@ -129,36 +129,12 @@ impl Scenario {
         }
         file.validate().map_err(|(key, msg)| at(&key, msg))?;
 
-        fn resolve<K: PluginKind + ?Sized>(
-            registry: &Registry,
-            key: &str,
-            table: &PluginTable,
-            at: &dyn Fn(&str, String) -> ScenarioError,
-        ) -> Result<Resolved<K>, ScenarioError> {
-            registry
-                .resolve::<K>(&table.name, &table.params)
-                .map_err(|e| match e {
-                    PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
-                    PluginError::InvalidParam { path, message } => {
-                        let full = if path.is_empty() {
-                            key.to_string()
-                        } else {
-                            format!("{key}.{path}")
-                        };
-                        at(
-                            &full,
-                            format!("{} `{}`: {message}", K::KIND.key(), table.name),
-                        )
-                    }
-                    PluginError::Build(m) => at(key, m),
-                })
-        }
         let plugins = Plugins {
-            disk_model: resolve(registry, "disk.model", &file.disk.model, at)?,
-            scheduler: resolve(registry, "disk.scheduler", &file.disk.scheduler, at)?,
-            buffer_pool: resolve(registry, "buffer_pool", &file.buffer_pool, at)?,
-            prefetcher: resolve(registry, "prefetcher", &file.prefetcher, at)?,
-            layout: resolve(registry, "layout", &file.layout, at)?,
+            disk_model: resolve_plugin(registry, "disk.model", &file.disk.model, at)?,
+            scheduler: resolve_plugin(registry, "disk.scheduler", &file.disk.scheduler, at)?,
+            buffer_pool: resolve_plugin(registry, "buffer_pool", &file.buffer_pool, at)?,
+            prefetcher: resolve_plugin(registry, "prefetcher", &file.prefetcher, at)?,
+            layout: resolve_plugin(registry, "layout", &file.layout, at)?,
         };
         let base_dir = path
             .parent()
@@ -266,4 +242,31 @@ impl Scenario {
             ))
         }
     }
+}
+
+/// The plugin of `table` (at scenario key `key`, e.g. `disk.scheduler`) resolved in
+/// `registry`; its errors as scenario errors at that key or the parameter's key below it.
+pub(crate) fn resolve_plugin<K: PluginKind + ?Sized>(
+    registry: &Registry,
+    key: &str,
+    table: &PluginTable,
+    at: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<Resolved<K>, ScenarioError> {
+    registry
+        .resolve::<K>(&table.name, &table.params)
+        .map_err(|e| match e {
+            PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
+            PluginError::InvalidParam { path, message } => {
+                let full = if path.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{key}.{path}")
+                };
+                at(
+                    &full,
+                    format!("{} `{}`: {message}", K::KIND.key(), table.name),
+                )
+            }
+            PluginError::Build(m) => at(key, m),
+        })
 }
