@@ -1,5 +1,6 @@
 //! The simulation state, its construction from a scenario, the event loop and the results.
 
+use super::block_set::BlockSet;
 use super::queue::EventQueue;
 use super::stats::{DurStat, Level};
 use super::terminal::{TState, Term};
@@ -17,8 +18,6 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
 use crate::video::{LibraryMemo, VideoLibrary};
 use rustc_hash::FxHashMap;
-
-use super::block_set::BlockSet;
 use std::collections::VecDeque;
 
 /// Why a run stopped without results.

@@ -159,10 +159,12 @@ pub fn save(dir: &Path, grid_index: usize, text: &str) -> Result<(), OutputError
     std::fs::rename(&tmp, &path).map_err(|e| oerr(&path, e))
 }
 
-/// Point `grid_index`'s checkpoint in `dir`, if it is one for `scenario` and `opts`.
+/// Point `grid_index`'s checkpoint in `dir`, if it is one for `scenario` and `opts`, whose
+/// [`point_key`] is `key`.
 pub fn load(
     dir: &Path,
     grid_index: usize,
+    key: &str,
     scenario: &Scenario,
     opts: &SearchOptions,
 ) -> Result<SearchResult, Unused> {
@@ -172,5 +174,28 @@ pub fn load(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unused::Absent),
         Err(e) => return Err(Unused::Invalid(e.to_string())),
     };
-    from_text(&text, &point_key(scenario, opts), scenario, opts)
+    from_text(&text, key, scenario, opts)
+}
+
+/// Every checkpoint in `dir` but those of the points in `except`, as (relative path, text)
+/// sorted by path: a `--points` run keeps the other points' files in the folder it replaces.
+pub fn saved_except(dir: &Path, except: &[usize]) -> Vec<(String, String)> {
+    let Ok(entries) = std::fs::read_dir(dir.join(FOLDER)) else {
+        return Vec::new();
+    };
+    let mut kept: Vec<(String, String)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let index: usize = name.strip_suffix(".json")?.parse().ok()?;
+            // only the names this module writes (not `3.json`, not temporary files)
+            let rel = relative_path(index);
+            if except.contains(&index) || rel != format!("{FOLDER}/{name}") {
+                return None;
+            }
+            Some((rel, std::fs::read_to_string(e.path()).ok()?))
+        })
+        .collect();
+    kept.sort();
+    kept
 }

@@ -503,7 +503,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
     if args.resume {
         for (i, p) in suite.points.iter().enumerate() {
-            let why = match checkpoint::load(&dir, grid[i], &p.scenario, &opts) {
+            let why = match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
                 Ok(r) => {
                     prior[i] = Some(r);
                     continue;
@@ -590,28 +590,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             checkpoint::to_text(&keys[i], s),
         ));
     }
-    // checkpoints of points outside this run (`--points`) stay in the folder
-    if let Ok(entries) = std::fs::read_dir(dir.join(checkpoint::FOLDER)) {
-        let mut kept: Vec<(String, String)> = Vec::new();
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Some(index) = name
-                .strip_suffix(".json")
-                .and_then(|n| n.parse::<usize>().ok())
-            else {
-                continue;
-            };
-            let rel = checkpoint::relative_path(index);
-            if grid.contains(&index) || rel != format!("{}/{name}", checkpoint::FOLDER) {
-                continue;
-            }
-            if let Ok(text) = std::fs::read_to_string(e.path()) {
-                kept.push((rel, text));
-            }
-        }
-        kept.sort();
-        files.extend(kept);
-    }
+    files.extend(checkpoint::saved_except(&dir, &grid));
     let refs: Vec<(&str, String)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     let none = output::Writers {
         tables: None,
