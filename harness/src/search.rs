@@ -2,11 +2,19 @@
 //! glitch, SPIFFI's primary metric (§7.1, Fig. 9).
 //!
 //! One *replication* runs the scenario with its own seed (derived from the scenario seed and
-//! the replication index) at a sequence of terminal counts: it starts at the scenario's
-//! `terminals.count`, grows the count by a quarter while runs stay glitch-free (or shrinks it
-//! by a fifth while they glitch), then bisects between the largest glitch-free and the
-//! smallest glitching count down to one terminal. Its answer is the largest glitch-free count
-//! found. Replications are repeated until a Student-t interval on their answers is 90 %
+//! the replication index) at a sequence of terminal counts. As in SPIFFI §7.1 ("increasing
+//! the number of terminals until the number of glitches becomes non-zero") it climbs from
+//! below: it starts at half the scenario's `terminals.count` ([`climb_start`]; the file's
+//! count is the expected answer), grows the count by a quarter while runs stay glitch-free
+//! (or, if even the start glitches, shrinks it by a fifth until a run is clean), then bisects
+//! between the largest glitch-free and the smallest glitching count down to one terminal. Its
+//! answer is the largest glitch-free count found.
+//!
+//! Climbing matters because glitches need not grow monotonically with load: with the
+//! elevator scheduler and little terminal memory a replication can glitch at 312 terminals
+//! and run clean at 390 and 402 (`scenarios/spiffi/README.md`, Table 2). A search that
+//! started above the first glitch and shrank would report the clean count beyond it; the
+//! climb stops at the first glitching count it meets. Replications are repeated until a Student-t interval on their answers is 90 %
 //! confident to be within 5 % of the mean (at least [`MIN_REPLICATIONS`], at most
 //! [`SearchOptions::max_replications`]).
 //!
@@ -173,7 +181,7 @@ pub struct SearchResult {
     /// The published maximum (`[paper] max_terminals` of the scenario), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paper_max_terminals: Option<f64>,
-    /// Terminal count the replications start from (`terminals.count`).
+    /// Terminal count the replications start from ([`climb_start`] of `terminals.count`).
     pub start_terminals: u32,
     /// Largest terminal count tried.
     pub terminal_cap: u32,
@@ -248,6 +256,17 @@ pub fn precise_enough(maxima: &[u32]) -> bool {
     }
     let xs: Vec<f64> = maxima.iter().map(|&m| f64::from(m)).collect();
     interval(&xs).relative_half_width <= PRECISION
+}
+
+/// Where a replication's climb starts for a scenario with `terminals.count = count`: half
+/// of it (at least one), so that the first glitches are met from below.
+///
+/// ```
+/// assert_eq!(vodbench_harness::search::climb_start(760), 380);
+/// assert_eq!(vodbench_harness::search::climb_start(1), 1);
+/// ```
+pub fn climb_start(count: u32) -> u32 {
+    (count / 2).max(1)
 }
 
 /// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
@@ -326,7 +345,7 @@ pub fn search(
             .insert((seed, n), AnswerStats::of(&results.summary));
         Ok(results.summary.glitches.count)
     };
-    let start = scenario.file.terminals.count;
+    let start = climb_start(scenario.file.terminals.count);
     let (mut reps, probes, converged) =
         drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -361,7 +380,7 @@ pub fn assemble(
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
-        start_terminals: scenario.file.terminals.count.clamp(1, cap),
+        start_terminals: climb_start(scenario.file.terminals.count).clamp(1, cap),
         terminal_cap: cap,
         max_replications: opts.max_replications.max(MIN_REPLICATIONS),
         precision: PRECISION,
@@ -479,8 +498,8 @@ impl SearchLimits {
 /// Arguments of `vodbench search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// Scenario file (TOML) with a generated workload; its terminal count is where the
-    /// search starts.
+    /// Scenario file (TOML) with a generated workload; its terminal count is the expected
+    /// answer (the search climbs from half of it).
     pub scenario: PathBuf,
     /// Output folder (default: out/<scenario name>-search).
     #[arg(long)]
@@ -717,6 +736,22 @@ mod tests {
             asked.len(),
             "a count is never simulated twice"
         );
+    }
+
+    #[test]
+    fn the_climb_stops_at_the_first_glitch_of_a_non_monotone_curve() {
+        // glitches at 300..=320 only, and from 420 on (like an elevator replication that
+        // glitches at 312 but not at 390 or 402)
+        let glitchy = |n: u32| (300..=320).contains(&n) || n >= 420;
+        let run = |start: u32| {
+            find_max::<()>(start, 10_000, |n| Ok(u64::from(glitchy(n))))
+                .unwrap()
+                .0
+        };
+        // from the file's count (400) the first probe is clean and the dip is never seen
+        assert_eq!(run(400), 419);
+        // from half of it: 200, 250, 312 (glitches), then bisect 250..312
+        assert_eq!(run(climb_start(400)), 299);
     }
 
     #[test]

@@ -406,7 +406,7 @@ pub fn markdown(r: &SweepResult) -> String {
 #[derive(Debug, clap::Args)]
 pub struct SweepArgs {
     /// Scenario file (TOML) with a `[sweep]` (a file without one is a single point); each
-    /// point's terminal count is where its search starts.
+    /// point's terminal count is its expected answer (its search climbs from half of it).
     pub scenario: PathBuf,
     /// Output folder (default: out/<scenario name>-sweep).
     #[arg(long)]
