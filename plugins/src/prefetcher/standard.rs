@@ -7,11 +7,18 @@
 //! schedulers). A queued prefetch whose block a terminal references first is dropped (the
 //! demand read overtook it), and a queue never holds the same block twice; when a queue is
 //! full (`max_queue`) the oldest entry is dropped.
+//!
+//! Which block is "next" is one of the paper's open details (`target`): §5.2.3 says "the
+//! next stripe block at the same disk" (`same-disk`, the default: with D disks striped, D
+//! blocks — D seconds of video — ahead), while §5 says "a background prefetch request for
+//! the next stripe block of the video file" (`next-block`: the block right after the one
+//! referenced, on the next disk, one block ahead). They differ in how much server memory
+//! prefetched pages hold: about D pages per terminal against one.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_harness::ids::DiskId;
+use vodbench_harness::ids::{BlockId, DiskId};
 use vodbench_harness::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
@@ -26,6 +33,18 @@ pub struct StandardParams {
     pub processes: u32,
     /// Longest prefetch queue per disk; the oldest entry is dropped beyond it (1..=100000; default 1024).
     pub max_queue: u32,
+    /// Which block to read ahead: `same-disk` (§5.2.3, default) or `next-block` (§5).
+    pub target: Target,
+}
+
+/// Which block `standard` reads ahead after a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// The next block of the video on the same disk (SPIFFI §5.2.3).
+    SameDisk,
+    /// The next block of the video file, wherever it lives (SPIFFI §5).
+    NextBlock,
 }
 
 impl Default for StandardParams {
@@ -33,6 +52,7 @@ impl Default for StandardParams {
         StandardParams {
             processes: 1,
             max_queue: 1024,
+            target: Target::SameDisk,
         }
     }
 }
@@ -43,6 +63,7 @@ pub struct Standard {
     queues: Vec<VecDeque<PrefetchCandidate>>,
     processes: u32,
     max_queue: usize,
+    target: Target,
 }
 
 impl Standard {
@@ -52,6 +73,7 @@ impl Standard {
             queues: (0..disks).map(|_| VecDeque::new()).collect(),
             processes: p.processes,
             max_queue: p.max_queue as usize,
+            target: p.target,
         }
     }
 }
@@ -63,7 +85,13 @@ impl Prefetcher for Standard {
                 q.remove(i);
             }
         }
-        let (next, _) = r.read_ahead(layout)?;
+        let next = match (self.target, r.hint) {
+            (Target::NextBlock, None) => BlockId {
+                index: r.block.index.checked_add(1)?,
+                ..r.block
+            },
+            _ => r.read_ahead(layout)?.0,
+        };
         let disk = layout.locate(next).disk;
         let q = self.queues.get_mut(disk.index())?;
         if q.iter().any(|c| c.block == next) {
@@ -100,7 +128,7 @@ impl Plugin for Standard {
     type Params = StandardParams;
     const NAME: &'static str = "standard";
     const DESCRIPTION: &'static str =
-        "after each reference, read ahead the next block on the same disk; N prefetch processes per disk (SPIFFI §5.2.3)";
+        "after each reference, read ahead the next block on the same disk (or of the file); N prefetch processes per disk (SPIFFI §5.2.3)";
 
     fn validate(p: &StandardParams) -> Result<(), PluginError> {
         if !(1..=64).contains(&p.processes) {
@@ -131,7 +159,7 @@ mod tests {
     use super::*;
     // two disks; block i on disk i % 2
     use crate::prefetcher::real_time::tests::Two;
-    use vodbench_harness::ids::{BlockId, TerminalId, VideoId};
+    use vodbench_harness::ids::{TerminalId, VideoId};
     use vodbench_harness::time::SimDuration;
 
     fn reference(index: u32) -> Reference {
@@ -156,6 +184,7 @@ mod tests {
             &StandardParams {
                 processes: 2,
                 max_queue: 10,
+                target: Target::SameDisk,
             },
         );
         assert_eq!(s.on_reference(&reference(0), &Two), Some(DiskId(0)));
@@ -187,5 +216,35 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(s.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
+    }
+
+    #[test]
+    fn next_block_reads_the_following_block_of_the_file() {
+        let p = StandardParams {
+            target: Target::NextBlock,
+            ..StandardParams::default()
+        };
+        let mut s = Standard::new(2, &p);
+        // block 4 (disk 0) is followed by block 5, on disk 1
+        assert_eq!(s.on_reference(&reference(4), &Two), Some(DiskId(1)));
+        match s.poll(DiskId(1), 0, SimTime::ZERO) {
+            PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 5),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
+        // a hint still wins
+        let mut r = reference(4);
+        r.hint = Some(vodbench_harness::plugin::PrefetchHint {
+            block: BlockId {
+                video: VideoId(0),
+                index: 1,
+            },
+            deadline: SimTime::ZERO,
+        });
+        assert_eq!(s.on_reference(&r, &Two), Some(DiskId(1)));
+        match s.poll(DiskId(1), 0, SimTime::ZERO) {
+            PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 1),
+            other => panic!("{other:?}"),
+        }
     }
 }
