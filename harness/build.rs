@@ -1,6 +1,7 @@
 //! Records the git commit the harness was built from (when built from a checkout) for
 //! `manifest.json`: `VODBENCH_GIT_COMMIT`, absent outside a git checkout or without git.
 
+use std::path::Path;
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
@@ -26,11 +27,27 @@ fn main() {
     let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) else {
         return;
     };
-    // rebuild when HEAD moves: HEAD itself, the branch it points at, packed refs
-    println!("cargo:rerun-if-changed={git_dir}/HEAD");
-    println!("cargo:rerun-if-changed={git_dir}/packed-refs");
+    // Rebuild when HEAD moves: HEAD itself, the branch it points at (its loose ref, or the
+    // folder a new loose ref appears in) and the packed refs. Paths come from
+    // `--git-path`, which knows where a linked worktree keeps each file. Only existing paths
+    // are watched: cargo treats a missing one as changed, which would rebuild every time.
+    let path_of = |p: &str| {
+        git(&["rev-parse", "--path-format=absolute", "--git-path", p])
+            .unwrap_or_else(|| format!("{git_dir}/{p}"))
+    };
+    let watch = |path: String| {
+        if Path::new(&path).exists() {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    };
+    watch(path_of("HEAD"));
+    watch(path_of("packed-refs"));
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        println!("cargo:rerun-if-changed={git_dir}/{branch}");
+        let loose = path_of(&branch);
+        if let Some(folder) = Path::new(&loose).parent() {
+            watch(folder.display().to_string());
+        }
+        watch(loose);
     }
     if let Some(commit) = git(&["rev-parse", "HEAD"]) {
         println!("cargo:rustc-env=VODBENCH_GIT_COMMIT={commit}");
