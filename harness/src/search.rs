@@ -11,11 +11,13 @@
 //! answer is the largest glitch-free count found.
 //!
 //! Climbing matters because glitches need not grow monotonically with load: with the
-//! elevator scheduler and little terminal memory a replication can glitch at 312 terminals
-//! and run clean at 390 and 402 (`scenarios/spiffi/README.md`, Table 2). A search that
-//! started above the first glitch and shrank would report the clean count beyond it; the
-//! climb stops at the first glitching count it meets. Replications are repeated until a Student-t interval on their answers is 90 %
-//! confident to be within 5 % of the mean (at least [`MIN_REPLICATIONS`], at most
+//! elevator scheduler and `standard` prefetching a replication can glitch at 312 terminals
+//! and run clean at 390 and 402 (`scenarios/spiffi/README.md`, "Low-load glitches"). A
+//! search that started above the first glitch and shrank would report the clean count
+//! beyond it; the climb stops at the first glitching count it meets.
+//!
+//! Replications are repeated until a Student-t interval on their answers is 90 % confident
+//! to be within 5 % of the mean (at least [`MIN_REPLICATIONS`], at most
 //! [`SearchOptions::max_replications`]).
 //!
 //! Determinism: the runs of a replication depend only on the scenario and the replication
