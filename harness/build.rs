@@ -27,8 +27,9 @@ fn main() {
     let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) else {
         return;
     };
-    // Rebuild when HEAD moves: HEAD itself, the branch it points at (its loose ref, or the
-    // folder a new loose ref appears in) and the packed refs. Paths come from
+    // Rebuild when HEAD moves: HEAD itself, the folder of the branch it points at (cargo
+    // scans a folder's files, so this covers the loose ref whether it exists yet or not)
+    // and the packed refs. Paths come from
     // `--git-path`, which knows where a linked worktree keeps each file. Only existing paths
     // are watched: cargo treats a missing one as changed, which would rebuild every time.
     let path_of = |p: &str| {
@@ -43,11 +44,9 @@ fn main() {
     watch(path_of("HEAD"));
     watch(path_of("packed-refs"));
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        let loose = path_of(&branch);
-        if let Some(folder) = Path::new(&loose).parent() {
+        if let Some(folder) = Path::new(&path_of(&branch)).parent() {
             watch(folder.display().to_string());
         }
-        watch(loose);
     }
     if let Some(commit) = git(&["rev-parse", "HEAD"]) {
         println!("cargo:rustc-env=VODBENCH_GIT_COMMIT={commit}");
