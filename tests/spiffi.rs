@@ -295,3 +295,43 @@ fn issue4_delayed_prefetching_waits_for_max_advance() {
         "{wide:?} vs {eager:?}"
     );
 }
+
+#[test]
+fn issue4_love_prefetch_can_keep_prefetches_from_displacing_prefetches() {
+    // standard prefetching reads the next block on the same disk, four disks ahead: eight
+    // terminals keep about 32 prefetched blocks waiting, twice the 16 pages of 4 MiB. With
+    // `any` each new prefetch evicts the prefetched page due soonest (SPIFFI
+    // scenarios/spiffi/README.md, "Low-load glitches"); with `referenced` it is dropped.
+    let run = |victims: &str| {
+        let text = std::fs::read_to_string(root().join(FIXTURE))
+            .unwrap()
+            .replace("disks_per_node = 1", "disks_per_node = 4")
+            .replace("memory_per_node = \"8MiB\"", "memory_per_node = \"4MiB\"");
+        let at = text.find("[terminals]").unwrap();
+        let tables = format!(
+            "[buffer_pool]\nname = \"love-prefetch\"\nprefetch_victims = \"{victims}\"\n\
+             [prefetcher]\nname = \"standard\"\n"
+        );
+        let text = format!("{}{tables}\n{}", &text[..at], &text[at..]);
+        let registry = vodbench_plugins::registry();
+        let mut s = Scenario::parse(&text, &root().join(FIXTURE), &registry).unwrap();
+        s.set_terminals(8).unwrap();
+        runner::run(&s, &mut |_, _| {})
+            .unwrap()
+            .0
+            .summary
+            .buffer_pool
+    };
+    let any = run("any");
+    let kept = run("referenced");
+    assert!(
+        any.prefetches_wasted * 2 > any.prefetches_issued,
+        "most prefetches wasted: {any:?}"
+    );
+    assert!(
+        kept.prefetches_wasted * 4 < any.prefetches_wasted,
+        "{kept:?} vs {any:?}"
+    );
+    assert!(kept.prefetches_dropped > any.prefetches_dropped);
+    assert!(kept.hit_ratio > any.hit_ratio, "{kept:?} vs {any:?}");
+}

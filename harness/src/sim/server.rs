@@ -112,7 +112,7 @@ impl Sim<'_> {
                 PageState::Free => unreachable!("free page in the page table"),
             }
         } else {
-            let Some(p) = self.alloc_page(node) else {
+            let Some(p) = self.alloc_page(node, false) else {
                 if measuring && first_time {
                     self.acc.page_waits += 1;
                 }
@@ -214,12 +214,18 @@ impl Sim<'_> {
         }
     }
 
-    /// A free page, evicting one if needed; `None` when every page is pinned or being read.
-    fn alloc_page(&mut self, node: usize) -> Option<u32> {
+    /// A free page, evicting one if needed; `None` when every page is pinned or being read,
+    /// or, for a prefetch, when the buffer pool declines to evict for it.
+    fn alloc_page(&mut self, node: usize, prefetch: bool) -> Option<u32> {
         if let Some(p) = self.nodes[node].free.pop() {
             return Some(p);
         }
-        let victim = self.nodes[node].pool.evict()?;
+        let pool = &mut self.nodes[node].pool;
+        let victim = if prefetch {
+            pool.evict_for_prefetch()
+        } else {
+            pool.evict()
+        }?;
         let p = victim.0;
         let ok = self.nodes[node]
             .pages
@@ -470,7 +476,7 @@ impl Sim<'_> {
                     if self.nodes[node].table.contains_key(&c.block) {
                         continue; // already cached or being read
                     }
-                    let Some(p) = self.alloc_page(node) else {
+                    let Some(p) = self.alloc_page(node, true) else {
                         if self.acc.measuring {
                             self.acc.prefetch_dropped += 1;
                         }

@@ -8,14 +8,47 @@
 //! less than a prefetched one still waiting for its reader: fewer prefetches are wasted and
 //! far less server memory is needed (SPIFFI Figs. 11 and 12).
 //!
+//! Whether a *prefetch* may take a prefetched page is one of the paper's open details
+//! (`prefetch_victims`). Fig. 4 says only that "when a new page is needed" the pool falls
+//! back to the prefetched chain. Read literally for prefetches too (`any`), a node with
+//! fewer pages than its terminals have prefetched blocks waiting lets each new prefetch
+//! evict the oldest prefetched page — the one due soonest — so that prefetch is wasted
+//! (63 % of them at 125 terminals with SPIFFI's 512 MB elevator configuration). §7.3 says
+//! instead that "the love prefetch and delayed prefetching algorithms prevent wasted
+//! prefetches", so the default, `referenced`, lets a prefetch displace only referenced
+//! pages and drops it otherwise: prefetched pages are given up only for demand reads
+//! (scenarios/spiffi/README.md, "Low-load glitches").
+//!
 //! Two intrusive doubly linked lists over page numbers: every operation is O(1) and
 //! allocation-free.
 
-use crate::NoParams;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use vodbench_harness::ids::PageId;
 use vodbench_harness::plugin::{BufferPool, BuildContext, Plugin, PluginError};
 
 const NIL: u32 = u32::MAX;
+
+/// Parameters of `love-prefetch`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct LovePrefetchParams {
+    /// Which pages a prefetch may evict: `referenced` (only referenced pages, otherwise the
+    /// prefetch is dropped; default) or `any` (referenced first, then prefetched).
+    pub prefetch_victims: PrefetchVictims,
+}
+
+/// Which pages a prefetch may evict under `love-prefetch`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrefetchVictims {
+    /// Like a demand read: the referenced chain first, then the prefetched chain (Fig. 4).
+    Any,
+    /// Only the referenced chain; a prefetch that would need a prefetched page is dropped
+    /// (§7.3: love prefetch "prevent[s] wasted prefetches").
+    #[default]
+    Referenced,
+}
 
 /// Which chain a page is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,11 +68,17 @@ pub struct LovePrefetch {
     prefetched: (u32, u32),
     /// (head, tail) of the referenced chain.
     referenced: (u32, u32),
+    victims: PrefetchVictims,
 }
 
 impl LovePrefetch {
-    /// A pool of `pages` pages, none evictable.
+    /// A pool of `pages` pages, none evictable, with the default parameters.
     pub fn new(pages: u32) -> Self {
+        Self::with_params(pages, &LovePrefetchParams::default())
+    }
+
+    /// A pool of `pages` pages, none evictable.
+    pub fn with_params(pages: u32, p: &LovePrefetchParams) -> Self {
         let n = pages as usize;
         LovePrefetch {
             prev: vec![NIL; n],
@@ -47,7 +86,18 @@ impl LovePrefetch {
             chain: vec![Chain::None; n],
             prefetched: (NIL, NIL),
             referenced: (NIL, NIL),
+            victims: p.prefetch_victims,
         }
+    }
+
+    /// Unlinks and returns the head of `c`'s chain.
+    fn pop_head(&mut self, c: Chain) -> Option<PageId> {
+        let h = self.ends(c).0;
+        if h == NIL {
+            return None;
+        }
+        self.unlink(h);
+        Some(PageId(h))
     }
 
     fn ends(&mut self, c: Chain) -> &mut (u32, u32) {
@@ -110,27 +160,29 @@ impl BufferPool for LovePrefetch {
     }
 
     fn evict(&mut self) -> Option<PageId> {
-        let h = if self.referenced.0 != NIL {
-            self.referenced.0
-        } else {
-            self.prefetched.0
-        };
-        if h == NIL {
-            return None;
+        self.pop_head(Chain::Referenced)
+            .or_else(|| self.pop_head(Chain::Prefetched))
+    }
+
+    fn evict_for_prefetch(&mut self) -> Option<PageId> {
+        match self.victims {
+            PrefetchVictims::Any => self.evict(),
+            PrefetchVictims::Referenced => self.pop_head(Chain::Referenced),
         }
-        self.unlink(h);
-        Some(PageId(h))
     }
 }
 
 impl Plugin for LovePrefetch {
     type Kind = dyn BufferPool;
-    type Params = NoParams;
+    type Params = LovePrefetchParams;
     const NAME: &'static str = "love-prefetch";
     const DESCRIPTION: &'static str =
         "two LRU chains; evict referenced pages before prefetched, unreferenced ones (SPIFFI §5.2.1)";
-    fn build(_: &NoParams, ctx: &BuildContext<'_>) -> Result<Box<dyn BufferPool>, PluginError> {
-        Ok(Box::new(LovePrefetch::new(ctx.pages)))
+    fn build(
+        p: &LovePrefetchParams,
+        ctx: &BuildContext<'_>,
+    ) -> Result<Box<dyn BufferPool>, PluginError> {
+        Ok(Box::new(LovePrefetch::with_params(ctx.pages, p)))
     }
 }
 
@@ -166,6 +218,24 @@ mod tests {
         assert_eq!(l.evict(), Some(PageId(0)));
         assert_eq!(l.evict(), Some(PageId(1)));
         assert_eq!(l.evict(), None);
+    }
+
+    #[test]
+    fn prefetches_do_not_evict_prefetched_pages_unless_any() {
+        let mut l = LovePrefetch::new(4); // default: prefetch_victims = "referenced"
+        l.release(PageId(0), false); // prefetched, due soonest
+        l.release(PageId(2), true); // referenced
+        l.release(PageId(1), false);
+        assert_eq!(l.evict_for_prefetch(), Some(PageId(2)), "a referenced page");
+        assert_eq!(l.evict_for_prefetch(), None, "only prefetched pages left");
+        assert_eq!(l.evict(), Some(PageId(0)), "a demand read still gets one");
+        assert_eq!(l.evict_for_prefetch(), None);
+        let any = LovePrefetchParams {
+            prefetch_victims: PrefetchVictims::Any,
+        };
+        let mut any = LovePrefetch::with_params(2, &any);
+        any.release(PageId(0), false);
+        assert_eq!(any.evict_for_prefetch(), Some(PageId(0)), "`any`: as evict");
     }
 
     #[test]
