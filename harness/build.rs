@@ -5,9 +5,13 @@ use std::path::Path;
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
+    // The folder cargo runs this script for, read when it runs: a build script compiled
+    // for one checkout is reused for another that shares the target folder (a linked
+    // worktree with CARGO_TARGET_DIR), so `env!` would point at the first checkout.
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
     let out = Command::new("git")
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .ok()?;
     if !out.status.success() {
