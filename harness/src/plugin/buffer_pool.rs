@@ -37,9 +37,10 @@ pub trait BufferPool: Send {
     /// Chooses an evictable page to reuse and forgets it.
     fn evict(&mut self) -> Option<PageId>;
     /// Chooses an evictable page to reuse for a *prefetch* and forgets it, or declines with
-    /// `None` (the engine then drops the prefetch, counted in `prefetch_dropped`). Same
-    /// contract as [`evict`](BufferPool::evict) otherwise; the default is `evict`. A pool
-    /// that declines lets demand reads keep pages a prefetch would have taken.
+    /// `None` (the engine then drops the prefetch, counted in `summary.json`'s
+    /// `buffer_pool.prefetches_dropped`). Same contract as [`evict`](BufferPool::evict)
+    /// otherwise; the default is `evict`. A pool that declines lets demand reads keep pages
+    /// a prefetch would have taken.
     fn evict_for_prefetch(&mut self) -> Option<PageId> {
         self.evict()
     }
