@@ -112,7 +112,8 @@ pub struct BufferPools {
     /// unreferenced since it was last read: the cost of wasted prefetches (SPIFFI §7.3).
     #[serde(default)]
     pub prefetches_reread: u64,
-    /// Prefetch candidates dropped for lack of a free page.
+    /// Prefetch candidates dropped for lack of a page: none free or evictable, or the buffer
+    /// pool declined to evict one for a prefetch (`love-prefetch`'s `prefetch_victims`).
     pub prefetches_dropped: u64,
     /// Mean server memory holding data (resident or being read), all nodes.
     pub memory_in_use_mean_bytes: u64,
