@@ -33,8 +33,7 @@ const NIL: u32 = u32::MAX;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LovePrefetchParams {
-    /// Which pages a prefetch may evict: `referenced` (only referenced pages, otherwise the
-    /// prefetch is dropped; default) or `any` (referenced first, then prefetched).
+    /// Pages a prefetch may evict: `referenced` (default; else the prefetch is dropped) or `any`.
     pub prefetch_victims: PrefetchVictims,
 }
 
