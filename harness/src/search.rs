@@ -11,8 +11,10 @@
 //! answer is the largest glitch-free count found.
 //!
 //! Climbing matters because glitches need not grow monotonically with load: with the
-//! elevator scheduler and `standard` prefetching a replication can glitch at 312 terminals
-//! and run clean at 390 and 402 (`scenarios/spiffi/README.md`, "Low-load glitches"). A
+//! elevator scheduler, `standard` prefetching and love prefetch's `prefetch_victims = "any"`
+//! a replication could glitch at 312 terminals and run clean at 390 and 402
+//! (`scenarios/spiffi/README.md`, "Low-load glitches"); the ×4 elevator points still spread
+//! widely with the default. A
 //! search that started above the first glitch and shrank would report the clean count
 //! beyond it; the climb stops at the first glitching count it meets.
 //!
