@@ -172,14 +172,21 @@ impl Plugin for Recorder {
 
 /// The fixture with these plugin tables, run in-process with the built-ins plus `Recorder`.
 fn run_with(terminals: u32, memory: &str, tables: &str) -> Summary {
+    run_server(terminals, 1, memory, tables)
+}
+
+/// [`run_with`] with `disks` disks.
+fn run_server(terminals: u32, disks: u32, memory: &str, tables: &str) -> Summary {
     let mut registry = vodbench_plugins::registry();
     registry.add::<Recorder>();
     let path = root().join(FIXTURE);
     let base = std::fs::read_to_string(&path).unwrap();
-    let base = base.replace(
-        "memory_per_node = \"8MiB\"",
-        &format!("memory_per_node = \"{memory}\""),
-    );
+    let base = base
+        .replace(
+            "memory_per_node = \"8MiB\"",
+            &format!("memory_per_node = \"{memory}\""),
+        )
+        .replace("disks_per_node = 1", &format!("disks_per_node = {disks}"));
     let at = base.find("[terminals]").unwrap();
     let text = format!("{}{tables}\n{}", &base[..at], &base[at..]);
     let mut s = Scenario::parse(&text, &path, &registry).unwrap();
@@ -303,24 +310,11 @@ fn issue4_love_prefetch_can_keep_prefetches_from_displacing_prefetches() {
     // `any` each new prefetch evicts the prefetched page due soonest (SPIFFI
     // scenarios/spiffi/README.md, "Low-load glitches"); with `referenced` it is dropped.
     let run = |victims: &str| {
-        let text = std::fs::read_to_string(root().join(FIXTURE))
-            .unwrap()
-            .replace("disks_per_node = 1", "disks_per_node = 4")
-            .replace("memory_per_node = \"8MiB\"", "memory_per_node = \"4MiB\"");
-        let at = text.find("[terminals]").unwrap();
         let tables = format!(
             "[buffer_pool]\nname = \"love-prefetch\"\nprefetch_victims = \"{victims}\"\n\
              [prefetcher]\nname = \"standard\"\n"
         );
-        let text = format!("{}{tables}\n{}", &text[..at], &text[at..]);
-        let registry = vodbench_plugins::registry();
-        let mut s = Scenario::parse(&text, &root().join(FIXTURE), &registry).unwrap();
-        s.set_terminals(8).unwrap();
-        runner::run(&s, &mut |_, _| {})
-            .unwrap()
-            .0
-            .summary
-            .buffer_pool
+        run_server(8, 4, "4MiB", &tables).buffer_pool
     };
     let any = run("any");
     let kept = run("referenced");
