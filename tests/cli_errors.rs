@@ -77,6 +77,23 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "sweep-replaced-base.toml",
+        &[
+            "sweep-replaced-base.toml:22:",
+            "`disk.scheduler.direction`",
+            "every sweep point replaces this value",
+        ],
+    ),
+    (
+        "broadcast-replaced-base.toml",
+        &[
+            "broadcast-replaced-base.toml:18:",
+            "`receiver.buffer.kappa`",
+            "banana",
+            "every sweep point replaces this value",
+        ],
+    ),
+    (
         "generator-range.toml",
         &["generator-range.toml", "`workload.generate.z`"],
     ),

@@ -306,6 +306,17 @@ impl BroadcastSuite {
                 &in_point,
             )?);
         }
+        if let Some(table) = grid.base_check(&base) {
+            let at = |key: &str, message: String| {
+                ScenarioError::at(
+                    path,
+                    text,
+                    key,
+                    crate::sweep::suite::base_value_message(message),
+                )
+            };
+            Self::point(table, Vec::new(), registry, &at)?;
+        }
         Ok(BroadcastSuite {
             path: path.to_path_buf(),
             base_dir: path

@@ -583,6 +583,44 @@ impl GridPoint {
     }
 }
 
+impl Grid {
+    /// The values of `base` (the file without its `[sweep]`) that every point replaces, so
+    /// that no point checks them: `None` when there are none, else the first point's table
+    /// with those values put back. A scenario built from it checks them in context (a
+    /// mistyped parameter in the base must not pass `vodbench check` just because every
+    /// sweep point overrides it).
+    pub fn base_check(&self, base: &toml::Table) -> Option<toml::Table> {
+        let first = self.points.first()?;
+        let covers = |p: &GridPoint, key: &str| {
+            p.sets
+                .iter()
+                .any(|(k, _, _)| key == k || key.starts_with(&format!("{k}.")))
+        };
+        let mut table = first.table.clone();
+        let mut any = false;
+        for p in &self.points {
+            for (k, _, _) in &p.sets {
+                let Some(v) = get_path(base, k) else { continue };
+                if self.points.iter().all(|q| covers(q, k)) {
+                    set_path(&mut table, k, v.clone()).ok()?;
+                    any = true;
+                }
+            }
+        }
+        any.then_some(table)
+    }
+}
+
+/// The value at dotted `key` in `table`, if every table on the way and the value exist.
+fn get_path<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
+    let mut parts = key.split('.');
+    let mut v = table.get(parts.next()?)?;
+    for p in parts {
+        v = v.as_table()?.get(p)?;
+    }
+    Some(v)
+}
+
 /// Where setting `i` of `axis` sets `key`: the sweep key for messages and its line.
 fn setting_place(text: &str, axis: &Axis, i: usize, key: &str) -> (String, Option<usize>) {
     match axis {
@@ -700,6 +738,33 @@ note = 1
         let g = grid("seed = 3\n").unwrap();
         assert_eq!(g.points.len(), 1);
         assert!(g.points[0].values.is_empty());
+    }
+
+    #[test]
+    fn base_check_puts_back_the_base_values_every_point_replaces() {
+        // FIG10's base stripe is replaced at every point; the scheduler is not in the base.
+        let mut base: toml::Table = FIG10.parse().unwrap();
+        let g = Grid::expand(&mut base, FIG10, Path::new("s.toml")).unwrap();
+        let t = g.base_check(&base).unwrap();
+        assert_eq!(t["server"]["stripe"].as_str(), Some("512KiB"));
+        assert_eq!(t["disk"]["scheduler"]["name"].as_str(), Some("elevator"));
+        // A whole table replaced by a series entry at every point, and a key one entry
+        // leaves alone (so a point checks the base's value): only the first is put back.
+        let text = "[disk.scheduler]\nname = \"bogus\"\n[prefetcher]\nname = \"p0\"\n\
+                    [[sweep.series.s]]\nlabel = \"a\"\n\"disk.scheduler\" = { name = \"x\" }\n\
+                    prefetcher = { name = \"p1\" }\n\
+                    [[sweep.series.s]]\nlabel = \"b\"\n\"disk.scheduler.name\" = \"y\"\n";
+        let mut base: toml::Table = text.parse().unwrap();
+        let g = Grid::expand(&mut base, text, Path::new("s.toml")).unwrap();
+        let t = g.base_check(&base).unwrap();
+        assert_eq!(t["disk"]["scheduler"]["name"].as_str(), Some("bogus"));
+        assert_eq!(t["prefetcher"]["name"].as_str(), Some("p1"));
+        // Nothing replaced everywhere: nothing to check.
+        let text = "[server]\nnodes = 1\n[sweep]\n\"server.stripe\" = [\"1KiB\"]\n";
+        let mut base: toml::Table = text.parse().unwrap();
+        let g = Grid::expand(&mut base, text, Path::new("s.toml")).unwrap();
+        assert!(g.base_check(&base).is_none());
+        assert!(grid("seed = 3\n").unwrap().base_check(&base).is_none());
     }
 
     fn err(text: &str) -> (String, Option<usize>, String) {

@@ -66,20 +66,18 @@ impl SweepSuite {
         let mut points = Vec::with_capacity(grid.points.len());
         for p in &grid.points {
             let at = |key: &str, message: String| p.error(&grid, text, path, key, message);
-            let file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(
-                p.table.clone(),
-            ))
-            .map_err(|e| {
-                let key_path = e.path().to_string();
-                let (key, message) = key_and_message(&key_path, &e.into_inner().to_string());
-                at(&key, message)
-            })?;
-            let scenario = Scenario::from_file(file, path, registry, &at)?;
+            let scenario = scenario_of(p.table.clone(), path, registry, &at)?;
             points.push(SweepPoint {
                 values: p.values.clone(),
                 scenario,
                 factor: p.factor,
             });
+        }
+        if let Some(table) = grid.base_check(&base) {
+            let at = |key: &str, message: String| {
+                ScenarioError::at(path, text, key, base_value_message(message))
+            };
+            scenario_of(table, path, registry, &at)?;
         }
         let name = points
             .first()
@@ -118,4 +116,26 @@ impl SweepSuite {
         }
         format!("{i:03}-{s}")
     }
+}
+
+/// The scenario of a point's table; errors through `at`.
+fn scenario_of(
+    table: toml::Table,
+    path: &Path,
+    registry: &Registry,
+    at: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<Scenario, ScenarioError> {
+    let file: ScenarioFile =
+        serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let key_path = e.path().to_string();
+            let (key, message) = key_and_message(&key_path, &e.into_inner().to_string());
+            at(&key, message)
+        })?;
+    Scenario::from_file(file, path, registry, at)
+}
+
+/// The message for an error in a value of the base scenario that every sweep point replaces
+/// (`Grid::base_check`).
+pub(crate) fn base_value_message(message: String) -> String {
+    format!("{message} (every sweep point replaces this value, but it must still be valid)")
 }
