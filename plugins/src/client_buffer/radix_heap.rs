@@ -16,6 +16,12 @@
 //! frames (the `room` the receiver offers); the rest stay on disk in the same bucket — frames
 //! far apart that share a bucket travel together, the weakness the paper points out.
 //!
+//! Unlike the textbook structure, a redistributed bucket's extents are re-filed without being
+//! read (their keys are known): a textbook radix heap must read them to move them into lower
+//! buckets, and then writes them out again. `scenarios/waldvogel/radix_model.py` finds that
+//! this re-reading is what puts the paper's radix heap at ≈ 40 % I/O time at C = 1 %,
+//! against ≈ 17.5 % here (`scenarios/waldvogel/README.md`, "The radix heap").
+//!
 //! Reading the whole bucket regardless of memory (an earlier version did) overflows a small
 //! cache: a bucket can hold more frames than the cache, the receiver then writes back frames
 //! it has just read to make room for the next extent, and the I/O burst puts the disk so far
