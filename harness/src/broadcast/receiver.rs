@@ -9,7 +9,8 @@
 //! 2. **read-back** — extents on disk are read back (with whatever extents the policy asks
 //!    for, after making room for all of them as in 1) earliest deadline first: an extent
 //!    at the latest once `now + bound(writes to make room, then the read) + read_ahead`
-//!    reaches the playout time of its first frame, the bound being the disk model's
+//!    reaches the playout time of its first frame (or of the earlier frame the policy wants
+//!    it back for, [`ClientBuffer::due_frame`]), the bound being the disk model's
 //!    [`service_bound`](crate::plugin::DiskModel::service_bound) (a fixed lead, as in the
 //!    paper, where a chunk comes back when its earliest frame is due); earlier when the
 //!    extents queued behind it could not all be read by their deadlines if it waited one
@@ -134,6 +135,8 @@ enum Loc {
 struct Extent {
     slot: u64,
     frames: Vec<u32>,
+    /// The frame by whose playout it must be back (its queue key, ≤ its first frame).
+    due: u32,
     live: bool,
 }
 
@@ -196,7 +199,8 @@ struct Receiver<'a> {
     pin: Option<u32>,
     /// The next frame to play: no frame before it is in memory.
     next_play: u32,
-    /// Extents on disk by their first (earliest-due) frame: the read-back queue, in
+    /// Extents on disk by the frame they must be back for (their first unless the policy
+    /// asks for them sooner, [`ClientBuffer::due_frame`]): the read-back queue, in
     /// deadline order.
     queue: BTreeSet<(u32, u32)>,
     /// `arrivals_before[r]`: frames arriving in instants `< r` after joining.
@@ -345,18 +349,26 @@ impl Receiver<'_> {
                 }
                 self.buffer.removed(f, Removal::Written);
             }
-            self.queue.insert((victims[0], id));
-            if victims[0] <= self.plan_last_key {
-                self.plan_ok_until_ns = 0;
-                self.plan_credit_ns = 0;
-            }
             self.on_disk += k as u32;
             self.max_extent = self.max_extent.max(k as u32);
             self.out.peak_disk_frames = self.out.peak_disk_frames.max(self.on_disk);
             self.buffer.written(ExtentId(id), &victims);
+            // Never before the first frame that may be written (an extent due inside the
+            // pinned window would be read straight back), never after its own first frame.
+            let earliest = self.pin.map_or(self.next_play, |p| p + 1).min(victims[0]);
+            let due = self
+                .buffer
+                .due_frame(ExtentId(id), &victims)
+                .clamp(earliest, victims[0]);
+            self.queue.insert((due, id));
+            if due <= self.plan_last_key {
+                self.plan_ok_until_ns = 0;
+                self.plan_credit_ns = 0;
+            }
             self.extents.push(Extent {
                 slot,
                 frames: victims.clone(),
+                due,
                 live: true,
             });
             self.victims = victims;
@@ -616,7 +628,7 @@ impl Receiver<'_> {
             self.slots.release(slot, u64::from(k));
             let frames = std::mem::take(&mut self.extents[x as usize].frames);
             self.extents[x as usize].live = false;
-            self.queue.remove(&(frames[0], x));
+            self.queue.remove(&(self.extents[x as usize].due, x));
             self.on_disk -= k;
             for &f in &frames {
                 self.loc[f as usize] = Loc::Memory;

@@ -164,8 +164,19 @@ pub trait ClientBuffer: Send {
     fn choose_victims(&mut self, cache: &CacheView<'_>, out: &mut Vec<u32>);
     /// The victims just chosen were written as `extent`.
     fn written(&mut self, _extent: ExtentId, _frames: &[u32]) {}
-    /// Frame `due` is on disk in `extent`: push the extents to read back now (at least
-    /// `extent`). `room` is how many frames memory can take without writing out a pinned
+    /// The frame by whose playout `extent`, just written with `frames` (ascending), must be
+    /// back in memory; called right after [`written`](ClientBuffer::written). The default,
+    /// its first frame, reads an extent back when its earliest frame is due (the paper's
+    /// rule for MDP and MCS). A policy that needs the frames sooner returns an earlier frame
+    /// — a textbook radix heap reads a bucket when the bucket becomes the minimum. The
+    /// receiver keeps the answer between the first frame it may write (past the pinned
+    /// read-ahead window) and `frames[0]`.
+    fn due_frame(&mut self, _extent: ExtentId, frames: &[u32]) -> u32 {
+        frames[0]
+    }
+    /// `extent` must be back by the playout of frame `due` (its first frame, or the earlier
+    /// frame [`due_frame`](ClientBuffer::due_frame) chose): push the extents to read back now
+    /// (at least `extent`). `room` is how many frames memory can take without writing out a pinned
     /// frame (the cache size minus the pinned frames in memory): together the extents chosen
     /// may hold at most `max(room, frames of extent)` frames, so that a read never pushes
     /// the cache over its size. The default reads just `extent`.

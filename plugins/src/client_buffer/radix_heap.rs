@@ -1,31 +1,33 @@
 //! `radix-heap`: an external-memory radix heap, the paper's baseline (Waldvogel et al. §II,
 //! §VI; Brengel et al. 1999, Brodal & Katajainen 1998).
 //!
-//! Keys are frame numbers (playout order). With `last` the most recently played frame, a key
-//! `k` lives in bucket `msb(k XOR last) + 1` (bucket 0 holds `last` itself); when a frame is
-//! played it becomes `last` and only its own bucket — the smallest non-empty one — is
+//! Keys are frame numbers (playout order). With `last` the last key deleted, a key `k` lives
+//! in bucket `msb(k XOR last) + 1` (bucket 0 holds `last` itself); when the smallest key is
+//! deleted it becomes `last` and only its own bucket — the smallest non-empty one — is
 //! redistributed into lower buckets, the classic monotone radix heap. As in the paper's
 //! improved variant, buckets stay in memory until the memory is full; then the highest bucket
 //! holding evictable frames is written to disk, one block of at most `block` frames per
-//! access (its most distant frames first), so that reading it back later streams block by
-//! block as in an external-memory heap instead of needing the whole bucket in memory at
-//! once. Extents stay whole
-//! on disk, filed under the bucket of their smallest key and redistributed with it. When a
-//! frame on disk is due, its bucket has become the minimum, so the bucket's extents come back
-//! with it, smallest keys first, as many as memory can take without writing out pinned
-//! frames (the `room` the receiver offers); the rest stay on disk in the same bucket — frames
-//! far apart that share a bucket travel together, the weakness the paper points out.
+//! access (its most distant frames first).
 //!
-//! Unlike the textbook structure, a redistributed bucket's extents are re-filed without being
-//! read (their keys are known): a textbook radix heap must read them to move them into lower
-//! buckets, and then writes them out again. `scenarios/waldvogel/radix_model.py` finds that
-//! this re-reading is what puts the paper's radix heap at ≈ 40 % I/O time at C = 1 %,
-//! against ≈ 17.5 % here (`scenarios/waldvogel/README.md`, "The radix heap").
+//! What a bucket on disk costs when it becomes the minimum is the parameter `redistribute`:
 //!
-//! Reading the whole bucket regardless of memory (an earlier version did) overflows a small
-//! cache: a bucket can hold more frames than the cache, the receiver then writes back frames
-//! it has just read to make room for the next extent, and the I/O burst puts the disk so far
-//! behind that frames due many instants later must be read (and pinned) at once (issue 6).
+//! * `read` (default) — the textbook heap, which cannot move frames it has not read: an
+//!   extent written from bucket `b` must be back in memory when `b`'s first key is due
+//!   ([`ClientBuffer::due_frame`]), and when its read is issued (ahead of that delete-min,
+//!   by the receiver's lead) the heap redistributes every bucket up to it around that key,
+//!   so the frames read land in lower buckets; frames below the new `last` wait in front,
+//!   due first. Memory being full, the lower buckets are written out again — a frame cycles
+//!   once per level it descends, which is what puts the paper's radix heap at ≈ 40 % I/O
+//!   time at C = 1 % (vodbench 35 %, `scenarios/waldvogel/radix_model.py` 37–38 %).
+//! * `refile` — the extents stay on disk, re-filed under the bucket of their smallest key
+//!   (known without reading); when a frame on disk is due, its extent comes back with the
+//!   other extents of its bucket, smallest keys first, as many as memory can take without
+//!   writing out pinned frames (the `room` the receiver offers). About half the I/O of `read`.
+//!
+//! Either way frames far apart that share a bucket travel together, the weakness the paper
+//! points out. Reading a whole bucket at once regardless of memory (an early `refile`
+//! version did) overflows a small cache; `read` takes it one extent at a time, each read
+//! making room first (issue 6).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -35,7 +37,22 @@ use vodbench_harness::plugin::{
 use vodbench_harness::units::Portion;
 
 const BUCKETS: usize = 33;
+/// Frames below `last` still in memory (read mode: the bucket was redistributed around a
+/// later key ahead of their playout); they are due before anything else.
+const FRONT: usize = BUCKETS;
 const NONE: u8 = u8::MAX;
+
+/// What happens to a bucket's extents on disk when the bucket becomes the minimum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Redistribute {
+    /// The textbook heap: they are read back by then, their frames moved into lower
+    /// buckets (and written again as memory fills), once per level a frame descends.
+    Read,
+    /// They stay on disk, re-filed under the bucket of their smallest key (whose keys the
+    /// heap knows without reading), and come back when their smallest frame is due.
+    Refile,
+}
 
 /// Parameters of `radix-heap`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -43,12 +60,15 @@ const NONE: u8 = u8::MAX;
 pub struct RadixHeapParams {
     /// Most frames written per access: a count or a share of the cache (default "25%").
     pub block: Portion,
+    /// A redistributed bucket's extents: "read" (default, the textbook heap) or "refile".
+    pub redistribute: Redistribute,
 }
 
 impl Default for RadixHeapParams {
     fn default() -> Self {
         RadixHeapParams {
             block: Portion::Ppm(250_000),
+            redistribute: Redistribute::Read,
         }
     }
 }
@@ -65,6 +85,7 @@ struct OnDisk {
 #[derive(Debug, Clone)]
 pub struct RadixHeap {
     block: u32,
+    redistribute: Redistribute,
     last: u32,
     mem: Vec<Vec<u32>>,
     bucket_of: Vec<u8>,
@@ -76,11 +97,12 @@ pub struct RadixHeap {
 
 impl RadixHeap {
     /// A radix heap writing at most `block` frames per access.
-    pub fn new(block: u32) -> Self {
+    pub fn new(block: u32, redistribute: Redistribute) -> Self {
         RadixHeap {
             block: block.max(1),
+            redistribute,
             last: 0,
-            mem: vec![Vec::new(); BUCKETS],
+            mem: vec![Vec::new(); BUCKETS + 1],
             bucket_of: Vec::new(),
             pos: Vec::new(),
             disk: vec![Vec::new(); BUCKETS],
@@ -92,8 +114,45 @@ impl RadixHeap {
     fn bucket(&self, k: u32) -> usize {
         if k == self.last {
             0
+        } else if k < self.last {
+            FRONT
         } else {
             (32 - (k ^ self.last).leading_zeros()) as usize
+        }
+    }
+
+    /// The smallest key bucket `b` can hold: the bucket becomes the minimum when it is due.
+    fn bucket_start(&self, b: usize) -> u32 {
+        match b {
+            0 => self.last,
+            FRONT => 0,
+            b => ((self.last >> (b - 1)) | 1) << (b - 1),
+        }
+    }
+
+    /// Read mode, a bucket's extents being read ahead of its delete-min: redistribute every
+    /// bucket up to `to`'s around `to` now, as the delete-min will, so that the frames read
+    /// land in lower buckets (not in the old one, whose write would be due at once).
+    fn rebase(&mut self, to: u32) {
+        if to <= self.last {
+            return;
+        }
+        let top = self.bucket(to);
+        let mut moved = std::mem::take(&mut self.scratch);
+        moved.clear();
+        for b in 0..=top {
+            moved.append(&mut self.mem[b]);
+        }
+        self.last = to;
+        for &k in &moved {
+            self.bucket_of[k as usize] = NONE;
+            self.put(k);
+        }
+        self.scratch = moved;
+        for b in 0..=top {
+            for x in std::mem::take(&mut self.disk[b]) {
+                self.file_extent(x);
+            }
         }
     }
 
@@ -126,7 +185,10 @@ impl RadixHeap {
     }
 
     fn file_extent(&mut self, x: OnDisk) {
-        let b = self.bucket(x.min);
+        let b = match self.bucket(x.min) {
+            FRONT => 0, // due before anything in the buckets
+            b => b,
+        };
         let i = x.id as usize;
         if i >= self.extent_bucket.len() {
             self.extent_bucket.resize(i + 1, NONE);
@@ -135,8 +197,25 @@ impl RadixHeap {
         self.disk[b].push(x);
     }
 
+    /// `e` is being read: it leaves its bucket's list.
+    fn forget_extent(&mut self, e: ExtentId) {
+        let i = e.0 as usize;
+        let b = self.extent_bucket.get(i).map_or(NONE, |&b| b);
+        if b == NONE {
+            return;
+        }
+        self.extent_bucket[i] = NONE;
+        let list = &mut self.disk[b as usize];
+        if let Some(p) = list.iter().position(|x| x.id == e.0) {
+            list.swap_remove(p);
+        }
+    }
+
     /// `f`, the smallest key, was played: it becomes `last`, and its bucket is redistributed.
     fn delete_min(&mut self, f: u32, b: usize) {
+        if b == FRONT {
+            return; // played after its bucket was redistributed around a later key
+        }
         self.last = f;
         let mut moved = std::mem::take(&mut self.scratch);
         moved.clear();
@@ -168,7 +247,8 @@ impl ClientBuffer for RadixHeap {
         }
     }
     fn choose_victims(&mut self, cache: &CacheView<'_>, out: &mut Vec<u32>) {
-        for b in (0..BUCKETS).rev() {
+        // the highest bucket first; frames below `last` (due soonest) only as a last resort
+        for b in (0..BUCKETS).rev().chain([FRONT]) {
             let before = out.len();
             out.extend(
                 self.mem[b]
@@ -195,7 +275,31 @@ impl ClientBuffer for RadixHeap {
             });
         }
     }
-    fn choose_reads(&mut self, _due: u32, extent: ExtentId, room: u32, out: &mut Vec<ExtentId>) {
+    fn due_frame(&mut self, extent: ExtentId, frames: &[u32]) -> u32 {
+        match self.redistribute {
+            Redistribute::Refile => frames[0],
+            Redistribute::Read => {
+                let b = self
+                    .extent_bucket
+                    .get(extent.0 as usize)
+                    .map_or(NONE, |&b| b);
+                if b == NONE {
+                    frames[0]
+                } else {
+                    self.bucket_start(b as usize).min(frames[0])
+                }
+            }
+        }
+    }
+    fn choose_reads(&mut self, due: u32, extent: ExtentId, room: u32, out: &mut Vec<ExtentId>) {
+        if self.redistribute == Redistribute::Read {
+            // The whole bucket is due at `due` (each of its extents is queued for it): read
+            // this one, with the buckets up to it redistributed around `due` already.
+            self.rebase(due);
+            self.forget_extent(extent);
+            out.push(extent);
+            return;
+        }
         let b = self
             .extent_bucket
             .get(extent.0 as usize)
@@ -250,7 +354,7 @@ impl Plugin for RadixHeap {
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn ClientBuffer>, PluginError> {
         let block = p.block.of(u64::from(ctx.pages)).min(u64::from(u32::MAX)) as u32;
-        Ok(Box::new(RadixHeap::new(block)))
+        Ok(Box::new(RadixHeap::new(block, p.redistribute)))
     }
 }
 
@@ -260,7 +364,7 @@ mod tests {
 
     #[test]
     fn buckets_follow_the_most_significant_differing_bit() {
-        let mut h = RadixHeap::new(100);
+        let mut h = RadixHeap::new(100, Redistribute::Refile);
         for f in [1, 2, 3, 8, 100] {
             h.inserted(f);
         }
@@ -278,7 +382,7 @@ mod tests {
 
     #[test]
     fn spills_the_highest_bucket_and_reads_it_back_whole() {
-        let mut h = RadixHeap::new(100);
+        let mut h = RadixHeap::new(100, Redistribute::Refile);
         let frames = [5u32, 6, 40, 41, 60];
         let mut words = vec![0u64; 1];
         for &f in &frames {
@@ -298,5 +402,52 @@ mod tests {
         let mut reads = Vec::new();
         h.choose_reads(40, ExtentId(0), 8, &mut reads);
         assert_eq!(reads, [ExtentId(0), ExtentId(1)]);
+    }
+
+    #[test]
+    fn read_mode_wants_a_bucket_back_when_it_becomes_the_minimum() {
+        let mut h = RadixHeap::new(100, Redistribute::Read);
+        let frames = [3u32, 5, 40, 41, 60];
+        let mut words = vec![0u64; 1];
+        for &f in &frames {
+            h.inserted(f);
+            words[0] |= 1 << f;
+        }
+        // last = 0: bucket 6 holds 32..63 and is due when frame 32 is
+        let view = CacheView::new(&words, 5, 5, Some(5));
+        let mut out = Vec::new();
+        h.choose_victims(&view, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, [40, 41, 60]);
+        for &f in &out {
+            h.removed(f, Removal::Written);
+        }
+        h.written(ExtentId(0), &out);
+        assert_eq!(h.due_frame(ExtentId(0), &out), 32);
+        // Read ahead of frame 32's delete-min (3 and 5 still to play): the buckets up to
+        // bucket 6 are redistributed around 32, so 3 and 5 wait in front of `last`, and the
+        // frames read land in lower buckets (40, 41: bucket 4 = 40..47; 60: bucket 5).
+        let mut reads = Vec::new();
+        h.choose_reads(32, ExtentId(0), 2, &mut reads);
+        assert_eq!(reads, [ExtentId(0)]);
+        for f in [40, 41, 60] {
+            h.inserted(f);
+        }
+        assert_eq!(h.last, 32);
+        assert_eq!(h.mem[4], [40, 41]);
+        assert_eq!(h.mem[5], [60]);
+        let mut front = h.mem[FRONT].clone();
+        front.sort_unstable();
+        assert_eq!(front, [3, 5]);
+        // A write from bucket 5 now is due when that bucket (48..63) is.
+        h.removed(60, Removal::Written);
+        h.written(ExtentId(1), &[60]);
+        assert_eq!(h.due_frame(ExtentId(1), &[60]), 48);
+        // Playing the frames in front leaves `last` alone; the next key is played as usual.
+        h.removed(3, Removal::Played);
+        h.removed(5, Removal::Played);
+        assert_eq!(h.last, 32);
+        h.removed(40, Removal::Played);
+        assert_eq!((h.last, h.mem[1].clone()), (40, vec![41]));
     }
 }
