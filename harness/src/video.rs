@@ -9,7 +9,7 @@
 //! sequence every time, and any GOP can be regenerated on demand: the library stores only the
 //! byte offset of each GOP (8 bytes per 15 frames), not every frame.
 //!
-//! A library may also hold *search versions* (SPIFFI §8.1, [Özde94]): for a speed-up factor
+//! A library may also hold *search versions* (SPIFFI §8.1, \[Özde94\]): for a speed-up factor
 //! k, each video v gets a fast-forward version (id `count + v`) and a rewind version (id
 //! `2·count + v`), each 1/k of the length at the same bit rate and frame structure, stored and
 //! read like any other video ([`VideoLibrary::with_search_versions`]).

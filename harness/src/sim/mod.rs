@@ -12,8 +12,8 @@
 //! event per frame. Everything runs on integer nanoseconds and per-component random streams,
 //! so a scenario and seed give byte-identical results.
 //!
-//! Interactive viewing (SPIFFI §8): pause/resume/seek in [`terminal`], fast-forward and rewind
-//! searches in [`visual_search`], piggybacking of viewers of the same video in [`piggyback`].
+//! Interactive viewing (SPIFFI §8): pause/resume/seek in `terminal`, fast-forward and rewind
+//! searches in `visual_search`, piggybacking of viewers of the same video in `piggyback`.
 
 mod block_set;
 mod engine;

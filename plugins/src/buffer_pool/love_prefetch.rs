@@ -1,4 +1,4 @@
-//! `love-prefetch`: SPIFFI's page replacement for video (§5.2.1, Fig. 4, after [Teng84]).
+//! `love-prefetch`: SPIFFI's page replacement for video (§5.2.1, Fig. 4, after \[Teng84\]).
 //! The global LRU chain is split in two: one LRU chain of prefetched pages that no terminal
 //! has referenced yet, and one of referenced pages. A page joins the prefetched chain when
 //! it is released unreferenced (its prefetch completed) and the referenced chain when it is
@@ -44,7 +44,7 @@ pub enum PrefetchVictims {
     /// Like a demand read: the referenced chain first, then the prefetched chain (Fig. 4).
     Any,
     /// Only the referenced chain; a prefetch that would need a prefetched page is dropped
-    /// (§7.3: love prefetch "prevent[s] wasted prefetches").
+    /// (§7.3: love prefetch "prevent\[s\] wasted prefetches").
     #[default]
     Referenced,
 }

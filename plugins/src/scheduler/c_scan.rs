@@ -1,4 +1,4 @@
-//! `c-scan`: circular SCAN [Silb94], the one-directional variant of the elevator (SPIFFI
+//! `c-scan`: circular SCAN \[Silb94\], the one-directional variant of the elevator (SPIFFI
 //! §5.2.2 describes the two-way elevator). The head serves requests in increasing cylinder
 //! order; when none remains at or above it, it returns to the lowest requested cylinder and
 //! sweeps up again. Requests on one cylinder are served in arrival order. Waiting times are

@@ -1,4 +1,4 @@
-//! `gss`: the group sweeping scheme of Yu et al. [Yu92], as SPIFFI implemented it for
+//! `gss`: the group sweeping scheme of Yu et al. \[Yu92\], as SPIFFI implemented it for
 //! comparison (§5.2.2). Terminal `t` belongs to group `t mod groups`. The groups are processed
 //! over and over in round-robin order; processing a group takes up to one request per
 //! terminal of the group — each terminal's oldest — and serves that batch in elevator (SCAN)

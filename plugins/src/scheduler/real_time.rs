@@ -1,5 +1,5 @@
 //! `real-time`: SPIFFI's real-time disk scheduler (§5.2.2, Figs. 5 and 6), an extension of
-//! the priority scheduler of [Care89]. Every request's deadline maps to one of `classes`
+//! the priority scheduler of \[Care89\]. Every request's deadline maps to one of `classes`
 //! priority classes through uniformly spaced cutoffs: with `r` the time remaining until the
 //! deadline, class `min(⌊r / spacing⌋, classes − 1)` — under one `spacing` is class 0 (the
 //! highest), under two is class 1, and so on, everything further off in the lowest class.

@@ -1,4 +1,4 @@
-//! A disk's typed description, read from DiskSim parameter files ([`params`](super::params)).
+//! A disk's typed description, read from DiskSim parameter files ([`super::params`]).
 //!
 //! The chain is `*.parv` (system: buses, topology) → `disksim_disk` block (controller, cache,
 //! overheads) → `Model = dm_disk` block (layout `dm_layout_g1` with its zones, mechanics
