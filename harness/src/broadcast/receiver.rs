@@ -583,7 +583,8 @@ impl Receiver<'_> {
         late_if_waiting
     }
 
-    /// Frame `due` is on disk in extent `e`: read back what the policy asks for. Room for all
+    /// Extent `e` must be back by the playout of frame `due`: read back what the policy asks
+    /// for. Room for all
     /// of it is made first, so a read never evicts frames another extent of the same read
     /// just brought in.
     fn read_back(&mut self, due: u32, e: u32, now_ns: u64) -> Result<(), BroadcastError> {
@@ -593,7 +594,7 @@ impl Receiver<'_> {
         self.buffer.choose_reads(due, ExtentId(e), room, &mut reads);
         if !reads.contains(&ExtentId(e)) {
             return Err(self.contract(format!(
-                "frame {due} is due and on disk in extent {e}, but the extents chosen to read \
+                "extent {e} is due back by frame {due}, but the extents chosen to read \
                  ({reads:?}) do not include it"
             )));
         }

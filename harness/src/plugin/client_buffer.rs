@@ -175,11 +175,11 @@ pub trait ClientBuffer: Send {
         frames[0]
     }
     /// `extent` must be back by the playout of frame `due` (its first frame, or the earlier
-    /// frame [`due_frame`](ClientBuffer::due_frame) chose): push the extents to read back now
-    /// (at least `extent`). `room` is how many frames memory can take without writing out a pinned
-    /// frame (the cache size minus the pinned frames in memory): together the extents chosen
-    /// may hold at most `max(room, frames of extent)` frames, so that a read never pushes
-    /// the cache over its size. The default reads just `extent`.
+    /// frame [`due_frame`](ClientBuffer::due_frame) chose): push the extents to read back
+    /// now (at least `extent`). `room` is how many frames memory can take without writing
+    /// out a pinned frame (the cache size minus the pinned frames in memory): together the
+    /// extents chosen may hold at most `max(room, frames of extent)` frames, so that a read
+    /// never pushes the cache over its size. The default reads just `extent`.
     fn choose_reads(&mut self, _due: u32, extent: ExtentId, _room: u32, out: &mut Vec<ExtentId>) {
         out.push(extent);
     }
