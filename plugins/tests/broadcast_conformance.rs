@@ -371,6 +371,20 @@ fn issue6_mcs_stays_within_its_cache_when_chunked() {
     assert_eq!(out.memory_overflow_frames, 0);
 }
 
+/// The paper's two-hour movie (216,000 frames at 30/s, 30 s delay, 1 s read-ahead) for one
+/// receiver with a memory cache of `cache` frames.
+fn two_hour_movie(cache: u32) -> Derived {
+    Derived {
+        frames: 216_000,
+        delay: 900,
+        instant_ns: 33_333_333,
+        frame_bytes: 1000,
+        cache,
+        read_ahead: 31,
+        sample: 1000,
+    }
+}
+
 /// Regression (issue 6): read-backs planned with a fixed lead came due in bursts that the
 /// disk could not serve in time although it was busy only a fifth of the playout time: MDP
 /// at C = 2 % of a two-hour movie (κ = 2.5 % of C, IDEAL, 1 s read-ahead) played hundreds of
@@ -378,16 +392,8 @@ fn issue6_mcs_stays_within_its_cache_when_chunked() {
 /// work, reads them early enough.
 #[test]
 fn issue6_mdp_reads_back_in_time_when_the_disk_has_spare_capacity() {
-    let (frames, delay, cache) = (216_000u32, 900u32, 4_320u32);
-    let d = Derived {
-        frames,
-        delay,
-        instant_ns: 33_333_333,
-        frame_bytes: 1000,
-        cache,
-        read_ahead: 31,
-        sample: 1000,
-    };
+    let d = two_hour_movie(4_320);
+    let (frames, delay) = (d.frames, d.delay);
     let period = frames + delay;
     let mut glitches = Vec::new();
     for join in [period + 1234, period + 98_765] {
@@ -407,16 +413,8 @@ fn issue6_mdp_reads_back_in_time_when_the_disk_has_spare_capacity() {
 /// the extents unread (`"refile"`) writes each spilled frame far fewer times.
 #[test]
 fn issue6_textbook_radix_heap_reads_each_bucket_when_it_becomes_the_minimum() {
-    let (frames, delay, cache) = (216_000u32, 900u32, 2_160u32);
-    let d = Derived {
-        frames,
-        delay,
-        instant_ns: 33_333_333,
-        frame_bytes: 1000,
-        cache,
-        read_ahead: 31,
-        sample: 1000,
-    };
+    let d = two_hour_movie(2_160);
+    let (frames, delay) = (d.frames, d.delay);
     let join = frames + delay + 1234;
     let read = receive_ideal_linear(d, "radix-heap", &toml::Table::new(), join);
     let refile: toml::Table = toml::from_str("redistribute = \"refile\"").unwrap();

@@ -380,12 +380,11 @@ mod tests {
         assert_eq!(h.mem[4], [8]);
     }
 
-    #[test]
-    fn spills_the_highest_bucket_and_reads_it_back_whole() {
-        let mut h = RadixHeap::new(100, Redistribute::Refile);
-        let frames = [5u32, 6, 40, 41, 60];
+    /// A heap holding `low` and 40, 41, 60 (bucket 6 = 32..63 while `last` = 0) in a full
+    /// five-frame cache pinned up to frame 5: the frames it writes (bucket 6, whole).
+    fn spill_bucket_6(h: &mut RadixHeap, low: [u32; 2]) -> Vec<u32> {
         let mut words = vec![0u64; 1];
-        for &f in &frames {
+        for f in low.into_iter().chain([40, 41, 60]) {
             h.inserted(f);
             words[0] |= 1 << f;
         }
@@ -393,10 +392,17 @@ mod tests {
         let mut out = Vec::new();
         h.choose_victims(&view, &mut out);
         out.sort_unstable();
-        assert_eq!(out, [40, 41, 60], "bucket 6 (32..63) goes out whole");
         for &f in &out {
             h.removed(f, Removal::Written);
         }
+        out
+    }
+
+    #[test]
+    fn spills_the_highest_bucket_and_reads_it_back_whole() {
+        let mut h = RadixHeap::new(100, Redistribute::Refile);
+        let out = spill_bucket_6(&mut h, [5, 6]);
+        assert_eq!(out, [40, 41, 60], "bucket 6 (32..63) goes out whole");
         h.written(ExtentId(0), &[40, 41]);
         h.written(ExtentId(1), &[60]);
         let mut reads = Vec::new();
@@ -407,21 +413,9 @@ mod tests {
     #[test]
     fn read_mode_wants_a_bucket_back_when_it_becomes_the_minimum() {
         let mut h = RadixHeap::new(100, Redistribute::Read);
-        let frames = [3u32, 5, 40, 41, 60];
-        let mut words = vec![0u64; 1];
-        for &f in &frames {
-            h.inserted(f);
-            words[0] |= 1 << f;
-        }
         // last = 0: bucket 6 holds 32..63 and is due when frame 32 is
-        let view = CacheView::new(&words, 5, 5, Some(5));
-        let mut out = Vec::new();
-        h.choose_victims(&view, &mut out);
-        out.sort_unstable();
+        let out = spill_bucket_6(&mut h, [3, 5]);
         assert_eq!(out, [40, 41, 60]);
-        for &f in &out {
-            h.removed(f, Removal::Written);
-        }
         h.written(ExtentId(0), &out);
         assert_eq!(h.due_frame(ExtentId(0), &out), 32);
         // Read ahead of frame 32's delete-min (3 and 5 still to play): the buckets up to
