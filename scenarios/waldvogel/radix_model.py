@@ -17,7 +17,8 @@ b > 0, bucket b is redistributed around it (the delete-min of a radix heap):
          highest bucket is written again, so a frame may cycle once per level it descends;
   refile the segments stay on disk, re-filed under the bucket of their smallest key, and a
          segment is read only when its smallest frame is due (what vodbench's `radix-heap`
-         does, its keys being known without reading the frames).
+         does with `redistribute = "refile"`, its keys being known without reading the
+         frames; its default, `read`, is the first reading).
 
 Disk cost is eq. 3, t(n) = 10 ms + 2 ms * n per access, as a fraction of the playout time
 (n + w) instants.
