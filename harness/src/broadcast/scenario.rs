@@ -308,12 +308,7 @@ impl BroadcastSuite {
         }
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| {
-                ScenarioError::at(
-                    path,
-                    text,
-                    key,
-                    crate::sweep::suite::base_value_message(message),
-                )
+                crate::sweep::suite::base_value_error(path, text, key, message)
             };
             Self::point(table, Vec::new(), registry, &at)?;
         }

@@ -596,15 +596,18 @@ impl Grid {
                 .iter()
                 .any(|(k, _, _)| key == k || key.starts_with(&format!("{k}.")))
         };
+        let keys: std::collections::BTreeSet<&str> = self
+            .points
+            .iter()
+            .flat_map(|p| p.sets.iter().map(|(k, _, _)| k.as_str()))
+            .collect();
         let mut table = first.table.clone();
         let mut any = false;
-        for p in &self.points {
-            for (k, _, _) in &p.sets {
-                let Some(v) = get_path(base, k) else { continue };
-                if self.points.iter().all(|q| covers(q, k)) {
-                    set_path(&mut table, k, v.clone()).ok()?;
-                    any = true;
-                }
+        for k in keys {
+            let Some(v) = get_path(base, k) else { continue };
+            if self.points.iter().all(|q| covers(q, k)) {
+                set_path(&mut table, k, v.clone()).ok()?;
+                any = true;
             }
         }
         any.then_some(table)

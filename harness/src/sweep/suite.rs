@@ -74,9 +74,7 @@ impl SweepSuite {
             });
         }
         if let Some(table) = grid.base_check(&base) {
-            let at = |key: &str, message: String| {
-                ScenarioError::at(path, text, key, base_value_message(message))
-            };
+            let at = |key: &str, message: String| base_value_error(path, text, key, message);
             scenario_of(table, path, registry, &at)?;
         }
         let name = points
@@ -134,8 +132,18 @@ fn scenario_of(
     Scenario::from_file(file, path, registry, at)
 }
 
-/// The message for an error in a value of the base scenario that every sweep point replaces
-/// (`Grid::base_check`).
-pub(crate) fn base_value_message(message: String) -> String {
-    format!("{message} (every sweep point replaces this value, but it must still be valid)")
+/// The error for a value of the base scenario that every sweep point replaces
+/// (`Grid::base_check`), at its line in `text`.
+pub(crate) fn base_value_error(
+    path: &Path,
+    text: &str,
+    key: &str,
+    message: String,
+) -> ScenarioError {
+    ScenarioError::at(
+        path,
+        text,
+        key,
+        format!("{message} (every sweep point replaces this value, but it must still be valid)"),
+    )
 }

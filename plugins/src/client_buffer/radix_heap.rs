@@ -197,14 +197,21 @@ impl RadixHeap {
         self.disk[b].push(x);
     }
 
+    /// The bucket extent `e` is filed under (`NONE` if it is not on disk).
+    fn bucket_of_extent(&self, e: ExtentId) -> u8 {
+        self.extent_bucket
+            .get(e.0 as usize)
+            .copied()
+            .unwrap_or(NONE)
+    }
+
     /// `e` is being read: it leaves its bucket's list.
     fn forget_extent(&mut self, e: ExtentId) {
-        let i = e.0 as usize;
-        let b = self.extent_bucket.get(i).map_or(NONE, |&b| b);
+        let b = self.bucket_of_extent(e);
         if b == NONE {
             return;
         }
-        self.extent_bucket[i] = NONE;
+        self.extent_bucket[e.0 as usize] = NONE;
         let list = &mut self.disk[b as usize];
         if let Some(p) = list.iter().position(|x| x.id == e.0) {
             list.swap_remove(p);
@@ -279,10 +286,7 @@ impl ClientBuffer for RadixHeap {
         match self.redistribute {
             Redistribute::Refile => frames[0],
             Redistribute::Read => {
-                let b = self
-                    .extent_bucket
-                    .get(extent.0 as usize)
-                    .map_or(NONE, |&b| b);
+                let b = self.bucket_of_extent(extent);
                 if b == NONE {
                     frames[0]
                 } else {
@@ -300,11 +304,7 @@ impl ClientBuffer for RadixHeap {
             out.push(extent);
             return;
         }
-        let b = self
-            .extent_bucket
-            .get(extent.0 as usize)
-            .copied()
-            .unwrap_or(NONE);
+        let b = self.bucket_of_extent(extent);
         out.push(extent);
         if b == NONE {
             return;
