@@ -148,6 +148,23 @@ fn issue2_bad_command_line_is_exit_2() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("--videos"), "{stderr}");
+    // a minimum of replications above the most allowed, for both commands that search
+    for cmd in ["search", "sweep"] {
+        let out = vodbench(&[
+            cmd,
+            "scenarios/zipf1.toml",
+            "--seeds",
+            "4",
+            "--min-seeds",
+            "5",
+        ]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert!(
+            stderr.contains("--min-seeds 5 is more than --seeds 4"),
+            "{cmd}: {stderr}"
+        );
+    }
 }
 
 #[test]

@@ -119,6 +119,7 @@ fn issue4_search_gives_the_same_answer_on_one_and_two_threads() {
         serde_json::from_slice(&std::fs::read(a.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["kind"], "search");
     assert_eq!(manifest["search"]["max_replications"], 6);
+    assert_eq!(manifest["search"]["min_replications"], 3);
     // a search folder is not a run: rerun and compare say so
     let out = vodbench(&["rerun", a.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -19,8 +19,13 @@
 //! beyond it; the climb stops at the first glitching count it meets.
 //!
 //! Replications are repeated until a Student-t interval on their answers is 90 % confident
-//! to be within 5 % of the mean (at least [`MIN_REPLICATIONS`], at most
-//! [`SearchOptions::max_replications`]).
+//! to be within 5 % of the mean (at least [`SearchOptions::min_replications`], never fewer
+//! than [`MIN_REPLICATIONS`], at most [`SearchOptions::max_replications`]). Stopping as soon
+//! as the rule holds favours the first few replications that happen to agree: with three,
+//! an interval can come out much narrower than the spread of the maxima (SPIFFI's
+//! piggybacking stopped at 442–456 where 41 replications spread over 385–505;
+//! `scenarios/spiffi/README.md`, §8). Where the maxima spread widely, raise the minimum
+//! (`--min-seeds`).
 //!
 //! Determinism: the runs of a replication depend only on the scenario and the replication
 //! index, and the stopping rule looks at replications in index order, so the outcome is the
@@ -52,14 +57,18 @@ use std::time::Instant;
 pub const CONFIDENCE: f64 = 0.90;
 /// Target half-width of that interval relative to the mean (SPIFFI §7.1: 5 %).
 pub const PRECISION: f64 = 0.05;
-/// Fewest replications before the interval is trusted.
+/// Fewest replications before the interval is trusted (the default and the lower bound of
+/// [`SearchOptions::min_replications`]).
 pub const MIN_REPLICATIONS: u32 = 3;
 
 /// Limits of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchOptions {
-    /// Most replications before giving up on the precision target (at least
+    /// Fewest replications before the stopping rule is looked at (at least
     /// [`MIN_REPLICATIONS`]).
+    pub min_replications: u32,
+    /// Most replications before giving up on the precision target (at least
+    /// `min_replications`).
     pub max_replications: u32,
     /// Largest terminal count tried; a replication glitch-free there reports it as `capped`.
     pub max_terminals: u32,
@@ -68,9 +77,27 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
+            min_replications: MIN_REPLICATIONS,
             max_replications: 20,
             max_terminals: 10_000,
         }
+    }
+}
+
+impl SearchOptions {
+    /// The replication limits in force, `(fewest, most)`: the fewest at least
+    /// [`MIN_REPLICATIONS`], the most at least the fewest.
+    ///
+    /// ```
+    /// use vodbench_harness::search::SearchOptions;
+    /// let o = SearchOptions { min_replications: 1, max_replications: 2, max_terminals: 100 };
+    /// assert_eq!(o.replication_limits(), (3, 3));
+    /// let o = SearchOptions { min_replications: 8, max_replications: 20, max_terminals: 100 };
+    /// assert_eq!(o.replication_limits(), (8, 20));
+    /// ```
+    pub fn replication_limits(&self) -> (u32, u32) {
+        let min = self.min_replications.max(MIN_REPLICATIONS);
+        (min, self.max_replications.max(min))
     }
 }
 
@@ -189,6 +216,8 @@ pub struct SearchResult {
     pub start_terminals: u32,
     /// Largest terminal count tried.
     pub terminal_cap: u32,
+    /// Fewest replications before the stopping rule was looked at.
+    pub min_replications: u32,
     /// Replication limit.
     pub max_replications: u32,
     /// Target relative half-width.
@@ -252,10 +281,10 @@ pub fn interval(xs: &[f64]) -> Interval {
     }
 }
 
-/// Whether replications with these maxima meet the target: at least [`MIN_REPLICATIONS`]
-/// and a 90 % interval within 5 % of the mean.
-pub fn precise_enough(maxima: &[u32]) -> bool {
-    if maxima.len() < MIN_REPLICATIONS as usize {
+/// Whether replications with these maxima meet the target: at least `min_replications`
+/// (never fewer than [`MIN_REPLICATIONS`]) and a 90 % interval within 5 % of the mean.
+pub fn precise_enough(maxima: &[u32], min_replications: u32) -> bool {
+    if maxima.len() < min_replications.max(MIN_REPLICATIONS) as usize {
         return false;
     }
     let xs: Vec<f64> = maxima.iter().map(|&m| f64::from(m)).collect();
@@ -370,6 +399,7 @@ pub fn assemble(
     converged: bool,
 ) -> SearchResult {
     let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let (min_reps, max_reps) = opts.replication_limits();
     let answers: Vec<AnswerStats> = reps.iter().filter_map(|r| r.at_answer).collect();
     let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
     let ci = interval(&xs);
@@ -386,7 +416,8 @@ pub fn assemble(
         paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
         start_terminals: climb_start(scenario.file.terminals.count).clamp(1, cap),
         terminal_cap: cap,
-        max_replications: opts.max_replications.max(MIN_REPLICATIONS),
+        min_replications: min_reps,
+        max_replications: max_reps,
         precision: PRECISION,
         probes,
     }
@@ -402,7 +433,7 @@ fn drive<E: Send>(
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
     let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
-    let max_reps = opts.max_replications.max(MIN_REPLICATIONS);
+    let (min_reps, max_reps) = opts.replication_limits();
     let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
         let seed = replication_seed(scenario_seed, index);
         let mut probes = Vec::new();
@@ -435,7 +466,7 @@ fn drive<E: Send>(
         // the first round runs the minimum; later rounds speculate one replication per
         // thread, and results past the first that meets the rule are dropped unseen
         let width = if k == 0 {
-            MIN_REPLICATIONS
+            min_reps
         } else {
             rayon::current_num_threads().max(1) as u32
         };
@@ -448,7 +479,7 @@ fn drive<E: Send>(
             reps.push(rep);
             probes.append(&mut p);
             let maxima: Vec<u32> = reps.iter().map(|r| r.max_terminals).collect();
-            if precise_enough(&maxima) {
+            if precise_enough(&maxima, min_reps) {
                 converged = true;
                 break 'rounds;
             }
@@ -481,6 +512,11 @@ pub struct SearchLimits {
     /// per point for a sweep).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
     pub seeds: u32,
+    /// Fewest replications before the stopping rule is looked at (at least 3, at most
+    /// --seeds): raise it where replications' maxima spread widely, since a few that happen to
+    /// agree can otherwise stop the search with too narrow an interval.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(3..=1000))]
+    pub min_seeds: u32,
     /// Worker threads (default: one per CPU); the result does not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
@@ -490,12 +526,20 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
-    /// The search options these limits set.
-    pub fn options(&self) -> SearchOptions {
-        SearchOptions {
+    /// The search options these limits set, or why they are contradictory.
+    pub fn options(&self) -> Result<SearchOptions, String> {
+        if self.min_seeds > self.seeds {
+            return Err(format!(
+                "--min-seeds {} is more than --seeds {}: the fewest replications must not \
+                 exceed the most",
+                self.min_seeds, self.seeds
+            ));
+        }
+        Ok(SearchOptions {
+            min_replications: self.min_seeds,
             max_replications: self.seeds,
             max_terminals: self.max_terminals,
-        }
+        })
     }
 }
 
@@ -526,6 +570,10 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
             path.display()
         ));
     }
+    let opts = match args.limits.options() {
+        Ok(o) => o,
+        Err(e) => return input_error(e),
+    };
     let scenario = match Scenario::load(path, registry) {
         Ok(s) => s,
         Err(e) => return input_error(e),
@@ -558,7 +606,6 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
             p.glitches
         ));
     };
-    let opts = args.limits.options();
     let started = Instant::now();
     let result = pool.install(|| search(&scenario, &opts, &on_probe));
     bar.finish_and_clear();
@@ -606,7 +653,8 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
         o.insert(
             "search".into(),
             serde_json::json!({
-                "max_replications": opts.max_replications,
+                "min_replications": opts.replication_limits().0,
+                "max_replications": opts.replication_limits().1,
                 "max_terminals": opts.max_terminals,
                 "confidence": CONFIDENCE,
                 "precision": PRECISION,
@@ -788,12 +836,18 @@ mod tests {
         let ci = interval(&[90.0, 100.0, 110.0]);
         assert_eq!(ci.mean, 100.0);
         assert!((ci.half_width - 16.858).abs() < 1e-3, "{ci:?}");
-        assert!(!precise_enough(&[90, 100, 110]));
+        assert!(!precise_enough(&[90, 100, 110], 3));
         // s = 1: 2.92 / √3 = 1.69 ≤ 5 % of 100
-        assert!(precise_enough(&[99, 100, 101]));
-        assert!(!precise_enough(&[100, 100]), "at least three replications");
-        assert!(precise_enough(&[0, 0, 0]));
-        assert!(!precise_enough(&[0, 0, 1]));
+        assert!(precise_enough(&[99, 100, 101], 3));
+        assert!(
+            !precise_enough(&[100, 100], 3),
+            "at least three replications"
+        );
+        assert!(!precise_enough(&[100, 100], 1), "never fewer than three");
+        assert!(!precise_enough(&[99, 100, 101], 4), "the minimum asked for");
+        assert!(precise_enough(&[99, 100, 101, 100], 4));
+        assert!(precise_enough(&[0, 0, 0], 3));
+        assert!(!precise_enough(&[0, 0, 1], 3));
     }
 
     /// A synthetic system whose capacity depends on the seed: 100 + seed % `spread`.
@@ -806,11 +860,21 @@ mod tests {
         spread: u64,
         max_replications: u32,
     ) -> (Vec<ReplicationResult>, Vec<Probe>, bool) {
+        drive_min(threads, spread, MIN_REPLICATIONS, max_replications)
+    }
+
+    fn drive_min(
+        threads: usize,
+        spread: u64,
+        min_replications: u32,
+        max_replications: u32,
+    ) -> (Vec<ReplicationResult>, Vec<Probe>, bool) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let opts = SearchOptions {
+            min_replications,
             max_replications,
             max_terminals: 10_000,
         };
@@ -856,6 +920,23 @@ mod tests {
         let (reps, _, converged) = drive_with(2, 90, 5);
         assert!(!converged);
         assert_eq!(reps.len(), 5);
+    }
+
+    #[test]
+    fn a_raised_minimum_is_run_before_the_rule_is_looked_at() {
+        // identical replications meet the rule at three; a minimum of 7 runs 7, the same
+        // first three, and on any thread count
+        let (three, _, _) = drive_with(1, 1, 20);
+        let seven = drive_min(1, 1, 7, 20);
+        assert!(seven.2);
+        assert_eq!(seven.0.len(), 7);
+        assert_eq!(seven.0[..3], three[..]);
+        assert_eq!(drive_min(3, 1, 7, 20), seven);
+        // noisy replications still stop at the limit; a minimum above it is raised to it
+        let (reps, _, converged) = drive_min(2, 90, 4, 5);
+        assert!(!converged);
+        assert_eq!(reps.len(), 5);
+        assert_eq!(drive_min(2, 1, 9, 4).0.len(), 9);
     }
 
     #[test]

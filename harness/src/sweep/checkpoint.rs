@@ -29,6 +29,7 @@ pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
         "resolved_scenario": s.file,
+        "min_replications": opts.replication_limits().0,
         "max_replications": opts.max_replications,
         "max_terminals": opts.max_terminals,
         "confidence": CONFIDENCE,

@@ -437,6 +437,10 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             path.display()
         ));
     }
+    let opts = match args.limits.options() {
+        Ok(o) => o,
+        Err(e) => return input_error(e),
+    };
     let mut suite = match SweepSuite::load(path, registry) {
         Ok(s) => s,
         Err(e) => return input_error(e),
@@ -494,7 +498,6 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             p.glitches
         ));
     };
-    let opts = args.limits.options();
     let keys: Vec<String> = suite
         .points
         .iter()
