@@ -131,6 +131,56 @@ fn issue4_search_gives_the_same_answer_on_one_and_two_threads() {
 }
 
 #[test]
+fn issue4_search_runs_at_least_min_seeds_replications() {
+    // the small fixture without buffer sharing (2 MiB, uniform popularity) and seed 2: its
+    // replications agree well enough to stop at four; asking for at least five runs five or
+    // more, begins with the same replications, and says so in search.json and the report
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = std::fs::read_to_string(root().join(FIXTURE)).unwrap();
+    let agreeing = fixture
+        .replace("seed = 7", "seed = 2")
+        .replace("memory_per_node = \"8MiB\"", "memory_per_node = \"2MiB\"")
+        .replace("popularity = \"zipf\"\nz = 1.0", "popularity = \"uniform\"");
+    assert_ne!(agreeing, fixture);
+    let file = tmp.path().join("agreeing.toml");
+    std::fs::write(&file, agreeing).unwrap();
+    let search = |dir: &std::path::Path, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "search",
+            file.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--seeds",
+            "6",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let out = vodbench(&args);
+        assert!(out.status.success(), "{:?}", text(&out));
+        serde_json::from_slice(&std::fs::read(dir.join("search.json")).unwrap()).unwrap()
+    };
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let (ja, jb) = (search(&a, &[]), search(&b, &["--min-seeds", "5"]));
+    let (ra, rb) = (
+        ja["per_replication"].as_array().unwrap(),
+        jb["per_replication"].as_array().unwrap(),
+    );
+    assert!(ja["converged"].as_bool().unwrap(), "{ja}");
+    assert!(ra.len() < 5, "the default stops before five: {ja}");
+    assert!(rb.len() >= 5, "{jb}");
+    assert_eq!(ra[..], rb[..ra.len()]);
+    assert_eq!(ja["min_replications"], 3);
+    assert_eq!(jb["min_replications"], 5);
+    if jb["converged"].as_bool().unwrap() {
+        let html = std::fs::read_to_string(b.join("report.html")).unwrap();
+        assert!(
+            html.contains("at least 5 asked"),
+            "report.html lacks the minimum"
+        );
+    }
+}
+
+#[test]
 fn issue4_search_needs_a_generated_workload() {
     let out = vodbench(&["search", "scenarios/interactive.toml", "--quiet"]);
     let (_, stderr) = text(&out);

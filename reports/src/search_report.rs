@@ -79,9 +79,11 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             label: "replications".into(),
             value: s["replications"].to_string(),
             detail: if converged {
+                let asked = s["min_replications"].as_u64().filter(|&m| m > 3);
                 format!(
-                    "within ±{} % at 90 %",
-                    fmt_num(num(&s["precision"]) * 100.0)
+                    "within ±{} % at 90 %{}",
+                    fmt_num(num(&s["precision"]) * 100.0),
+                    asked.map_or(String::new(), |m| format!(" (at least {m} asked)"))
                 )
             } else {
                 format!(
