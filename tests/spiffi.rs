@@ -16,7 +16,11 @@ use vodbench_harness::time::SimTime;
 const FIXTURE: &str = "tests/fixtures/search_small.toml";
 
 fn search_to(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
-    let mut args = vec!["search", FIXTURE, "--out", dir.to_str().unwrap()];
+    search_file_to(FIXTURE, dir, extra)
+}
+
+fn search_file_to(file: &str, dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["search", file, "--out", dir.to_str().unwrap()];
     args.extend_from_slice(extra);
     let out = vodbench(&args);
     let (stdout, stderr) = text(&out);
@@ -145,18 +149,8 @@ fn issue4_search_runs_at_least_min_seeds_replications() {
     let file = tmp.path().join("agreeing.toml");
     std::fs::write(&file, agreeing).unwrap();
     let search = |dir: &std::path::Path, extra: &[&str]| -> serde_json::Value {
-        let mut args = vec![
-            "search",
-            file.to_str().unwrap(),
-            "--out",
-            dir.to_str().unwrap(),
-            "--seeds",
-            "6",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        let out = vodbench(&args);
-        assert!(out.status.success(), "{:?}", text(&out));
+        let args = [&["--seeds", "6", "--quiet"], extra].concat();
+        search_file_to(file.to_str().unwrap(), dir, &args);
         serde_json::from_slice(&std::fs::read(dir.join("search.json")).unwrap()).unwrap()
     };
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
