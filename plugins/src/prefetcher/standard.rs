@@ -15,6 +15,7 @@
 //! referenced, on the next disk, one block ahead). They differ in how much server memory
 //! prefetched pages hold: about D pages per terminal against one.
 
+use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -58,31 +59,77 @@ impl Default for StandardParams {
 }
 
 /// FIFO read-ahead of the next block on the same disk.
+///
+/// The queues hold candidates in arrival order; one map says which block is queued where.
+/// A candidate dropped from the middle (its block referenced first) is only forgotten in the
+/// map and skipped when it reaches the front, so every operation is O(1) amortized however
+/// long the queues grow (with one prefetch process per disk they hold hundreds of entries).
 #[derive(Debug)]
 pub struct Standard {
-    queues: Vec<VecDeque<PrefetchCandidate>>,
+    queues: Vec<Queue>,
+    /// Queued block → (disk index, sequence number of its live entry).
+    queued: FxHashMap<BlockId, (u32, u64)>,
+    next_seq: u64,
     processes: u32,
     max_queue: usize,
     target: Target,
+}
+
+/// One disk's queue: entries in arrival order, some of them dropped (no longer in
+/// `Standard::queued` under their sequence number).
+#[derive(Debug, Default)]
+struct Queue {
+    entries: VecDeque<(u64, PrefetchCandidate)>,
+    live: usize,
 }
 
 impl Standard {
     /// A prefetcher for `disks` disks.
     pub fn new(disks: u32, p: &StandardParams) -> Self {
         Standard {
-            queues: (0..disks).map(|_| VecDeque::new()).collect(),
+            queues: (0..disks).map(|_| Queue::default()).collect(),
+            queued: FxHashMap::default(),
+            next_seq: 0,
             processes: p.processes,
             max_queue: p.max_queue as usize,
             target: p.target,
         }
     }
+
+    /// Removes and returns the oldest live candidate of disk `d`'s queue.
+    fn pop_oldest(&mut self, d: usize) -> Option<PrefetchCandidate> {
+        let q = self.queues.get_mut(d)?;
+        while let Some((seq, c)) = q.entries.pop_front() {
+            if self.queued.get(&c.block) == Some(&(d as u32, seq)) {
+                self.queued.remove(&c.block);
+                q.live -= 1;
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// Live candidates queued at disk `d` (for tests).
+    #[cfg(test)]
+    fn queue_len(&self, d: usize) -> usize {
+        self.queues[d].live
+    }
 }
 
 impl Prefetcher for Standard {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
-        if let Some(q) = self.queues.get_mut(r.disk.index()) {
-            if let Some(i) = q.iter().position(|c| c.block == r.block) {
-                q.remove(i);
+        if let Some(&(d, _)) = self.queued.get(&r.block) {
+            if d == r.disk.0 {
+                self.queued.remove(&r.block);
+                let q = &mut self.queues[d as usize];
+                q.live -= 1;
+                // dropped entries are skipped at the front; keep them from piling up where
+                // the front rarely moves
+                if q.entries.len() > 2 * q.live + 64 {
+                    let queued = &self.queued;
+                    q.entries
+                        .retain(|(seq, c)| queued.get(&c.block) == Some(&(d, *seq)));
+                }
             }
         }
         let next = match (self.target, r.hint) {
@@ -93,18 +140,26 @@ impl Prefetcher for Standard {
             _ => r.read_ahead(layout)?.0,
         };
         let disk = layout.locate(next).disk;
-        let q = self.queues.get_mut(disk.index())?;
-        if q.iter().any(|c| c.block == next) {
+        let d = disk.index();
+        if d >= self.queues.len() || self.queued.contains_key(&next) {
             return None;
         }
-        if q.len() >= self.max_queue {
-            q.pop_front();
+        if self.queues[d].live >= self.max_queue {
+            self.pop_oldest(d);
         }
-        q.push_back(PrefetchCandidate {
-            block: next,
-            terminal: r.terminal,
-            deadline: None,
-        });
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.queued.insert(next, (disk.0, seq));
+        let q = &mut self.queues[d];
+        q.live += 1;
+        q.entries.push_back((
+            seq,
+            PrefetchCandidate {
+                block: next,
+                terminal: r.terminal,
+                deadline: None,
+            },
+        ));
         Some(disk)
     }
 
@@ -112,11 +167,7 @@ impl Prefetcher for Standard {
         if in_flight >= self.processes {
             return PrefetchPoll::Idle;
         }
-        match self
-            .queues
-            .get_mut(disk.index())
-            .and_then(|q| q.pop_front())
-        {
+        match self.pop_oldest(disk.index()) {
             Some(c) => PrefetchPoll::Issue(c),
             None => PrefetchPoll::Idle,
         }
@@ -216,6 +267,44 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(s.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
+    }
+
+    #[test]
+    fn a_full_queue_drops_its_oldest_live_entry_and_dropped_entries_do_not_pile_up() {
+        let p = StandardParams {
+            max_queue: 3,
+            ..StandardParams::default()
+        };
+        let mut s = Standard::new(2, &p);
+        for i in [0, 10, 20] {
+            s.on_reference(&reference(i), &Two); // queues 2, 12, 22 at disk 0
+        }
+        s.on_reference(&reference(2), &Two); // drops 2 (the front), queues 4
+        s.on_reference(&reference(12), &Two); // drops 12 (the middle), queues 14
+        assert_eq!(s.queue_len(0), 3);
+        // full: the oldest live entry, 22, makes room for 32; the dropped 2 and 12 are skipped
+        s.on_reference(&reference(30), &Two);
+        let mut issued = Vec::new();
+        while let PrefetchPoll::Issue(c) = s.poll(DiskId(0), 0, SimTime::ZERO) {
+            issued.push(c.block.index);
+        }
+        assert_eq!(issued, [4, 14, 32]);
+        // a block already queued is not queued again
+        s.on_reference(&reference(40), &Two);
+        assert_eq!(s.on_reference(&reference(40), &Two), None);
+        assert_eq!(s.queue_len(0), 1);
+        // many queue-then-drop cycles without a poll: the queue's storage stays bounded
+        let mut s = Standard::new(2, &StandardParams::default());
+        for i in 0..10_000u32 {
+            s.on_reference(&reference(4 * i), &Two); // queues 4i + 2
+            s.on_reference(&reference(4 * i + 2), &Two); // drops it, queues 4i + 4
+        }
+        assert_eq!(s.queue_len(0), 1);
+        assert!(s.queues[0].entries.len() <= 2 * s.queue_len(0) + 65);
+        match s.poll(DiskId(0), 0, SimTime::ZERO) {
+            PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 40_000),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

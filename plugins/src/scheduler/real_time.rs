@@ -8,8 +8,10 @@
 //! in elevator (SCAN) order. Classes are recomputed from the current time at every decision,
 //! so waiting requests are promoted as their deadlines approach.
 //!
-//! The queue is a flat array scanned once per decision (allocation-free; disk queues in
-//! video servers hold tens of requests), so every promotion is seen without bookkeeping.
+//! The queue is a flat array scanned at every decision (allocation-free; disk queues in
+//! video servers hold tens of requests), so every promotion is seen without bookkeeping: the
+//! earliest deadline gives the most urgent class, and membership of a class is a comparison
+//! of the time remaining with its cutoffs.
 
 use super::sweep::Sweep;
 use schemars::JsonSchema;
@@ -96,17 +98,29 @@ impl DiskScheduler for RealTime {
 
     fn dequeue(&mut self, head: &HeadState) -> Option<RequestId> {
         let now = head.now;
-        let top = self
-            .queue
-            .iter()
-            .map(|e| self.class(e.deadline, now))
-            .min()?;
-        let this = &*self;
-        let items = this
+        // classes fall as deadlines approach, so the most urgent class is the earliest
+        // deadline's (or the lowest when no request has one)
+        if self.queue.is_empty() {
+            return None;
+        }
+        let top = self.class(self.queue.iter().filter_map(|e| e.deadline).min(), now);
+        // a request is in class `top` when its time remaining lies in
+        // [top·spacing, (top + 1)·spacing), or beyond top·spacing for the lowest class: the
+        // class of every request without a division
+        let sp = u128::from(self.spacing.as_nanos());
+        let (low, high) = (u128::from(top) * sp, u128::from(top + 1) * sp);
+        let lowest = top == self.classes - 1;
+        let items = self
             .queue
             .iter()
             .enumerate()
-            .filter(|(_, e)| this.class(e.deadline, now) == top)
+            .filter(move |(_, e)| match e.deadline {
+                None => lowest,
+                Some(d) => {
+                    let r = u128::from(d.saturating_since(now).as_nanos());
+                    r >= low && (lowest || r < high)
+                }
+            })
             .map(|(i, e)| (i, e.cylinder, e.seq));
         let mut sweep = self.sweep;
         let i = sweep.pick(head.cylinder, items)?;
@@ -178,6 +192,54 @@ mod tests {
             now,
             cylinder,
             cylinders: 1000,
+        }
+    }
+
+    #[test]
+    fn serves_the_elevator_order_of_the_class_the_division_gives() {
+        // against the definition: classes by `class()`, SCAN among the most urgent; random
+        // queues (late, near-cutoff, far and missing deadlines) with a xorshift stream
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for classes in [1, 2, 3, 5] {
+            let spacing = SimDuration::from_nanos(1 + next(3_000));
+            let mut rt = RealTime::new(classes, spacing);
+            let mut model: Vec<(u32, u32, u64, Option<SimTime>)> = Vec::new();
+            let (mut now, mut cyl, mut seq, mut sweep) = (1_000u64, 0u32, 0u64, Sweep::default());
+            for id in 0..2_000u32 {
+                let sp = spacing.as_nanos();
+                let deadline = match next(4) {
+                    0 => None,
+                    // on a cutoff or one nanosecond either side of it
+                    1 => Some(SimTime::from_nanos(now + next(6) * sp + next(3) - 1)),
+                    _ => Some(SimTime::from_nanos(now + next(20_000) - 1_000)),
+                };
+                let c = next(50) as u32;
+                rt.enqueue(req(id, c, deadline));
+                model.push((id, c, seq, deadline));
+                seq += 1;
+                // dequeue about as often as enqueue, so that queues stay short and the most
+                // urgent class varies
+                while !model.is_empty() && next(2) == 0 {
+                    let t = SimTime::from_nanos(now);
+                    let top = model.iter().map(|e| rt.class(e.3, t)).min().unwrap();
+                    let items = model
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, e)| rt.class(e.3, t) == top)
+                        .map(|(i, e)| (i, e.1, e.2));
+                    let i = sweep.pick(cyl, items).unwrap();
+                    let want = model.swap_remove(i);
+                    assert_eq!(rt.dequeue(&head(t, cyl)), Some(RequestId(want.0)));
+                    cyl = want.1;
+                }
+                now += next(500);
+            }
         }
     }
 
