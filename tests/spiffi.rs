@@ -135,6 +135,85 @@ fn issue4_search_gives_the_same_answer_on_one_and_two_threads() {
 }
 
 #[test]
+fn issue4_search_stopping_at_the_first_glitch_finds_the_same_maxima() {
+    // --stop-at-glitch ends each run at its first glitch: the same runs, the same answers and
+    // the same clean runs; a glitching run keeps at least one glitch and at most its total
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    search_to(&a, &["--seeds", "4", "--quiet"]);
+    search_to(&b, &["--seeds", "4", "--quiet", "--stop-at-glitch"]);
+    let json = |d: &std::path::Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(d.join("search.json")).unwrap()).unwrap()
+    };
+    let (ja, jb) = (json(&a), json(&b));
+    for k in [
+        "max_terminals",
+        "confidence_interval",
+        "per_replication",
+        "at_answer",
+        "runs",
+    ] {
+        assert_eq!(ja[k], jb[k], "{k}");
+    }
+    assert_eq!(ja["stop_at_glitch"], false);
+    assert_eq!(jb["stop_at_glitch"], true);
+    let rows = |d: &std::path::Path| -> Vec<Vec<u64>> {
+        std::fs::read_to_string(d.join("curve.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect()
+    };
+    let (ra, rb) = (rows(&a), rows(&b));
+    assert_eq!(ra.len(), rb.len());
+    let mut cut = 0;
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!((x[0], x[2]), (y[0], y[2]), "same run");
+        assert_eq!(x[1] == 0, y[1] == 0, "glitches or not: {x:?} {y:?}");
+        assert!(y[1] <= x[1], "{x:?} {y:?}");
+        cut += usize::from(y[1] < x[1]);
+    }
+    assert!(cut > 0, "some glitching run was cut short: {ra:?}");
+    let html = std::fs::read_to_string(b.join("report.html")).unwrap();
+    assert!(
+        html.contains("a lower bound"),
+        "report.html lacks the caveat"
+    );
+}
+
+#[test]
+fn issue4_a_run_stopped_at_its_first_glitch_ends_there() {
+    use vodbench_harness::sim::SimOptions;
+    let mut s = Scenario::load(&root().join(FIXTURE), &vodbench_plugins::registry()).unwrap();
+    let stop = SimOptions {
+        stop_at_first_glitch: true,
+        ..SimOptions::default()
+    };
+    // overloaded: the full run glitches many times; the stopped one ends at the first,
+    // sooner and with fewer events
+    s.set_terminals(40).unwrap();
+    let (full, _) = runner::run(&s, &mut |_, _| {}).unwrap();
+    let (cut, _) = runner::run_with(&s, &mut |_, _| {}, stop).unwrap();
+    assert!(
+        full.summary.glitches.count > 1,
+        "{:?}",
+        full.summary.glitches
+    );
+    assert!((1..full.summary.glitches.count).contains(&cut.summary.glitches.count));
+    assert!(cut.summary.events < full.summary.events);
+    // light load: no glitch, so the run is exactly the full one
+    s.set_terminals(4).unwrap();
+    let (full, _) = runner::run(&s, &mut |_, _| {}).unwrap();
+    let (same, _) = runner::run_with(&s, &mut |_, _| {}, stop).unwrap();
+    assert_eq!(full.summary.glitches.count, 0);
+    assert_eq!(
+        serde_json::to_string(&full.summary).unwrap(),
+        serde_json::to_string(&same.summary).unwrap()
+    );
+}
+
+#[test]
 fn issue4_search_runs_at_least_min_seeds_replications() {
     // the small fixture without buffer sharing (2 MiB, uniform popularity) and seed 2: its
     // replications agree well enough to stop at four; asking for at least five runs five or

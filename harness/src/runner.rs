@@ -2,10 +2,9 @@
 
 use crate::results::RunResults;
 use crate::scenario::{Scenario, ScenarioError, Warmup};
-use crate::sim::{simulate_with, Progress, SimError};
+use crate::sim::{simulate_with, Progress, SimError, SimOptions};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
-use crate::video::LibraryMemo;
 use serde_json::json;
 
 /// Why a run failed.
@@ -77,18 +76,17 @@ pub fn run(
     s: &Scenario,
     progress: Progress<'_>,
 ) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
-    run_with(s, progress, None)
+    run_with(s, progress, SimOptions::default())
 }
 
-/// [`run`], taking the video library from `memo` when it holds this scenario's (see
-/// [`LibraryMemo`]); the results are the same.
+/// [`run`] with [`SimOptions`] (a memo of video libraries, stopping at the first glitch).
 pub fn run_with(
     s: &Scenario,
     progress: Progress<'_>,
-    memo: Option<&LibraryMemo>,
+    opts: SimOptions<'_>,
 ) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
     let events = workload(s)?;
-    let results = simulate_with(s, &events, progress, memo).map_err(|e| match e {
+    let results = simulate_with(s, &events, progress, opts).map_err(|e| match e {
         SimError::Scenario(e) => RunError::Scenario(e),
         e => RunError::Sim(e),
     })?;

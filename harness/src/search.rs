@@ -46,6 +46,7 @@ use crate::output;
 use crate::plugin::Registry;
 use crate::runner::{self, RunError};
 use crate::scenario::{Scenario, MAX_TERMINALS};
+use crate::sim::SimOptions;
 use crate::video::LibraryMemo;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -72,6 +73,11 @@ pub struct SearchOptions {
     pub max_replications: u32,
     /// Largest terminal count tried; a replication glitch-free there reports it as `capped`.
     pub max_terminals: u32,
+    /// End every simulation at its first glitch in the measured period
+    /// ([`SimOptions::stop_at_first_glitch`](crate::sim::SimOptions)): the search only asks
+    /// whether a run glitches, so the answers are the same, but each glitching run's count
+    /// in the curve is then a lower bound (usually 1) instead of its hour's total.
+    pub stop_at_glitch: bool,
 }
 
 impl Default for SearchOptions {
@@ -80,6 +86,7 @@ impl Default for SearchOptions {
             min_replications: MIN_REPLICATIONS,
             max_replications: 20,
             max_terminals: 10_000,
+            stop_at_glitch: false,
         }
     }
 }
@@ -90,9 +97,9 @@ impl SearchOptions {
     ///
     /// ```
     /// use vodbench_harness::search::SearchOptions;
-    /// let o = SearchOptions { min_replications: 1, max_replications: 2, max_terminals: 100 };
+    /// let o = SearchOptions { min_replications: 1, max_replications: 2, ..Default::default() };
     /// assert_eq!(o.replication_limits(), (3, 3));
-    /// let o = SearchOptions { min_replications: 8, max_replications: 20, max_terminals: 100 };
+    /// let o = SearchOptions { min_replications: 8, max_replications: 20, ..Default::default() };
     /// assert_eq!(o.replication_limits(), (8, 20));
     /// ```
     pub fn replication_limits(&self) -> (u32, u32) {
@@ -222,6 +229,9 @@ pub struct SearchResult {
     pub max_replications: u32,
     /// Target relative half-width.
     pub precision: f64,
+    /// Whether simulations ended at their first glitch ([`SearchOptions::stop_at_glitch`]):
+    /// then a glitching run's count in the curve is a lower bound.
+    pub stop_at_glitch: bool,
     /// Every simulation of the replications used (`curve.csv`).
     #[serde(skip)]
     pub probes: Vec<Probe>,
@@ -371,7 +381,11 @@ pub fn search(
         let mut s = scenario.clone();
         s.file.seed = seed;
         s.set_terminals(n)?;
-        let (results, _) = runner::run_with(&s, &mut |_, _| {}, Some(&memo))?;
+        let sim = SimOptions {
+            memo: Some(&memo),
+            stop_at_first_glitch: opts.stop_at_glitch,
+        };
+        let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
         stats
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -419,6 +433,7 @@ pub fn assemble(
         min_replications: min_reps,
         max_replications: max_reps,
         precision: PRECISION,
+        stop_at_glitch: opts.stop_at_glitch,
         probes,
     }
 }
@@ -523,6 +538,11 @@ pub struct SearchLimits {
     /// Largest terminal count to try.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_terminals: u32,
+    /// End each simulation at its first glitch in the measured period: the maxima and
+    /// intervals are the same (a search only asks whether a run glitches) and glitching runs
+    /// cost less, but their glitch counts in the curve become lower bounds (usually 1).
+    #[arg(long)]
+    pub stop_at_glitch: bool,
 }
 
 impl SearchLimits {
@@ -539,6 +559,7 @@ impl SearchLimits {
             min_replications: self.min_seeds,
             max_replications: self.seeds,
             max_terminals: self.max_terminals,
+            stop_at_glitch: self.stop_at_glitch,
         })
     }
 }
@@ -876,7 +897,7 @@ mod tests {
         let opts = SearchOptions {
             min_replications,
             max_replications,
-            max_terminals: 10_000,
+            ..SearchOptions::default()
         };
         let seen = std::sync::atomic::AtomicU32::new(0);
         let count = |_: &Probe| {

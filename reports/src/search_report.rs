@@ -133,11 +133,18 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             ]],
         });
     }
+    let caption = if s["stop_at_glitch"] == true {
+        "Glitches in the measured period of every simulation, one curve per replication \
+         (curve.csv). The search ended each simulation at its first glitch \
+         (--stop-at-glitch): a glitching run's count is a lower bound, not its period's total."
+    } else {
+        "Glitches in the measured period of every simulation, one curve per replication \
+         (curve.csv)."
+    };
     p.chart(
         "glitches-vs-terminals",
         "Glitches vs terminals",
-        "Glitches in the measured period of every simulation, one curve per replication \
-         (curve.csv).",
+        caption,
         charts::lines(
             &replication_curves(f),
             Axes {

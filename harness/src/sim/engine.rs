@@ -294,6 +294,8 @@ pub(super) struct Sim<'a> {
     /// `[interactive]` (defaults when absent).
     pub interactive: crate::scenario::InteractiveSection,
     pub pig: super::piggyback::Piggyback,
+    /// [`SimOptions::stop_at_first_glitch`].
+    pub stop_at_first_glitch: bool,
 }
 
 impl<'a> Sim<'a> {
@@ -542,6 +544,7 @@ impl<'a> Sim<'a> {
             n_real: f.terminals.count as usize,
             interactive,
             pig: super::piggyback::Piggyback::new(f.piggyback.clone()),
+            stop_at_first_glitch: false,
         })
     }
 
@@ -702,7 +705,7 @@ impl<'a> Sim<'a> {
                 Ev::MeasureStart => self.measure_start(),
                 Ev::MeasureEnd => break,
             }
-            if self.error.is_some() {
+            if self.error.is_some() || (self.stop_at_first_glitch && self.acc.glitches > 0) {
                 break;
             }
         }
@@ -1195,18 +1198,32 @@ pub fn simulate(
     events: &[TraceEvent],
     progress: Progress<'_>,
 ) -> Result<RunResults, SimError> {
-    simulate_with(scenario, events, progress, None)
+    simulate_with(scenario, events, progress, SimOptions::default())
 }
 
-/// [`simulate`], taking the video library from `memo` when it holds this scenario's (see
-/// [`LibraryMemo`]); the results are the same.
+/// How [`simulate_with`] runs, beyond the scenario itself.
+#[derive(Clone, Copy, Default)]
+pub struct SimOptions<'m> {
+    /// Take the video library from here when it holds the scenario's (see [`LibraryMemo`]);
+    /// the results are the same.
+    pub memo: Option<&'m LibraryMemo>,
+    /// End the run at the first glitch of the measured period (after every event of that
+    /// instant's handler), for a caller that only needs to know whether a run glitches, as
+    /// `vodbench search` does. A run without a glitch is unaffected; one with a glitch then
+    /// reports at least one glitch, and every other figure covers the measured period only up
+    /// to it.
+    pub stop_at_first_glitch: bool,
+}
+
+/// [`simulate`] with [`SimOptions`].
 pub fn simulate_with(
     scenario: &Scenario,
     events: &[TraceEvent],
     progress: Progress<'_>,
-    memo: Option<&LibraryMemo>,
+    opts: SimOptions<'_>,
 ) -> Result<RunResults, SimError> {
-    let mut sim = Sim::build(scenario, events, memo)?;
+    let mut sim = Sim::build(scenario, events, opts.memo)?;
+    sim.stop_at_first_glitch = opts.stop_at_first_glitch;
     sim.run(progress);
     if let Some(e) = sim.error.take() {
         return Err(e);

@@ -32,6 +32,7 @@ pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
         "min_replications": opts.replication_limits().0,
         "max_replications": opts.max_replications,
         "max_terminals": opts.max_terminals,
+        "stop_at_glitch": opts.stop_at_glitch,
         "confidence": CONFIDENCE,
         "precision": PRECISION,
     })
