@@ -60,26 +60,28 @@ impl Default for StandardParams {
 
 /// FIFO read-ahead of the next block on the same disk.
 ///
-/// The queues hold candidates in arrival order; one map says which block is queued where.
-/// A candidate dropped from the middle (its block referenced first) is only forgotten in the
-/// map and skipped when it reaches the front, so every operation is O(1) amortized however
-/// long the queues grow (with one prefetch process per disk they hold hundreds of entries).
+/// The queues hold candidates in arrival order; one map says which block is queued where
+/// (its disk and its position). A candidate dropped from the middle (its block referenced
+/// first) is marked dead in place and skipped when it reaches the front, so every operation
+/// is O(1) amortized however long the queues grow (with one prefetch process per disk they
+/// hold hundreds of entries).
 #[derive(Debug)]
 pub struct Standard {
     queues: Vec<Queue>,
-    /// Queued block → (disk index, sequence number of its live entry).
+    /// Queued block → (disk index, position of its entry counted from the queue's start).
     queued: FxHashMap<BlockId, (u32, u64)>,
-    next_seq: u64,
     processes: u32,
     max_queue: usize,
     target: Target,
 }
 
-/// One disk's queue: entries in arrival order, some of them dropped (no longer in
-/// `Standard::queued` under their sequence number).
+/// One disk's queue: entries in arrival order, the dropped ones marked dead.
 #[derive(Debug, Default)]
 struct Queue {
-    entries: VecDeque<(u64, PrefetchCandidate)>,
+    /// `(candidate, live)`.
+    entries: VecDeque<(PrefetchCandidate, bool)>,
+    /// Position of `entries[0]` (the map's positions are `base` + index).
+    base: u64,
     live: usize,
 }
 
@@ -89,7 +91,6 @@ impl Standard {
         Standard {
             queues: (0..disks).map(|_| Queue::default()).collect(),
             queued: FxHashMap::default(),
-            next_seq: 0,
             processes: p.processes,
             max_queue: p.max_queue as usize,
             target: p.target,
@@ -99,14 +100,31 @@ impl Standard {
     /// Removes and returns the oldest live candidate of disk `d`'s queue.
     fn pop_oldest(&mut self, d: usize) -> Option<PrefetchCandidate> {
         let q = self.queues.get_mut(d)?;
-        while let Some((seq, c)) = q.entries.pop_front() {
-            if self.queued.get(&c.block) == Some(&(d as u32, seq)) {
+        while let Some((c, live)) = q.entries.pop_front() {
+            q.base += 1;
+            if live {
                 self.queued.remove(&c.block);
                 q.live -= 1;
                 return Some(c);
             }
         }
         None
+    }
+
+    /// Marks the candidate at `position` of disk `d`'s queue dead (already removed from the
+    /// map).
+    fn drop_queued(&mut self, d: u32, position: u64) {
+        let q = &mut self.queues[d as usize];
+        q.entries[(position - q.base) as usize].1 = false;
+        q.live -= 1;
+        // dead entries are skipped at the front; where the front rarely moves, keep them
+        // from piling up: compact, renumbering the live ones
+        if q.entries.len() > 2 * q.live + 64 {
+            q.entries.retain(|e| e.1);
+            for (i, (c, _)) in q.entries.iter().enumerate() {
+                self.queued.insert(c.block, (d, q.base + i as u64));
+            }
+        }
     }
 
     /// Live candidates queued at disk `d` (for tests).
@@ -118,18 +136,12 @@ impl Standard {
 
 impl Prefetcher for Standard {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
-        if let Some(&(d, _)) = self.queued.get(&r.block) {
+        if let Some((d, position)) = self.queued.remove(&r.block) {
             if d == r.disk.0 {
-                self.queued.remove(&r.block);
-                let q = &mut self.queues[d as usize];
-                q.live -= 1;
-                // dropped entries are skipped at the front; keep them from piling up where
-                // the front rarely moves
-                if q.entries.len() > 2 * q.live + 64 {
-                    let queued = &self.queued;
-                    q.entries
-                        .retain(|(seq, c)| queued.get(&c.block) == Some(&(d, *seq)));
-                }
+                self.drop_queued(d, position);
+            } else {
+                // queued at another disk than the one referenced: not this disk's to drop
+                self.queued.insert(r.block, (d, position));
             }
         }
         let next = match (self.target, r.hint) {
@@ -147,18 +159,17 @@ impl Prefetcher for Standard {
         if self.queues[d].live >= self.max_queue {
             self.pop_oldest(d);
         }
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.queued.insert(next, (disk.0, seq));
         let q = &mut self.queues[d];
+        self.queued
+            .insert(next, (disk.0, q.base + q.entries.len() as u64));
         q.live += 1;
         q.entries.push_back((
-            seq,
             PrefetchCandidate {
                 block: next,
                 terminal: r.terminal,
                 deadline: None,
             },
+            true,
         ));
         Some(disk)
     }
