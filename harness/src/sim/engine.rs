@@ -1207,8 +1207,8 @@ pub struct SimOptions<'m> {
     /// Take the video library from here when it holds the scenario's (see [`LibraryMemo`]);
     /// the results are the same.
     pub memo: Option<&'m LibraryMemo>,
-    /// End the run at the first glitch of the measured period (after every event of that
-    /// instant's handler), for a caller that only needs to know whether a run glitches, as
+    /// End the run at the first glitch of the measured period (right after the event whose
+    /// handling counted it), for a caller that only needs to know whether a run glitches, as
     /// `vodbench search` does. A run without a glitch is unaffected; one with a glitch then
     /// reports at least one glitch, and every other figure covers the measured period only up
     /// to it.
