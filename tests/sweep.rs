@@ -349,3 +349,129 @@ fn a_stopped_sweep_resumes_from_the_points_it_saved() {
         std::fs::read(fresh.join("sweep.json")).unwrap()
     );
 }
+
+/// `vodbench` with `args`, which must succeed: its stderr.
+fn stderr_of(args: &[&str]) -> String {
+    let out = vodbench(args);
+    let (o, e) = text(&out);
+    assert!(out.status.success(), "{o}{e}");
+    e
+}
+
+/// (taken from the cache, saved to it) as the cache line of `stderr` says.
+fn cache_counts(stderr: &str) -> (u64, u64) {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("cache "))
+        .unwrap_or_else(|| panic!("no cache line: {stderr}"));
+    let n = |tail: &str| -> u64 {
+        let head = &line[..line.find(tail).unwrap()];
+        head.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    (n(" simulations taken from it"), n(" saved to it"))
+}
+
+#[test]
+fn a_run_cache_makes_each_simulation_once_across_sweeps_and_searches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let c = cache.to_str().unwrap();
+    let out = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    let sweep = |file: &str, dir: &str, extra: &[&str]| {
+        let args = [
+            &["sweep", file, "--out", dir, "--seeds", "4", "--cache", c],
+            extra,
+        ]
+        .concat();
+        stderr_of(&args)
+    };
+
+    // the first sweep makes and saves every simulation
+    let e = sweep(SMALL, &out("a"), &[]);
+    let (reused, saved) = cache_counts(&e);
+    assert_eq!(reused, 0, "{e}");
+    assert!(saved > 20, "{e}");
+
+    // the same sweep again, and one that differs only in what labels and prices it (as
+    // SPIFFI's Table 3 does from Table 2): every simulation comes from the cache
+    let text0 = std::fs::read_to_string(root().join(SMALL)).unwrap();
+    let relabelled = text0
+        .replace("name = \"sweep-small\"", "name = \"sweep-small-priced\"")
+        .replace("disk = 4000", "disk = 1500")
+        .replace("max_terminals = 18", "max_terminals = 25");
+    assert_ne!(relabelled, text0);
+    let priced = tmp.path().join("priced.toml");
+    std::fs::write(&priced, relabelled).unwrap();
+    for (file, dir) in [(SMALL, "a2"), (priced.to_str().unwrap(), "b")] {
+        let e = sweep(file, &out(dir), &[]);
+        assert_eq!(cache_counts(&e), (saved, 0), "{dir}: {e}");
+    }
+    // and the outputs are those of a sweep without the cache, to the byte
+    let fresh = tmp.path().join("fresh");
+    sweep_to(&fresh, SMALL, "2");
+    let files = ["sweep.json", "sweep.md", "curve-000.csv", "curve-003.csv"];
+    common::assert_same_files(
+        &fresh,
+        &tmp.path().join("a"),
+        &files,
+        "with the cache filled",
+    );
+    common::assert_same_files(&fresh, &tmp.path().join("a2"), &files, "from the cache");
+    let sweep_json = |dir: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(tmp.path().join(dir).join("sweep.json")).unwrap())
+            .unwrap()
+    };
+    let (a, b) = (sweep_json("a"), sweep_json("b"));
+    for (pa, pb) in a["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(b["points"].as_array().unwrap())
+    {
+        for k in ["max_terminals", "ci_low", "ci_high", "runs", "at_answer"] {
+            assert_eq!(pa[k], pb[k], "{k}");
+        }
+        assert_ne!(pa["cost_total"], pb["cost_total"]);
+    }
+
+    // a search of one of the sweep's points uses the sweep's simulations
+    let point = text0.split("\n[sweep]").next().unwrap().to_string()
+        + "\n[disk.scheduler]\nname = \"elevator\"\n";
+    let point = point.replace("stripe = \"256KiB\"", "stripe = \"128KiB\"");
+    let single = tmp.path().join("point.toml");
+    std::fs::write(&single, &point).unwrap();
+    let s = single.to_str().unwrap();
+    let search = |extra: &[&str]| {
+        let dir = out("search");
+        stderr_of(&[&["search", s, "--cache", c, "--out", &dir], extra].concat())
+    };
+    let e = search(&["--seeds", "4"]);
+    assert_eq!(cache_counts(&e).1, 0, "{e}");
+    let searched: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("search/search.json")).unwrap())
+            .unwrap();
+    assert_eq!(searched["max_terminals"], a["points"][0]["max_terminals"]);
+
+    // other settings are other simulations: a changed parameter, and runs that end at their
+    // first glitch (whose glitch counts differ)
+    std::fs::write(&single, point.replace("\"8MiB\"", "\"4MiB\"")).unwrap();
+    let e = search(&["--seeds", "4"]);
+    assert!(cache_counts(&e).1 > 0, "{e}");
+    let e = search(&["--seeds", "4", "--stop-at-glitch"]);
+    assert!(cache_counts(&e).1 > 0, "{e}");
+
+    // a scenario that reads a file is not cached, and says so
+    let spec = root().join("plugins/disks/hp_c2247a.parv");
+    let mechanical = point.replace(
+        "name = \"analytic\"\nspec = \"st15150n\"",
+        &format!("name = \"mechanical\"\nspec = {:?}", spec.to_str().unwrap()),
+    );
+    assert_ne!(mechanical, point);
+    std::fs::write(&single, mechanical).unwrap();
+    let e = search(&["--max-terminals", "3", "--seeds", "3"]);
+    assert_eq!(cache_counts(&e), (0, 0), "{e}");
+    assert!(
+        e.contains("warning: not cached") && e.contains("hp_c2247a.parv"),
+        "{e}"
+    );
+}

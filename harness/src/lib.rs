@@ -25,6 +25,7 @@ pub mod output;
 pub mod plugin;
 pub mod results;
 pub mod rng;
+pub mod run_cache;
 pub mod runner;
 pub mod scenario;
 pub mod schema;

@@ -44,6 +44,7 @@
 use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
+use crate::run_cache::{CachedRun, RunCache};
 use crate::runner::{self, RunError};
 use crate::scenario::{Scenario, MAX_TERMINALS};
 use crate::sim::SimOptions;
@@ -373,11 +374,37 @@ pub fn search(
     opts: &SearchOptions,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
+    search_cached(scenario, opts, None, on_probe)
+}
+
+/// [`search`], taking each simulation from `cache` when it holds it and saving there every
+/// simulation it makes (see [`crate::run_cache`]); the result is the same as without it.
+pub fn search_cached(
+    scenario: &Scenario,
+    opts: &SearchOptions,
+    cache: Option<&RunCache>,
+    on_probe: &(dyn Fn(&Probe) + Sync),
+) -> Result<SearchResult, RunError> {
+    let cache = cache.and_then(|c| {
+        c.key(scenario, opts.stop_at_glitch)
+            .ok()
+            .map(|key| (c, key))
+    });
     let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
     // the runs of one replication share its seed, hence its video library; replications run
     // side by side, one per thread
     let memo = LibraryMemo::new(2 * rayon::current_num_threads() + 2);
+    let keep = |seed: u64, n: u32, run: &CachedRun| {
+        stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((seed, n), run.stats);
+        run.glitches
+    };
     let simulate = |seed: u64, n: u32| -> Result<u64, RunError> {
+        if let Some(run) = cache.as_ref().and_then(|(c, k)| c.get(k, seed, n)) {
+            return Ok(keep(seed, n, &run));
+        }
         let mut s = scenario.clone();
         s.file.seed = seed;
         s.set_terminals(n)?;
@@ -386,11 +413,14 @@ pub fn search(
             stop_at_first_glitch: opts.stop_at_glitch,
         };
         let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
-        stats
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((seed, n), AnswerStats::of(&results.summary));
-        Ok(results.summary.glitches.count)
+        let run = CachedRun {
+            glitches: results.summary.glitches.count,
+            stats: AnswerStats::of(&results.summary),
+        };
+        if let Some((c, k)) = &cache {
+            c.put(k, seed, n, &run);
+        }
+        Ok(keep(seed, n, &run))
     };
     let start = climb_start(scenario.file.terminals.count);
     let (mut reps, probes, converged) =
@@ -543,9 +573,20 @@ pub struct SearchLimits {
     /// cost less, but their glitch counts in the curve become lower bounds (usually 1).
     #[arg(long)]
     pub stop_at_glitch: bool,
+    /// Keep every simulation in this folder and take from it those already made, by this
+    /// same vodbench build, for the same configuration, seed and terminal count (in any
+    /// search or sweep given the folder): the outputs are the same as without it. Delete the
+    /// folder to empty it.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
 }
 
 impl SearchLimits {
+    /// The cache folder given with `--cache`, opened.
+    pub fn open_cache(&self) -> Result<Option<RunCache>, crate::output::OutputError> {
+        self.cache.as_deref().map(RunCache::open).transpose()
+    }
+
     /// The search options these limits set, or why they are contradictory.
     pub fn options(&self) -> Result<SearchOptions, String> {
         if self.min_seeds > self.seeds {
@@ -617,6 +658,10 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return failure(e),
     };
+    let cache = match args.limits.open_cache() {
+        Ok(c) => c,
+        Err(e) => return failure(e),
+    };
     let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
     let on_probe = |p: &Probe| {
         bar.inc(1);
@@ -628,8 +673,11 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         ));
     };
     let started = Instant::now();
-    let result = pool.install(|| search(&scenario, &opts, &on_probe));
+    let result = pool.install(|| search_cached(&scenario, &opts, cache.as_ref(), &on_probe));
     bar.finish_and_clear();
+    if let (Some(c), false) = (&cache, args.quiet) {
+        eprint!("{}", cache_text(c));
+    }
     let result = match result {
         Ok(r) => r,
         Err(RunError::Scenario(e)) => return input_error(e),
@@ -662,6 +710,24 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// What `vodbench search` and `sweep` say about the cache after their runs: how many
+/// simulations came from it and were saved to it, and what could not be cached or saved.
+pub(crate) fn cache_text(c: &RunCache) -> String {
+    let mut out = format!(
+        "cache {}: {} simulations taken from it, {} saved to it\n",
+        c.dir().display(),
+        c.reused(),
+        c.stored()
+    );
+    if let Some(why) = c.refused() {
+        out += &format!("warning: not cached: {why}\n");
+    }
+    if let Some(e) = c.save_error() {
+        out += &format!("warning: a simulation could not be saved to the cache: {e}\n");
+    }
+    out
 }
 
 /// The manifest of a search: the run manifest of its scenario (plugins, resolved scenario,

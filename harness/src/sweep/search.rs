@@ -18,10 +18,11 @@ use super::suite::SweepSuite;
 use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
+use crate::run_cache::RunCache;
 use crate::runner::{self, RunError};
 use crate::search::{
-    progress_bar, search, worker_pool, AnswerStats, Probe, SearchLimits, SearchOptions,
-    SearchResult,
+    cache_text, progress_bar, search_cached, worker_pool, AnswerStats, Probe, SearchLimits,
+    SearchOptions, SearchResult,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -89,12 +90,14 @@ pub struct SweepResult {
 
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
 /// (indexed like the points; shorter means none), which are taken as they are.
+/// Simulations are taken from and saved to `cache` if given (see [`crate::run_cache`]).
 /// `on_probe(point, probe)` sees every simulation, `on_done(point, result)` every search as
 /// it finishes.
 pub fn sweep_search(
     suite: &SweepSuite,
     opts: &SearchOptions,
     prior: &[Option<SearchResult>],
+    cache: Option<&RunCache>,
     on_probe: &(dyn Fn(usize, &Probe) + Sync),
     on_done: &(dyn Fn(usize, &SearchResult) + Sync),
 ) -> Result<(SweepResult, Vec<SearchResult>), (usize, RunError)> {
@@ -106,7 +109,8 @@ pub fn sweep_search(
             if let Some(Some(r)) = prior.get(i) {
                 return Ok(r.clone());
             }
-            let r = search(&p.scenario, opts, &|pr| on_probe(i, pr)).map_err(|e| (i, e))?;
+            let r = search_cached(&p.scenario, opts, cache, &|pr| on_probe(i, pr))
+                .map_err(|e| (i, e))?;
             on_done(i, &r);
             Ok(r)
         })
@@ -534,6 +538,10 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             );
         }
     }
+    let cache = match args.limits.open_cache() {
+        Ok(c) => c,
+        Err(e) => return failure(e),
+    };
     let save_error = std::sync::Mutex::new(None::<String>);
     let on_done = |i: usize, r: &SearchResult| {
         if let Err(e) = checkpoint::save(&dir, grid[i], &checkpoint::to_text(&keys[i], r)) {
@@ -542,8 +550,12 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let outcome = pool.install(|| sweep_search(&suite, &opts, &prior, &on_probe, &on_done));
+    let outcome =
+        pool.install(|| sweep_search(&suite, &opts, &prior, cache.as_ref(), &on_probe, &on_done));
     bar.finish_and_clear();
+    if let (Some(c), false) = (&cache, args.quiet) {
+        eprint!("{}", cache_text(c));
+    }
     if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         if !args.quiet {
             eprintln!("warning: a point's checkpoint could not be saved: {e}");
