@@ -452,13 +452,21 @@ fn a_run_cache_makes_each_simulation_once_across_sweeps_and_searches() {
             .unwrap();
     assert_eq!(searched["max_terminals"], a["points"][0]["max_terminals"]);
 
-    // other settings are other simulations: a changed parameter, and runs that end at their
-    // first glitch (whose glitch counts differ)
+    // a changed parameter makes other simulations
     std::fs::write(&single, point.replace("\"8MiB\"", "\"4MiB\"")).unwrap();
     let e = search(&["--seeds", "4"]);
     assert!(cache_counts(&e).1 > 0, "{e}");
+    // runs that end at their first glitch: the glitch-free ones are the same, the glitching
+    // ones count differently and are made again
     let e = search(&["--seeds", "4", "--stop-at-glitch"]);
-    assert!(cache_counts(&e).1 > 0, "{e}");
+    let curve = std::fs::read_to_string(tmp.path().join("search/curve.csv")).unwrap();
+    let clean = curve
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(1) == Some("0"));
+    let (clean, all) = (clean.count() as u64, curve.lines().count() as u64 - 1);
+    assert!(0 < clean && clean < all, "{curve}");
+    assert_eq!(cache_counts(&e), (clean, all - clean), "{e}");
 
     // a scenario that reads a file is not cached, and says so
     let spec = root().join("plugins/disks/hp_c2247a.parv");

@@ -18,8 +18,8 @@
 //! * the resolved scenario (defaults filled in), without what only labels or prices it:
 //!   `name`, `description`, `[paper]`, `[cost]`, and the seed and terminal count, which the
 //!   search sets for each run and which are part of each entry's name;
-//! * whether runs end at their first glitch (`--stop-at-glitch`), which changes a glitching
-//!   run's count.
+//! * for a run that glitches, whether runs end at their first glitch (`--stop-at-glitch`),
+//!   which changes its count; a glitch-free run is the same either way, and shared.
 //!
 //! A scenario that names a file (a disk specification, say) is not cached, because what that
 //! file includes in turn cannot be tracked; [`RunCache::key`] says so and the search runs
@@ -27,7 +27,8 @@
 //!
 //! Layout: `DIR/<key hash>/key.json` holds the whole key text, checked on every use (a hash
 //! collision or a tampered folder makes the key unusable rather than wrong), and
-//! `DIR/<key hash>/<seed>-<terminals>.json` one simulation. Files are written to a temporary
+//! `DIR/<key hash>/<seed>-<terminals>.json` one glitch-free simulation
+//! (`…-stopped.json`, `…-whole.json`: one that glitched, ended at its first glitch or not). Files are written to a temporary
 //! name and renamed, so an entry is whole or absent; several processes may share a folder.
 //! Delete the folder to empty the cache.
 
@@ -62,6 +63,7 @@ struct Entry {
 pub struct CacheKey {
     text: String,
     folder: PathBuf,
+    stop_at_glitch: bool,
 }
 
 /// A cache folder (see the module docs).
@@ -180,7 +182,6 @@ impl RunCache {
         let text = serde_json::json!({
             "format": 1,
             "build": self.build,
-            "stop_at_glitch": stop_at_glitch,
             "scenario": v,
         })
         .to_string();
@@ -202,18 +203,37 @@ impl RunCache {
             }
             Err(e) => return Err(format!("{}: {e}", marker.display())),
         }
-        Ok(CacheKey { text, folder })
+        Ok(CacheKey {
+            text,
+            folder,
+            stop_at_glitch,
+        })
     }
 
-    fn entry_path(key: &CacheKey, seed: u64, terminals: u32) -> PathBuf {
-        key.folder.join(format!("{seed}-{terminals}.json"))
+    /// Where a run with `glitches` glitches is saved: a glitch-free run is the same whether
+    /// or not runs end at their first glitch, so both kinds of search share it; a glitching
+    /// one is saved per kind.
+    fn entry_path(key: &CacheKey, seed: u64, terminals: u32, glitches: u64) -> PathBuf {
+        let kind = match (glitches, key.stop_at_glitch) {
+            (0, _) => "",
+            (_, true) => "-stopped",
+            (_, false) => "-whole",
+        };
+        key.folder.join(format!("{seed}-{terminals}{kind}.json"))
+    }
+
+    /// The entry at `path`, if it is whole and says `clean` (glitch-free) rightly.
+    fn read(path: &Path, clean: bool) -> Option<Entry> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let e: Entry = serde_json::from_str(&text).ok()?;
+        ((e.glitches == 0) == clean).then_some(e)
     }
 
     /// The saved simulation of `terminals` terminals with `seed` under `key`, if any (an
     /// unreadable entry counts as none and is replaced by the next [`RunCache::put`]).
     pub fn get(&self, key: &CacheKey, seed: u64, terminals: u32) -> Option<CachedRun> {
-        let text = std::fs::read_to_string(Self::entry_path(key, seed, terminals)).ok()?;
-        let e: Entry = serde_json::from_str(&text).ok()?;
+        let e = Self::read(&Self::entry_path(key, seed, terminals, 0), true)
+            .or_else(|| Self::read(&Self::entry_path(key, seed, terminals, 1), false))?;
         self.reused.fetch_add(1, Ordering::Relaxed);
         Some(CachedRun {
             glitches: e.glitches,
@@ -237,7 +257,7 @@ impl RunCache {
             ],
         };
         let text = serde_json::to_string(&e).expect("serialisable");
-        let path = Self::entry_path(key, seed, terminals);
+        let path = Self::entry_path(key, seed, terminals, run.glitches);
         match self.write(&path, &text) {
             Ok(()) => {
                 self.stored.fetch_add(1, Ordering::Relaxed);
@@ -336,7 +356,7 @@ mod tests {
         }
         assert_eq!(key(relabelled, false), base);
         assert_ne!(key(scenario("4MiB"), false), base);
-        assert_ne!(key(scenario("8MiB"), true), base);
+        assert_eq!(key(scenario("8MiB"), true), base);
         let mut terminal_memory = scenario("8MiB");
         terminal_memory["terminals"]["memory"] = json!("1MiB");
         assert_ne!(key(terminal_memory, false), base);
@@ -378,14 +398,35 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = RunCache::open(dir.path()).unwrap();
         let k = c.make_key(scenario("8MiB"), dir.path(), false).unwrap();
-        std::fs::write(RunCache::entry_path(&k, 5, 12), "{\"glitches\": 3").unwrap();
+        std::fs::write(RunCache::entry_path(&k, 5, 12, 0), "{\"glitches\": 0").unwrap();
         assert_eq!(c.get(&k, 5, 12), None);
         c.put(&k, 5, 12, &run(0));
         assert_eq!(c.get(&k, 5, 12).map(|r| r.glitches), Some(0));
+        // a glitch-free run's file that says it glitched
+        let wrong = r#"{"glitches":2,"stats":[0,0,0]}"#;
+        std::fs::write(RunCache::entry_path(&k, 5, 12, 0), wrong).unwrap();
+        assert_eq!(c.get(&k, 5, 12), None);
         // a key.json that holds another key: the folder is not used
         std::fs::write(k.folder.join("key.json"), "{}").unwrap();
         let e = c.make_key(scenario("8MiB"), dir.path(), false).unwrap_err();
         assert!(e.contains("another key"), "{e}");
+    }
+
+    #[test]
+    fn glitch_free_runs_serve_both_kinds_of_search_and_glitching_ones_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = RunCache::open(dir.path()).unwrap();
+        let whole = c.make_key(scenario("8MiB"), dir.path(), false).unwrap();
+        let stopped = c.make_key(scenario("8MiB"), dir.path(), true).unwrap();
+        c.put(&whole, 5, 12, &run(0));
+        c.put(&whole, 5, 20, &run(40));
+        let glitches = |k: &CacheKey, n| c.get(k, 5, n).map(|r| r.glitches);
+        assert_eq!(glitches(&stopped, 12), Some(0));
+        // a whole run's count is not what a run ended at its first glitch counts
+        assert_eq!(glitches(&stopped, 20), None);
+        c.put(&stopped, 5, 20, &run(1));
+        assert_eq!(glitches(&stopped, 20), Some(1));
+        assert_eq!(glitches(&whole, 20), Some(40));
     }
 
     #[test]
