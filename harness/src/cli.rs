@@ -47,7 +47,7 @@ enum Command {
     Run {
         /// Scenario file (TOML).
         scenario: PathBuf,
-        /// Output folder (default: out/<scenario name>).
+        /// Output folder (default: out/NAME, NAME being the scenario's name).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Override the number of terminals.

@@ -611,7 +611,7 @@ pub struct SearchArgs {
     /// Scenario file (TOML) with a generated workload; its terminal count is the expected
     /// answer (the search climbs from half of it).
     pub scenario: PathBuf,
-    /// Output folder (default: out/<scenario name>-search).
+    /// Output folder (default: out/NAME-search, NAME being the scenario's name).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Replication, terminal and thread limits.

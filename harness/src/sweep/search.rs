@@ -412,7 +412,7 @@ pub struct SweepArgs {
     /// Scenario file (TOML) with a `[sweep]` (a file without one is a single point); each
     /// point's terminal count is its expected answer (its search climbs from half of it).
     pub scenario: PathBuf,
-    /// Output folder (default: out/<scenario name>-sweep).
+    /// Output folder (default: out/NAME-sweep, NAME being the scenario's name).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Replication, terminal and thread limits.
