@@ -165,6 +165,20 @@ fn issue2_bad_command_line_is_exit_2() {
             "{cmd}: {stderr}"
         );
     }
+    // a cache that is a file
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("cache");
+    std::fs::write(&file, "").unwrap();
+    for cmd in ["search", "sweep"] {
+        let fixture = "tests/fixtures/search_small.toml";
+        let out = vodbench(&[cmd, fixture, "--cache", file.to_str().unwrap()]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(
+            stderr.contains("--cache: ") && stderr.contains("cache: not a folder"),
+            "{cmd}: {stderr}"
+        );
+    }
 }
 
 #[test]

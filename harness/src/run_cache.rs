@@ -123,6 +123,9 @@ impl RunCache {
     /// assert_eq!((cache.reused(), cache.stored()), (0, 0));
     /// ```
     pub fn open(dir: &Path) -> Result<RunCache, OutputError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(oerr(dir, "not a folder (the cache is a folder of files)"));
+        }
         std::fs::create_dir_all(dir).map_err(|e| oerr(dir, e))?;
         let build = build_hash().map_err(|m| {
             oerr(

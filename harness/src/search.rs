@@ -660,7 +660,7 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
     };
     let cache = match args.limits.open_cache() {
         Ok(c) => c,
-        Err(e) => return failure(e),
+        Err(e) => return input_error(format!("--cache: {e}")),
     };
     let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
     let on_probe = |p: &Probe| {

@@ -540,7 +540,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     }
     let cache = match args.limits.open_cache() {
         Ok(c) => c,
-        Err(e) => return failure(e),
+        Err(e) => return input_error(format!("--cache: {e}")),
     };
     let save_error = std::sync::Mutex::new(None::<String>);
     let on_done = |i: usize, r: &SearchResult| {
