@@ -4,8 +4,9 @@
 //! A search (SPIFFI §7.1) only needs two things from each of its simulations: the number of
 //! glitches, and at a replication's answer the measured ratios of [`AnswerStats`]. Sweeps of
 //! different experiments often simulate the same configuration with the same seeds and
-//! terminal counts: SPIFFI's Table 3 prices the very runs of Table 2's real-time row, and the
-//! base point of Figs. 13–16 is a point of Figs. 11–12. With a shared cache those runs are
+//! terminal counts: SPIFFI's Table 3 prices the very runs of Table 2's real-time row, and
+//! several points of Figs. 13–16 repeat points of Figs. 11 and 13–14 (`scenarios/spiffi/
+//! README.md`, "Where the time went"). With a shared cache those runs are
 //! taken from it, and every output — `search.json`, `curve.csv`, `sweep.json` — is
 //! byte-identical to the outputs made without it: an entry holds the exact integers and
 //! `f64` bit patterns the simulation produced.
@@ -27,10 +28,10 @@
 //!
 //! Layout: `DIR/<key hash>/key.json` holds the whole key text, checked on every use (a hash
 //! collision or a tampered folder makes the key unusable rather than wrong), and
-//! `DIR/<key hash>/<seed>-<terminals>.json` one glitch-free simulation
-//! (`…-stopped.json`, `…-whole.json`: one that glitched, ended at its first glitch or not). Files are written to a temporary
-//! name and renamed, so an entry is whole or absent; several processes may share a folder.
-//! Delete the folder to empty the cache.
+//! `DIR/<key hash>/<seed>-<terminals>.json` one glitch-free simulation (`…-stopped.json`,
+//! `…-whole.json`: one that glitched, ended at its first glitch or not). Files are written to
+//! a temporary name and renamed, so an entry is whole or absent; several processes may share
+//! a folder. Delete the folder to empty the cache.
 
 use crate::output::{oerr, OutputError};
 use crate::scenario::Scenario;
