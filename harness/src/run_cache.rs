@@ -33,7 +33,7 @@
 //! a temporary name and renamed, so an entry is whole or absent; several processes may share
 //! a folder. Delete the folder to empty the cache.
 
-use crate::output::{oerr, OutputError};
+use crate::output::{oerr, write_atomic, OutputError};
 use crate::scenario::Scenario;
 use crate::search::AnswerStats;
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,6 @@ pub struct RunCache {
     save_error: Mutex<Option<String>>,
     /// Why the first scenario that could not be cached was not.
     refused: Mutex<Option<String>>,
-    temp: AtomicU64,
 }
 
 /// A hash of the running executable's bytes, computed once per process.
@@ -141,7 +140,6 @@ impl RunCache {
             stored: AtomicU64::new(0),
             save_error: Mutex::new(None),
             refused: Mutex::new(None),
-            temp: AtomicU64::new(0),
         })
     }
 
@@ -201,9 +199,7 @@ impl RunCache {
                 ))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir_all(&folder).map_err(|e| oerr(&folder, e).to_string())?;
-                self.write(&marker, &text)
-                    .map_err(|e| format!("{}: {e}", marker.display()))?;
+                write_atomic(&marker, text.as_bytes()).map_err(|e| e.to_string())?;
             }
             Err(e) => return Err(format!("{}: {e}", marker.display())),
         }
@@ -262,25 +258,15 @@ impl RunCache {
         };
         let text = serde_json::to_string(&e).expect("serialisable");
         let path = Self::entry_path(key, seed, terminals, run.glitches);
-        match self.write(&path, &text) {
+        match write_atomic(&path, text.as_bytes()) {
             Ok(()) => {
                 self.stored.fetch_add(1, Ordering::Relaxed);
             }
             Err(err) => {
                 let mut first = self.save_error.lock().unwrap_or_else(|e| e.into_inner());
-                first.get_or_insert_with(|| format!("{}: {err}", path.display()));
+                first.get_or_insert_with(|| err.to_string());
             }
         }
-    }
-
-    /// Writes `path` whole or not at all (temporary file, then rename).
-    fn write(&self, path: &Path, text: &str) -> std::io::Result<()> {
-        let n = self.temp.fetch_add(1, Ordering::Relaxed);
-        let tmp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
     }
 
     /// Simulations taken from the cache so far.
