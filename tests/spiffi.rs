@@ -214,6 +214,60 @@ fn issue4_a_run_stopped_at_its_first_glitch_ends_there() {
 }
 
 #[test]
+fn issue4_a_run_measuring_only_search_figures_changes_none_of_them() {
+    use vodbench_harness::results::flatten_metrics;
+    use vodbench_harness::sim::SimOptions;
+    let mut s = Scenario::load(&root().join(FIXTURE), &vodbench_plugins::registry()).unwrap();
+    let lean = SimOptions {
+        search_figures_only: true,
+        ..SimOptions::default()
+    };
+    // a clean run and an overloaded one
+    for n in [4, 40] {
+        s.set_terminals(n).unwrap();
+        let (full, _) = runner::run(&s, &mut |_, _| {}).unwrap();
+        let (part, _) = runner::run_with(&s, &mut |_, _| {}, lean).unwrap();
+        let json = |x: &vodbench_harness::results::Summary| {
+            flatten_metrics(&serde_json::to_value(x).unwrap())
+        };
+        let (a, b) = (json(&full.summary), json(&part.summary));
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "{n} terminals"
+        );
+        // only what the option skips may differ: the time series' sums, the I/O time
+        // distributions and the event count (no sample events)
+        let skipped = |k: &str| {
+            k.starts_with("disks.io_time.")
+                || k.starts_with("terminal_buffer.occupancy_")
+                || k == "events"
+        };
+        let differing: Vec<&String> = a.keys().filter(|k| a[*k] != b[*k]).collect();
+        assert!(
+            differing.iter().all(|k| skipped(k)),
+            "{n} terminals: {differing:?}"
+        );
+        assert!(
+            differing.iter().any(|k| k.starts_with("disks.io_time."))
+                && differing.iter().any(|k| k.starts_with("terminal_buffer.")),
+            "{n} terminals: the option skipped nothing: {differing:?}"
+        );
+        for k in [
+            "glitches.count",
+            "disks.utilization_mean_ratio",
+            "buffer_pool.hit_ratio",
+            "buffer_pool.shared_ratio",
+        ] {
+            assert!(a.contains_key(k), "{k}");
+        }
+        if n == 40 {
+            assert!(a["glitches.count"] > 0.0, "the overloaded run glitches");
+        }
+    }
+}
+
+#[test]
 fn issue4_search_runs_at_least_min_seeds_replications() {
     // the small fixture without buffer sharing (2 MiB, uniform popularity) and seed 2: its
     // replications agree well enough to stop at four; asking for at least five runs five or

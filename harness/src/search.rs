@@ -411,6 +411,7 @@ pub fn search_cached(
         let sim = SimOptions {
             memo: Some(&memo),
             stop_at_first_glitch: opts.stop_at_glitch,
+            search_figures_only: true,
         };
         let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
         let run = CachedRun {

@@ -296,6 +296,8 @@ pub(super) struct Sim<'a> {
     pub pig: super::piggyback::Piggyback,
     /// [`SimOptions::stop_at_first_glitch`].
     pub stop_at_first_glitch: bool,
+    /// [`SimOptions::search_figures_only`].
+    pub search_figures_only: bool,
 }
 
 impl<'a> Sim<'a> {
@@ -545,6 +547,7 @@ impl<'a> Sim<'a> {
             interactive,
             pig: super::piggyback::Piggyback::new(f.piggyback.clone()),
             stop_at_first_glitch: false,
+            search_figures_only: false,
         })
     }
 
@@ -574,7 +577,9 @@ impl<'a> Sim<'a> {
             }
         }
         self.q.schedule(end, Ev::MeasureEnd);
-        self.q.schedule(now, Ev::Sample);
+        if !self.search_figures_only {
+            self.q.schedule(now, Ev::Sample);
+        }
     }
 
     /// A terminal began display for the first time (auto warm-up bookkeeping).
@@ -1213,6 +1218,12 @@ pub struct SimOptions<'m> {
     /// reports at least one glitch, and every other figure covers the measured period only up
     /// to it.
     pub stop_at_first_glitch: bool,
+    /// Measure only what `vodbench search` reads — glitches, disk utilization and the buffer
+    /// pool's hit and shared ratios — and skip what only `vodbench run`'s outputs show: the
+    /// time series (no samples are taken), the I/O time distributions and the request
+    /// samples, which are left empty. Samples and measurements never change what is
+    /// simulated, so every figure a search reads is the same as without this option.
+    pub search_figures_only: bool,
 }
 
 /// [`simulate`] with [`SimOptions`].
@@ -1224,6 +1235,7 @@ pub fn simulate_with(
 ) -> Result<RunResults, SimError> {
     let mut sim = Sim::build(scenario, events, opts.memo)?;
     sim.stop_at_first_glitch = opts.stop_at_first_glitch;
+    sim.search_figures_only = opts.search_figures_only;
     sim.run(progress);
     if let Some(e) = sim.error.take() {
         return Err(e);

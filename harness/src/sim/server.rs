@@ -364,13 +364,15 @@ impl Sim<'_> {
         ds.busy_level.set(now, 1, self.acc.window);
         if self.acc.measuring {
             let a = &mut self.acc;
-            a.queue.record(queue_ns);
-            a.overhead.record(st.overhead.as_nanos());
-            a.seek.record(st.seek.as_nanos());
-            a.rotation.record(st.rotation.as_nanos());
-            a.transfer.record(st.transfer.as_nanos());
-            a.service.record(service.as_nanos());
-            a.total.record(queue_ns + service.as_nanos());
+            if !self.search_figures_only {
+                a.queue.record(queue_ns);
+                a.overhead.record(st.overhead.as_nanos());
+                a.seek.record(st.seek.as_nanos());
+                a.rotation.record(st.rotation.as_nanos());
+                a.transfer.record(st.transfer.as_nanos());
+                a.service.record(service.as_nanos());
+                a.total.record(queue_ns + service.as_nanos());
+            }
             if st.cache_hit {
                 a.cache_hits += 1;
             }
@@ -389,7 +391,7 @@ impl Sim<'_> {
             ds.rotation_sum += u128::from(st.rotation.as_nanos());
             ds.transfer_sum += u128::from(st.transfer.as_nanos());
             let every = u64::from(self.scenario.file.run.request_sample_every);
-            if every > 0 && a.dispatched % every == 0 {
+            if every > 0 && a.dispatched % every == 0 && !self.search_figures_only {
                 let since = now.saturating_since(a.window.0).as_nanos();
                 let pf = class == RequestClass::Prefetch;
                 a.requests.push(since, disk, pf, queue_ns, &st);
