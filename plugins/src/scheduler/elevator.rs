@@ -4,16 +4,21 @@
 //! seeks with bounded unfairness; SPIFFI's baseline scheduler.
 
 use crate::NoParams;
-use std::collections::BTreeMap;
 use vodbench_harness::ids::RequestId;
 use vodbench_harness::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
-/// SCAN over cylinders, O(log n) per operation.
+/// SCAN over the queued requests.
+///
+/// The queue is a vector sorted by cylinder, then arrival: a disk's queue is short (a few
+/// requests, hundreds at most under overload), and a sorted vector finds the next request by
+/// bisection and inserts with one small move, where a tree map allocated and freed a node
+/// whenever the queue emptied and filled again.
 #[derive(Debug, Default)]
 pub struct Elevator {
-    queue: BTreeMap<(u32, u64), RequestId>,
+    /// `(cylinder, arrival sequence, request)`, sorted.
+    queue: Vec<(u32, u64, RequestId)>,
     seq: u64,
     upward: bool,
 }
@@ -22,29 +27,32 @@ impl Elevator {
     /// An empty elevator sweeping outward (toward higher cylinders) first.
     pub fn new() -> Self {
         Elevator {
-            queue: BTreeMap::new(),
+            queue: Vec::new(),
             seq: 0,
             upward: true,
         }
     }
 
-    fn ahead(&self, head: u32) -> Option<(u32, u64)> {
+    /// Position of the request served next in the current direction, if any lies ahead.
+    fn ahead(&self, head: u32) -> Option<usize> {
         if self.upward {
-            self.queue.range((head, 0)..).next().map(|(k, _)| *k)
+            // the lowest cylinder at or above the head, oldest request first
+            let i = self.queue.partition_point(|e| e.0 < head);
+            (i < self.queue.len()).then_some(i)
         } else {
             // the highest cylinder at or below the head, oldest request first
-            let (&(c, _), _) = self
-                .queue
-                .range(..(head.saturating_add(1), 0))
-                .next_back()?;
-            self.queue.range((c, 0)..).next().map(|(k, _)| *k)
+            let j = self.queue.partition_point(|e| e.0 <= head);
+            let c = self.queue[..j].last()?.0;
+            Some(self.queue[..j].partition_point(|e| e.0 < c))
         }
     }
 }
 
 impl DiskScheduler for Elevator {
     fn enqueue(&mut self, r: QueuedRequest) {
-        self.queue.insert((r.cylinder, self.seq), r.id);
+        // after every request on the same cylinder: they all arrived earlier
+        let i = self.queue.partition_point(|e| e.0 <= r.cylinder);
+        self.queue.insert(i, (r.cylinder, self.seq, r.id));
         self.seq += 1;
     }
 
@@ -52,14 +60,14 @@ impl DiskScheduler for Elevator {
         if self.queue.is_empty() {
             return None;
         }
-        let key = match self.ahead(head.cylinder) {
-            Some(k) => k,
+        let i = match self.ahead(head.cylinder) {
+            Some(i) => i,
             None => {
                 self.upward = !self.upward;
                 self.ahead(head.cylinder)?
             }
         };
-        self.queue.remove(&key)
+        Some(self.queue.remove(i).2)
     }
 
     fn len(&self) -> usize {
@@ -132,5 +140,36 @@ mod tests {
         assert_eq!(e.dequeue(&head(20)), Some(RequestId(2)));
         assert_eq!(e.dequeue(&head(20)), Some(RequestId(3)));
         assert_eq!(e.dequeue(&head(5)), None);
+    }
+
+    #[test]
+    fn matches_the_sweep_rule_under_random_interleavings() {
+        // the reference: the SCAN rule of `sweep`, by linear search over what is queued
+        use crate::scheduler::sweep::Sweep;
+        use rand::{Rng, SeedableRng};
+        let mut rng = vodbench_harness::rng::SimRng::seed_from_u64(11);
+        let mut e = Elevator::new();
+        let mut sweep = Sweep::default();
+        let mut queued: Vec<(u32, u32, u64)> = Vec::new(); // (id, cylinder, seq)
+        let (mut seq, mut h) = (0u64, 500u32);
+        for id in 0..20_000u32 {
+            if rng.random_bool(0.5) {
+                // few cylinders, so ties are common
+                let c = rng.random_range(0..40u32) * 25;
+                e.enqueue(req(id, c));
+                queued.push((id, c, seq));
+                seq += 1;
+            } else {
+                let want = sweep
+                    .pick(h, queued.iter().enumerate().map(|(i, x)| (i, x.1, x.2)))
+                    .map(|i| queued.remove(i));
+                assert_eq!(e.dequeue(&head(h)), want.map(|w| RequestId(w.0)));
+                assert_eq!(e.upward, sweep.upward);
+                if let Some(w) = want {
+                    h = w.1;
+                }
+            }
+            assert_eq!(e.len(), queued.len());
+        }
     }
 }
