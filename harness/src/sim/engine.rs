@@ -1221,8 +1221,9 @@ pub struct SimOptions<'m> {
     /// Measure only what `vodbench search` reads — glitches, disk utilization and the buffer
     /// pool's hit and shared ratios — and skip what only `vodbench run`'s outputs show: the
     /// time series (no samples are taken), the I/O time distributions and the request
-    /// samples, which are left empty. Samples and measurements never change what is
-    /// simulated, so every figure a search reads is the same as without this option.
+    /// samples, which are left empty (zero), and the event count leaves out the samples.
+    /// Samples and measurements never change what is simulated, so every figure a search
+    /// reads is the same as without this option.
     pub search_figures_only: bool,
 }
 
