@@ -60,8 +60,8 @@ impl Default for StandardParams {
 
 /// FIFO read-ahead of the next block on the same disk.
 ///
-/// The queues hold candidates in arrival order; one map says which block is queued where
-/// (its disk and its position). A candidate dropped from the middle (its block referenced
+/// The queues hold candidates in arrival order; one index (`QueuedIndex`) says which block
+/// is queued where (its disk and its position). A candidate dropped from the middle (its block referenced
 /// first) is marked dead in place and skipped when it reaches the front, so every operation
 /// is O(1) amortized however long the queues grow (with one prefetch process per disk they
 /// hold hundreds of entries).
@@ -80,7 +80,7 @@ pub struct Standard {
 struct Queue {
     /// `(candidate, live)`.
     entries: VecDeque<(PrefetchCandidate, bool)>,
-    /// Position of `entries[0]` (the map's positions are `base` + index).
+    /// Position of `entries[0]` (the index's positions are `base` + index).
     base: u64,
     live: usize,
 }
@@ -206,7 +206,7 @@ impl Standard {
     }
 
     /// Marks the candidate at `position` of disk `d`'s queue dead (already removed from the
-    /// map).
+    /// index).
     fn drop_queued(&mut self, d: u32, position: u64) {
         let q = &mut self.queues[d as usize];
         q.entries[(position - q.base) as usize].1 = false;
