@@ -56,3 +56,52 @@ pub struct BlockId {
     /// The block's index within the video (block `i` holds bytes `[i·B, (i+1)·B)`).
     pub index: u32,
 }
+
+/// Numbers the blocks of a library consecutively, video by video: block `i` of video `v` is
+/// number `first[v] + i`, so a table with one entry per block of the library can be a plain
+/// vector (as the engine's set of wasted prefetches and the `standard` prefetcher's index
+/// are).
+///
+/// ```
+/// use vodbench_harness::ids::{BlockId, BlockNumbering, VideoId};
+/// let n = BlockNumbering::new(&[3, 0, 2]);
+/// assert_eq!(n.total(), 5);
+/// assert_eq!(n.number(BlockId { video: VideoId(2), index: 1 }), Some(4));
+/// // past a video's end, or a video outside the library
+/// assert_eq!(n.number(BlockId { video: VideoId(0), index: 3 }), None);
+/// assert_eq!(n.number(BlockId { video: VideoId(3), index: 0 }), None);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct BlockNumbering {
+    /// Number of each video's block 0, and the total last.
+    first: Vec<u64>,
+}
+
+impl BlockNumbering {
+    /// The numbering of a library whose videos have `blocks[v]` blocks each.
+    pub fn new(blocks: &[u32]) -> Self {
+        let mut first = Vec::with_capacity(blocks.len() + 1);
+        let mut acc = 0u64;
+        for b in blocks {
+            first.push(acc);
+            acc += u64::from(*b);
+        }
+        first.push(acc);
+        BlockNumbering { first }
+    }
+
+    /// Blocks in the library.
+    pub fn total(&self) -> u64 {
+        self.first.last().copied().unwrap_or(0)
+    }
+
+    /// The number of `b`, or `None` for a block outside the library.
+    #[inline]
+    pub fn number(&self, b: BlockId) -> Option<u64> {
+        let v = b.video.index();
+        let start = *self.first.get(v)?;
+        let end = *self.first.get(v + 1)?;
+        let n = start + u64::from(b.index);
+        (n < end).then_some(n)
+    }
+}

@@ -3,46 +3,35 @@
 //! The engine remembers which blocks lost their prefetched page before anyone referenced it
 //! (SPIFFI §5.2.2's wasted prefetches) to count the re-reads of those blocks. Over an hour of
 //! a large server that set holds tens of thousands of blocks, and a hash set of that size
-//! misses the processor's caches on every disk read that asks it. Here block `i` of video `v`
-//! is bit `first[v] + i`; bits live in chunks of 2¹⁶ allocated when first set, so the set
-//! costs memory only where blocks were ever inserted.
+//! misses the processor's caches on every disk read that asks it. Here a block is the bit of
+//! its [`BlockNumbering`] number; bits live in chunks of 2¹⁶ allocated when first set, so
+//! the set costs memory only where blocks were ever inserted.
 
-use crate::ids::BlockId;
+use crate::ids::{BlockId, BlockNumbering};
 
 const CHUNK_BITS: usize = 1 << 16;
 const CHUNK_WORDS: usize = CHUNK_BITS / 64;
 
 /// A set of blocks of a library whose videos have `blocks[v]` blocks each.
 pub(super) struct BlockSet {
-    /// Bit number of each video's block 0, and the total number of blocks last.
-    first: Vec<u64>,
+    numbers: BlockNumbering,
     chunks: Vec<Option<Box<[u64]>>>,
 }
 
 impl BlockSet {
     /// An empty set over videos of `blocks[v]` blocks.
     pub fn new(blocks: &[u32]) -> Self {
-        let mut first = Vec::with_capacity(blocks.len() + 1);
-        let mut acc = 0u64;
-        for b in blocks {
-            first.push(acc);
-            acc += u64::from(*b);
-        }
-        first.push(acc);
-        let chunks = (acc as usize).div_ceil(CHUNK_BITS);
+        let numbers = BlockNumbering::new(blocks);
+        let chunks = (numbers.total() as usize).div_ceil(CHUNK_BITS);
         BlockSet {
-            first,
+            numbers,
             chunks: (0..chunks).map(|_| None).collect(),
         }
     }
 
     /// The bit of `b`, or `None` for a block outside the library.
     fn bit(&self, b: BlockId) -> Option<usize> {
-        let v = b.video.index();
-        let start = *self.first.get(v)?;
-        let end = *self.first.get(v + 1)?;
-        let bit = start + u64::from(b.index);
-        (bit < end).then_some(bit as usize)
+        self.numbers.number(b).map(|n| n as usize)
     }
 
     /// Adds `b` (blocks outside the library are ignored).

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_harness::ids::{BlockId, DiskId};
+use vodbench_harness::ids::{BlockId, BlockNumbering, DiskId};
 use vodbench_harness::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
@@ -89,16 +89,15 @@ struct Queue {
 ///
 /// Looking a block up is what the prefetcher does most, several times per reference, and
 /// with hundreds of terminals a hash map of the queued blocks misses the processor's caches
-/// on nearly every access (half of `poll`'s time was one load of a map slot). Here block `i`
-/// of video `v` has a word of its own, `first[v] + i`, holding `(position + 1) << 24 | disk`
-/// (0: not queued), so a lookup is one load and clearing an entry one store; the words are
-/// allocated zeroed, so the operating system provides them as they are first touched. Blocks
-/// outside the library (a hint or a layout's answer past a video's end), disks from 2²⁴ on
-/// and positions from 2⁴⁰ on are kept in a map instead.
+/// on nearly every access (half of `poll`'s time was one load of a map slot). Here each
+/// block of the library has a word of its own (by its [`BlockNumbering`] number), holding
+/// `(position + 1) << 24 | disk` (0: not queued), so a lookup is one load and clearing an
+/// entry one store; the words are allocated zeroed, so the operating system provides them as
+/// they are first touched. Blocks outside the library (a hint or a layout's answer past a
+/// video's end), disks from 2²⁴ on and positions from 2⁴⁰ on are kept in a map instead.
 #[derive(Debug, Default)]
 struct QueuedIndex {
-    /// Number of each video's block 0, and the library's block count last.
-    first: Vec<u64>,
+    numbers: BlockNumbering,
     words: Vec<u64>,
     other: FxHashMap<BlockId, (u32, u64)>,
 }
@@ -109,16 +108,10 @@ const POSITION_LIMIT: u64 = (1 << (64 - DISK_BITS)) - 1;
 impl QueuedIndex {
     /// An empty index over videos of `blocks[v]` blocks.
     fn new(blocks: &[u32]) -> Self {
-        let mut first = Vec::with_capacity(blocks.len() + 1);
-        let mut acc = 0u64;
-        for b in blocks {
-            first.push(acc);
-            acc += u64::from(*b);
-        }
-        first.push(acc);
+        let numbers = BlockNumbering::new(blocks);
         QueuedIndex {
-            first,
-            words: vec![0; acc as usize],
+            words: vec![0; numbers.total() as usize],
+            numbers,
             other: FxHashMap::default(),
         }
     }
@@ -126,11 +119,7 @@ impl QueuedIndex {
     /// The word of `b`, if it is a block of the library.
     #[inline]
     fn word(&self, b: BlockId) -> Option<usize> {
-        let v = b.video.index();
-        let start = *self.first.get(v)?;
-        let end = *self.first.get(v + 1)?;
-        let w = start + u64::from(b.index);
-        (w < end).then_some(w as usize)
+        self.numbers.number(b).map(|n| n as usize)
     }
 
     #[inline]
