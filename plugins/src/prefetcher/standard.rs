@@ -61,10 +61,10 @@ impl Default for StandardParams {
 /// FIFO read-ahead of the next block on the same disk.
 ///
 /// The queues hold candidates in arrival order; one index (`QueuedIndex`) says which block
-/// is queued where (its disk and its position). A candidate dropped from the middle (its block referenced
-/// first) is marked dead in place and skipped when it reaches the front, so every operation
-/// is O(1) amortized however long the queues grow (with one prefetch process per disk they
-/// hold hundreds of entries).
+/// is queued where (its disk and its position). A candidate dropped from the middle (its
+/// block referenced first) is marked dead in place and skipped when it reaches the front, so
+/// every operation is O(1) amortized however long the queues grow (with one prefetch process
+/// per disk they hold hundreds of entries).
 #[derive(Debug)]
 pub struct Standard {
     queues: Vec<Queue>,
