@@ -95,12 +95,21 @@ struct Queue {
 /// entry one store; the words are allocated zeroed, so the operating system provides them as
 /// they are first touched. Blocks outside the library (a hint or a layout's answer past a
 /// video's end), disks from 2²⁴ on and positions from 2⁴⁰ on are kept in a map instead.
+/// A library of more than [`DENSE_LIMIT`] blocks (tiny stripes on a long library) gets no
+/// words at all and keeps every block in the map, so the index never costs more memory than
+/// the queues it describes plus a fixed bound.
 #[derive(Debug, Default)]
 struct QueuedIndex {
     numbers: BlockNumbering,
+    /// One word per library block, or none (every block in `other`).
     words: Vec<u64>,
     other: FxHashMap<BlockId, (u32, u64)>,
 }
+
+/// Most library blocks given a word each (32 MB of words). SPIFFI's largest library, Table
+/// 2's ×4 (256 one-hour videos at a 512 KB stripe), has about 880,000 blocks; at a 128 KB
+/// stripe, about 3.5 million.
+const DENSE_LIMIT: u64 = 1 << 22;
 
 const DISK_BITS: u32 = 24;
 const POSITION_LIMIT: u64 = (1 << (64 - DISK_BITS)) - 1;
@@ -108,17 +117,30 @@ const POSITION_LIMIT: u64 = (1 << (64 - DISK_BITS)) - 1;
 impl QueuedIndex {
     /// An empty index over videos of `blocks[v]` blocks.
     fn new(blocks: &[u32]) -> Self {
+        Self::with_limit(blocks, DENSE_LIMIT)
+    }
+
+    /// An empty index giving words to a library of at most `limit` blocks.
+    fn with_limit(blocks: &[u32], limit: u64) -> Self {
         let numbers = BlockNumbering::new(blocks);
+        let words = if numbers.total() <= limit {
+            vec![0; numbers.total() as usize]
+        } else {
+            Vec::new()
+        };
         QueuedIndex {
-            words: vec![0; numbers.total() as usize],
+            words,
             numbers,
             other: FxHashMap::default(),
         }
     }
 
-    /// The word of `b`, if it is a block of the library.
+    /// The word of `b`, if it is a block of the library and the library has words.
     #[inline]
     fn word(&self, b: BlockId) -> Option<usize> {
+        if self.words.is_empty() {
+            return None;
+        }
         self.numbers.number(b).map(|n| n as usize)
     }
 
@@ -313,9 +335,22 @@ mod tests {
 
     #[test]
     fn the_queued_index_behaves_as_a_map() {
+        let index = QueuedIndex::new(&[50, 0, 7]);
+        assert_eq!(index.words.len(), 57);
+        behaves_as_a_map(index);
+    }
+
+    #[test]
+    fn a_library_past_the_limit_gets_no_words_and_the_index_still_behaves_as_a_map() {
+        let index = QueuedIndex::with_limit(&[50, 0, 7], 56);
+        assert!(index.words.is_empty());
+        behaves_as_a_map(index);
+        assert_eq!(QueuedIndex::with_limit(&[50, 0, 7], 57).words.len(), 57);
+    }
+
+    fn behaves_as_a_map(mut index: QueuedIndex) {
         use rand::{Rng, SeedableRng};
         let mut rng = vodbench_harness::rng::SimRng::seed_from_u64(9);
-        let mut index = QueuedIndex::new(&[50, 0, 7]);
         let mut reference = FxHashMap::default();
         for _ in 0..50_000 {
             // blocks inside and outside the library, and values either way of the limits
