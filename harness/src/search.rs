@@ -10,6 +10,14 @@
 //! between the largest glitch-free and the smallest glitching count down to one terminal. Its
 //! answer is the largest glitch-free count found.
 //!
+//! Two options trade that method for time, and change the answers:
+//! [`SearchOptions::resolution_percent`] stops the bisection once the two counts are within
+//! that share of the glitch-free one (SPIFFI §7.1 itself aims at "within 5 % (about 10
+//! terminals)"), so each replication's answer may be that much below the threshold it
+//! brackets; [`SearchOptions::climb_from_percent`] starts the climb nearer the expected answer,
+//! so glitches at loads below the start go unseen. Their defaults (one terminal, 50 %) are
+//! the method above.
+//!
 //! Climbing matters because glitches need not grow monotonically with load: with the
 //! elevator scheduler, `standard` prefetching and love prefetch's `prefetch_victims = "any"`
 //! a replication could glitch at 312 terminals and run clean at 390 and 402
@@ -79,7 +87,19 @@ pub struct SearchOptions {
     /// whether a run glitches, so the answers are the same, but each glitching run's count
     /// in the curve is then a lower bound (usually 1) instead of its hour's total.
     pub stop_at_glitch: bool,
+    /// How close the bisection brings a replication's largest glitch-free count `lo` and its
+    /// smallest glitching count: within `lo × resolution_percent / 100` terminals (at least
+    /// one). 0, the default, bisects down to one terminal; more saves the last bisection
+    /// steps, each a simulation near the maximum, and lowers each answer by up to that much.
+    pub resolution_percent: u32,
+    /// Where each replication's climb starts, in percent of the scenario's
+    /// `terminals.count` ([`climb_start_at`]); the default is [`CLIMB_FROM_PERCENT`].
+    pub climb_from_percent: u32,
 }
+
+/// Where a replication's climb starts by default, in percent of the scenario's terminal
+/// count (see [`climb_start`]).
+pub const CLIMB_FROM_PERCENT: u32 = 50;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -88,6 +108,8 @@ impl Default for SearchOptions {
             max_replications: 20,
             max_terminals: 10_000,
             stop_at_glitch: false,
+            resolution_percent: 0,
+            climb_from_percent: CLIMB_FROM_PERCENT,
         }
     }
 }
@@ -106,6 +128,12 @@ impl SearchOptions {
     pub fn replication_limits(&self) -> (u32, u32) {
         let min = self.min_replications.max(MIN_REPLICATIONS);
         (min, self.max_replications.max(min))
+    }
+
+    /// Whether the options keep the method of the module docs: bisection to one terminal
+    /// from a climb that starts at half the expected answer.
+    pub fn default_method(&self) -> bool {
+        self.resolution_percent == 0 && self.climb_from_percent == CLIMB_FROM_PERCENT
     }
 }
 
@@ -220,8 +248,14 @@ pub struct SearchResult {
     /// The published maximum (`[paper] max_terminals` of the scenario), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paper_max_terminals: Option<f64>,
-    /// Terminal count the replications start from ([`climb_start`] of `terminals.count`).
+    /// Terminal count the replications start from ([`climb_start_at`] of `terminals.count`).
     pub start_terminals: u32,
+    /// [`SearchOptions::climb_from_percent`], when not the default.
+    #[serde(skip_serializing_if = "is_default_climb")]
+    pub climb_from_percent: u32,
+    /// [`SearchOptions::resolution_percent`], when not 0 (bisection to one terminal).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub resolution_percent: u32,
     /// Largest terminal count tried.
     pub terminal_cap: u32,
     /// Fewest replications before the stopping rule was looked at.
@@ -236,6 +270,14 @@ pub struct SearchResult {
     /// Every simulation of the replications used (`curve.csv`).
     #[serde(skip)]
     pub probes: Vec<Probe>,
+}
+
+fn is_default_climb(p: &u32) -> bool {
+    *p == CLIMB_FROM_PERCENT
+}
+
+fn is_zero(p: &u32) -> bool {
+    *p == 0
 }
 
 /// The seed of replication `index` of a search under the scenario seed.
@@ -310,15 +352,32 @@ pub fn precise_enough(maxima: &[u32], min_replications: u32) -> bool {
 /// assert_eq!(vodbench_harness::search::climb_start(1), 1);
 /// ```
 pub fn climb_start(count: u32) -> u32 {
-    (count / 2).max(1)
+    climb_start_at(count, CLIMB_FROM_PERCENT)
+}
+
+/// Where a replication's climb starts with [`SearchOptions::climb_from_percent`] =
+/// `percent`: that share of `count`, rounded down, at least one.
+///
+/// ```
+/// use vodbench_harness::search::climb_start_at;
+/// assert_eq!(climb_start_at(760, 50), 380);
+/// assert_eq!(climb_start_at(203, 80), 162);
+/// assert_eq!(climb_start_at(1, 80), 1);
+/// ```
+pub fn climb_start_at(count: u32, percent: u32) -> u32 {
+    ((u64::from(count) * u64::from(percent) / 100) as u32).max(1)
 }
 
 /// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
 /// whether it is `cap` itself. `glitches(n)` simulates `n` terminals; the counts it is asked
-/// for depend only on its answers (see the module docs), never twice the same.
+/// for depend only on its answers (see the module docs), never twice the same. The
+/// bisection stops once the largest glitch-free count `lo` and the smallest glitching one
+/// are at most `lo × resolution_percent / 100` apart (at least one: 0 finds the threshold
+/// itself), and answers `lo`.
 pub fn find_max<E>(
     start: u32,
     cap: u32,
+    resolution_percent: u32,
     mut glitches: impl FnMut(u32) -> Result<u64, E>,
 ) -> Result<(u32, bool), E> {
     let cap = cap.max(1);
@@ -354,7 +413,8 @@ pub fn find_max<E>(
             hi = n;
         }
     }
-    while hi - lo > 1 {
+    let gap = |lo: u32| ((u64::from(lo) * u64::from(resolution_percent) / 100) as u32).max(1);
+    while hi - lo > gap(lo) {
         let mid = lo + (hi - lo) / 2;
         if glitches(mid)? == 0 {
             lo = mid;
@@ -423,7 +483,7 @@ pub fn search_cached(
         }
         Ok(keep(seed, n, &run))
     };
-    let start = climb_start(scenario.file.terminals.count);
+    let start = climb_start_at(scenario.file.terminals.count, opts.climb_from_percent);
     let (mut reps, probes, converged) =
         drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -459,7 +519,10 @@ pub fn assemble(
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
-        start_terminals: climb_start(scenario.file.terminals.count).clamp(1, cap),
+        start_terminals: climb_start_at(scenario.file.terminals.count, opts.climb_from_percent)
+            .clamp(1, cap),
+        climb_from_percent: opts.climb_from_percent,
+        resolution_percent: opts.resolution_percent,
         terminal_cap: cap,
         min_replications: min_reps,
         max_replications: max_reps,
@@ -483,7 +546,7 @@ fn drive<E: Send>(
     let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
         let seed = replication_seed(scenario_seed, index);
         let mut probes = Vec::new();
-        let (max_terminals, capped) = find_max(start, cap, |n| {
+        let (max_terminals, capped) = find_max(start, cap, opts.resolution_percent, |n| {
             let probe = Probe {
                 replication: index,
                 seed,
@@ -580,6 +643,17 @@ pub struct SearchLimits {
     /// folder to empty it.
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// Stop each replication's bisection once its largest glitch-free and smallest glitching
+    /// counts are within this many percent of the former (0: down to one terminal). Saves
+    /// the last simulations near each maximum; each replication's answer may then be up to
+    /// that much low. Changes the results.
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub resolution: u32,
+    /// Start each replication's climb at this many percent of the scenario's terminal count
+    /// (the expected answer) instead of 50: saves the climb's first simulations, but
+    /// glitches at loads below the start go unseen. Changes the results.
+    #[arg(long, value_name = "PERCENT", default_value_t = CLIMB_FROM_PERCENT, value_parser = clap::value_parser!(u32).range(10..=100))]
+    pub climb_from: u32,
 }
 
 impl SearchLimits {
@@ -602,6 +676,8 @@ impl SearchLimits {
             max_replications: self.seeds,
             max_terminals: self.max_terminals,
             stop_at_glitch: self.stop_at_glitch,
+            resolution_percent: self.resolution,
+            climb_from_percent: self.climb_from,
         })
     }
 }
@@ -748,6 +824,10 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
                 "precision": PRECISION,
             }),
         );
+        if !opts.default_method() {
+            o["search"]["climb_from_percent"] = opts.climb_from_percent.into();
+            o["search"]["resolution_percent"] = opts.resolution_percent.into();
+        }
     }
     if let Some(w) = m["workload"].as_object_mut() {
         w.remove("events");
@@ -849,7 +929,7 @@ mod tests {
     /// A synthetic system: glitches above `limit` terminals. Records the counts asked for.
     fn probe_log(start: u32, cap: u32, limit: u32) -> ((u32, bool), Vec<u32>) {
         let mut asked = Vec::new();
-        let r = find_max::<()>(start, cap, |n| {
+        let r = find_max::<()>(start, cap, 0, |n| {
             asked.push(n);
             Ok(u64::from(n > limit) * 3)
         })
@@ -884,7 +964,7 @@ mod tests {
         // glitches at 312 but not at 390 or 402)
         let glitchy = |n: u32| (300..=320).contains(&n) || n >= 420;
         let run = |start: u32| {
-            find_max::<()>(start, 10_000, |n| Ok(u64::from(glitchy(n))))
+            find_max::<()>(start, 10_000, 0, |n| Ok(u64::from(glitchy(n))))
                 .unwrap()
                 .0
         };
@@ -892,6 +972,63 @@ mod tests {
         assert_eq!(run(400), 419);
         // from half of it: 200, 250, 312 (glitches), then bisect 250..312
         assert_eq!(run(climb_start(400)), 299);
+    }
+
+    #[test]
+    fn a_coarser_resolution_stops_the_bisection_early_and_answers_a_glitch_free_count() {
+        let log = |resolution: u32, limit: u32| {
+            let mut asked = Vec::new();
+            let r = find_max::<()>(100, 10_000, resolution, |n| {
+                asked.push(n);
+                Ok(u64::from(n > limit))
+            })
+            .unwrap();
+            (r.0, asked)
+        };
+        // to one terminal: 100, 125, 156 (glitches), then 140, 132, 136, 138, 137
+        let (exact, asked_exact) = log(0, 137);
+        assert_eq!(exact, 137);
+        // within 5 % of the glitch-free count: 125..156, 140 (glitches), 132..140 is 8 > 6,
+        // 136: 136..140 is 4 ≤ 6
+        let (coarse, asked) = log(5, 137);
+        assert_eq!(asked, vec![100, 125, 156, 140, 132, 136]);
+        assert_eq!(coarse, 136);
+        assert!(asked.len() < asked_exact.len());
+        // every answer is glitch-free and within the resolution of the threshold
+        for limit in [60, 99, 100, 137, 150, 333, 1000] {
+            for resolution in [0, 1, 2, 5, 10, 20] {
+                let (answer, asked) = log(resolution, limit);
+                assert!(
+                    answer <= limit && asked.contains(&answer),
+                    "{limit} {resolution}"
+                );
+                let glitching = asked.iter().filter(|&&n| n > limit).min().unwrap();
+                assert!(glitching - answer <= (answer * resolution / 100).max(1));
+            }
+        }
+    }
+
+    #[test]
+    fn the_climb_starts_at_the_share_asked_for() {
+        assert_eq!(climb_start_at(400, CLIMB_FROM_PERCENT), climb_start(400));
+        let from = |percent: u32| {
+            let mut asked = Vec::new();
+            find_max::<()>(climb_start_at(200, percent), 10_000, 0, |n| {
+                asked.push(n);
+                Ok(u64::from(n > 190))
+            })
+            .unwrap();
+            asked
+        };
+        assert_eq!(from(50)[..4], [100, 125, 156, 195]);
+        assert_eq!(from(80)[..2], [160, 200]);
+        assert!(from(80).len() < from(50).len());
+        assert!(SearchOptions::default().default_method());
+        let quick = SearchOptions {
+            resolution_percent: 2,
+            ..SearchOptions::default()
+        };
+        assert!(!quick.default_method());
     }
 
     #[test]
@@ -905,7 +1042,7 @@ mod tests {
 
     #[test]
     fn errors_stop_the_search() {
-        let r = find_max(10, 100, |n| if n > 12 { Err(n) } else { Ok(0) });
+        let r = find_max(10, 100, 0, |n| if n > 12 { Err(n) } else { Ok(0) });
         assert_eq!(r, Err(15)); // 10, 12 glitch-free; 15 fails
     }
 

@@ -25,7 +25,7 @@ pub const FOLDER: &str = "points";
 /// What identifies a point's search: the vodbench build, the resolved scenario and the
 /// search limits. A checkpoint is used only when its key is exactly this.
 pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
-    serde_json::json!({
+    let mut key = serde_json::json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
         "resolved_scenario": s.file,
@@ -35,8 +35,13 @@ pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
         "stop_at_glitch": opts.stop_at_glitch,
         "confidence": CONFIDENCE,
         "precision": PRECISION,
-    })
-    .to_string()
+    });
+    // only when set, so that the keys of the default method stay those of earlier builds
+    if !opts.default_method() {
+        key["climb_from_percent"] = opts.climb_from_percent.into();
+        key["resolution_percent"] = opts.resolution_percent.into();
+    }
+    key.to_string()
 }
 
 /// Path of point `grid_index`'s checkpoint inside the output folder.
