@@ -483,3 +483,93 @@ fn a_run_cache_makes_each_simulation_once_across_sweeps_and_searches() {
         "{e}"
     );
 }
+
+#[test]
+fn a_coarser_search_says_so_everywhere_and_is_never_taken_for_the_default_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (d, q) = (tmp.path().join("d"), tmp.path().join("q"));
+    let sweep = |dir: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            SMALL,
+            "--seeds",
+            "4",
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = vodbench(&args);
+        let (o, e) = text(&out);
+        assert!(out.status.success(), "{o}{e}");
+        (o, e)
+    };
+    let coarse = ["--resolution", "20", "--climb-from", "90"];
+    sweep(&d, &[]);
+    // the default method's saved points are not the coarse method's
+    std::fs::create_dir_all(&q).unwrap();
+    std::fs::copy(d.join("points/002.json"), {
+        std::fs::create_dir_all(q.join("points")).unwrap();
+        q.join("points/002.json")
+    })
+    .unwrap();
+    let (stdout, stderr) = sweep(&q, &[&["--resume"], &coarse[..]].concat());
+    assert!(
+        stderr.contains("0 of 4 points already searched"),
+        "{stderr}"
+    );
+    let says = "searched with --resolution 20 --climb-from 90";
+    let md = std::fs::read_to_string(q.join("sweep.md")).unwrap();
+    assert!(md.contains(says) && stdout.contains(says), "{md}");
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+    };
+    let (exact, quick) = (read(&d.join("sweep.json")), read(&q.join("sweep.json")));
+    assert!(exact.get("method").is_none());
+    assert!(quick["method"].as_str().unwrap().starts_with(says));
+    assert_eq!(
+        read(&q.join("manifest.json"))["search"]["resolution_percent"],
+        20
+    );
+    // fewer simulations: the climb skips the loads below 90 % and the bisection its last steps
+    let runs = |j: &serde_json::Value| -> u64 {
+        j["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["runs"].as_u64().unwrap())
+            .sum()
+    };
+    assert!(
+        runs(&quick) < runs(&exact),
+        "{} vs {}",
+        runs(&quick),
+        runs(&exact)
+    );
+    // `vodbench sweep-table` keeps the line
+    let out = vodbench(&["sweep-table", q.to_str().unwrap()]);
+    assert!(text(&out).0.contains(says));
+
+    // a search records its method in search.json and prints it
+    let s = tmp.path().join("s");
+    let out = vodbench(
+        &[
+            &["search", "tests/fixtures/search_small.toml", "--seeds", "3"][..],
+            &["--out", s.to_str().unwrap()],
+            &coarse[..],
+        ]
+        .concat(),
+    );
+    let (o, e) = text(&out);
+    assert!(out.status.success() && o.contains(says), "{o}{e}");
+    let j = read(&s.join("search.json"));
+    assert_eq!(j["resolution_percent"], 20);
+    assert_eq!(j["climb_from_percent"], 90);
+    assert_eq!(j["start_terminals"], 10, "90 % of 12, rounded down");
+    for r in j["per_replication"].as_array().unwrap() {
+        // each answer is a glitch-free count of its replication's curve
+        let m = r["max_terminals"].as_u64().unwrap();
+        let curve = std::fs::read_to_string(s.join("curve.csv")).unwrap();
+        let row = format!("{m},0,{}", r["replication"]);
+        assert!(m == 0 || curve.lines().any(|l| l == row), "{row}\n{curve}");
+    }
+}

@@ -135,6 +135,31 @@ impl SearchOptions {
     pub fn default_method(&self) -> bool {
         self.resolution_percent == 0 && self.climb_from_percent == CLIMB_FROM_PERCENT
     }
+
+    /// How these options depart from the method of the module docs, in words (none when
+    /// they keep it): `vodbench search` prints it and `sweep.md` carries it.
+    ///
+    /// ```
+    /// use vodbench_harness::search::SearchOptions;
+    /// assert_eq!(SearchOptions::default().method_text(), None);
+    /// let o = SearchOptions { resolution_percent: 2, climb_from_percent: 80, ..Default::default() };
+    /// assert!(o.method_text().unwrap().starts_with("searched with --resolution 2 --climb-from 80"));
+    /// ```
+    pub fn method_text(&self) -> Option<String> {
+        if self.default_method() {
+            return None;
+        }
+        let bisection = match self.resolution_percent {
+            0 => "bisected down to one terminal".to_string(),
+            r => format!("stopped bisecting within {r} % of its answer"),
+        };
+        Some(format!(
+            "searched with --resolution {} --climb-from {}: each replication climbed from {} % \
+             of the expected answer and {bisection} (SPIFFI §7.1's method as vodbench \
+             implements it: from {CLIMB_FROM_PERCENT} %, down to one terminal)",
+            self.resolution_percent, self.climb_from_percent, self.climb_from_percent
+        ))
+    }
 }
 
 /// One simulation made by a search.
@@ -857,6 +882,14 @@ pub fn summary_text(r: &SearchResult) -> String {
         .map(|x| x.max_terminals.to_string())
         .collect();
     out.push_str(&format!("per replication: {}\n", maxima.join(", ")));
+    let opts = SearchOptions {
+        resolution_percent: r.resolution_percent,
+        climb_from_percent: r.climb_from_percent,
+        ..SearchOptions::default()
+    };
+    if let Some(m) = opts.method_text() {
+        out.push_str(&format!("{m}\n"));
+    }
     if !r.converged {
         out.push_str(&format!(
             "not converged: the interval is wider than ±{:.0} % after {} replications \

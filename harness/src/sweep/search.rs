@@ -86,6 +86,10 @@ pub struct SweepResult {
     pub sweep: Vec<String>,
     /// One entry per point.
     pub points: Vec<PointSearch>,
+    /// How the searches departed from SPIFFI §7.1's method, if they did (`--resolution`,
+    /// `--climb-from`; see [`crate::search::SearchOptions::default_method`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
 }
 
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
@@ -183,6 +187,7 @@ pub fn sweep_search(
             seed: first.map_or(1, |f| f.seed),
             sweep: suite.axes.clone(),
             points,
+            method: opts.method_text(),
         },
         results,
     ))
@@ -387,6 +392,9 @@ pub fn markdown(r: &SweepResult) -> String {
         out.push_str(&format!(" — {}", r.description));
     }
     out.push_str("\n\n");
+    if let Some(m) = &r.method {
+        out.push_str(&format!("*{m}*\n\n"));
+    }
     out.push_str(&format!("| {} |\n", head.join(" | ")));
     out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
     for p in &r.points {
