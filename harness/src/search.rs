@@ -39,8 +39,7 @@
 //! index, and the stopping rule looks at replications in index order, so the outcome is the
 //! same for any number of threads. Replications run in parallel (rayon); when more are needed,
 //! one batch as large as the thread pool runs at once, and answers beyond the replication at
-//! which the rule is first met are discarded unseen. A search with the pool to itself also
-//! rounds its first batch up to fill the pool ([`SearchOptions::fill_threads`]).
+//! which the rule is first met are discarded unseen.
 //!
 //! ```text
 //!  glitches
@@ -96,13 +95,6 @@ pub struct SearchOptions {
     /// Where each replication's climb starts, in percent of the scenario's
     /// `terminals.count` ([`climb_start_at`]); the default is [`CLIMB_FROM_PERCENT`].
     pub climb_from_percent: u32,
-    /// Round the first batch of replications up to a multiple of the thread count, so that
-    /// no thread idles while the minimum runs: for a search that has the thread pool to
-    /// itself (`vodbench search`), where a search that needs one replication more than the
-    /// minimum then takes no extra round. In a sweep the other points keep the threads busy
-    /// and the extra replications would only cost time. The result is the same either way:
-    /// replications past the one that meets the stopping rule are discarded unseen.
-    pub fill_threads: bool,
 }
 
 /// Where a replication's climb starts by default, in percent of the scenario's terminal
@@ -118,7 +110,6 @@ impl Default for SearchOptions {
             stop_at_glitch: false,
             resolution_percent: 0,
             climb_from_percent: CLIMB_FROM_PERCENT,
-            fill_threads: false,
         }
     }
 }
@@ -606,14 +597,12 @@ fn drive<E: Send>(
     let mut converged = false;
     'rounds: while (reps.len() as u32) < max_reps {
         let k = reps.len() as u32;
-        // the first round runs the minimum (filling every thread if asked); later rounds
-        // speculate one replication per thread, and results past the first that meets the
-        // rule are dropped unseen
-        let threads = rayon::current_num_threads().max(1) as u32;
-        let width = match (k, opts.fill_threads) {
-            (0, false) => min_reps,
-            (0, true) => min_reps.div_ceil(threads) * threads,
-            _ => threads,
+        // the first round runs the minimum; later rounds speculate one replication per
+        // thread, and results past the first that meets the rule are dropped unseen
+        let width = if k == 0 {
+            min_reps
+        } else {
+            rayon::current_num_threads().max(1) as u32
         };
         let batch: Vec<_> = (k..(k + width).min(max_reps))
             .into_par_iter()
@@ -714,7 +703,6 @@ impl SearchLimits {
             stop_at_glitch: self.stop_at_glitch,
             resolution_percent: self.resolution,
             climb_from_percent: self.climb_from,
-            fill_threads: false,
         })
     }
 }
@@ -747,11 +735,7 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
         ));
     }
     let opts = match args.limits.options() {
-        // the search has the threads to itself
-        Ok(o) => SearchOptions {
-            fill_threads: true,
-            ..o
-        },
+        Ok(o) => o,
         Err(e) => return input_error(e),
     };
     let scenario = match Scenario::load(path, registry) {
@@ -1143,61 +1127,23 @@ mod tests {
         min_replications: u32,
         max_replications: u32,
     ) -> (Vec<ReplicationResult>, Vec<Probe>, bool) {
-        drive_opts(
-            threads,
-            spread,
-            SearchOptions {
-                min_replications,
-                max_replications,
-                ..SearchOptions::default()
-            },
-        )
-        .0
-    }
-
-    /// The outcome of [`drive`] and how many simulations it made (discarded ones included).
-    fn drive_opts(
-        threads: usize,
-        spread: u64,
-        opts: SearchOptions,
-    ) -> ((Vec<ReplicationResult>, Vec<Probe>, bool), usize) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
+        let opts = SearchOptions {
+            min_replications,
+            max_replications,
+            ..SearchOptions::default()
+        };
         let seen = std::sync::atomic::AtomicU32::new(0);
         let count = |_: &Probe| {
             seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
         let sim = synthetic(spread);
         let out = pool.install(|| drive(42, 80, &opts, &sim, &count)).unwrap();
-        let seen = seen.into_inner() as usize;
-        assert!(seen >= out.1.len());
-        (out, seen)
-    }
-
-    #[test]
-    fn filling_the_threads_in_the_first_round_changes_nothing_but_the_work_done() {
-        for (spread, min) in [(12, 3), (12, 5), (1, 3), (40, 3)] {
-            let plain = SearchOptions {
-                min_replications: min,
-                max_replications: 40,
-                ..SearchOptions::default()
-            };
-            let filled = SearchOptions {
-                fill_threads: true,
-                ..plain
-            };
-            let (want, _) = drive_opts(1, spread, plain);
-            for threads in [1, 2, 3, 4, 7] {
-                let (got, made) = drive_opts(threads, spread, filled);
-                assert_eq!(got, want, "{spread} {threads}");
-                if threads == 4 && want.0.len() == 3 {
-                    // one replication more than the three used, all of it discarded
-                    assert!(made > want.1.len(), "{spread}: {made}");
-                }
-            }
-        }
+        assert!(seen.into_inner() as usize >= out.1.len());
+        out
     }
 
     #[test]

@@ -489,11 +489,6 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
             return input_error(format!("sweep point ({}): {e}", p.label()));
         }
     }
-    // a lone point's search has the threads to itself (see `SearchOptions::fill_threads`)
-    let opts = SearchOptions {
-        fill_threads: suite.points.len() == 1,
-        ..opts
-    };
     let dir = args
         .out
         .clone()
