@@ -136,6 +136,16 @@ impl SearchOptions {
         self.resolution_percent == 0 && self.climb_from_percent == CLIMB_FROM_PERCENT
     }
 
+    /// Adds the method's options to the JSON object `o` when they are not the default (the
+    /// manifest's `search` and a sweep checkpoint's key; absent, those stay as earlier
+    /// builds wrote them).
+    pub fn record_method(&self, o: &mut serde_json::Value) {
+        if !self.default_method() {
+            o["climb_from_percent"] = self.climb_from_percent.into();
+            o["resolution_percent"] = self.resolution_percent.into();
+        }
+    }
+
     /// How these options depart from the method of the module docs, in words (none when
     /// they keep it): `vodbench search` prints it and `sweep.md` carries it.
     ///
@@ -390,7 +400,13 @@ pub fn climb_start(count: u32) -> u32 {
 /// assert_eq!(climb_start_at(1, 80), 1);
 /// ```
 pub fn climb_start_at(count: u32, percent: u32) -> u32 {
-    ((u64::from(count) * u64::from(percent) / 100) as u32).max(1)
+    share(count, percent)
+}
+
+/// `percent` % of `x`, rounded down, at least one: where a climb starts, and how close a
+/// bisection gets.
+fn share(x: u32, percent: u32) -> u32 {
+    ((u64::from(x) * u64::from(percent) / 100) as u32).max(1)
 }
 
 /// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
@@ -438,8 +454,7 @@ pub fn find_max<E>(
             hi = n;
         }
     }
-    let gap = |lo: u32| ((u64::from(lo) * u64::from(resolution_percent) / 100) as u32).max(1);
-    while hi - lo > gap(lo) {
+    while hi - lo > share(lo, resolution_percent) {
         let mid = lo + (hi - lo) / 2;
         if glitches(mid)? == 0 {
             lo = mid;
@@ -849,10 +864,7 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
                 "precision": PRECISION,
             }),
         );
-        if !opts.default_method() {
-            o["search"]["climb_from_percent"] = opts.climb_from_percent.into();
-            o["search"]["resolution_percent"] = opts.resolution_percent.into();
-        }
+        opts.record_method(&mut o["search"]);
     }
     if let Some(w) = m["workload"].as_object_mut() {
         w.remove("events");

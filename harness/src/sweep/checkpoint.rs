@@ -36,11 +36,7 @@ pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
         "confidence": CONFIDENCE,
         "precision": PRECISION,
     });
-    // only when set, so that the keys of the default method stay those of earlier builds
-    if !opts.default_method() {
-        key["climb_from_percent"] = opts.climb_from_percent.into();
-        key["resolution_percent"] = opts.resolution_percent.into();
-    }
+    opts.record_method(&mut key);
     key.to_string()
 }
 
