@@ -1,6 +1,7 @@
 //! The simulation state, its construction from a scenario, the event loop and the results.
 
 use super::block_set::BlockSet;
+use super::page_table::PageTable;
 use super::queue::EventQueue;
 use super::stats::{DurStat, Level};
 use super::terminal::{TState, Term};
@@ -17,7 +18,6 @@ use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
 use crate::video::{LibraryMemo, VideoLibrary};
-use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 /// Why a run stopped without results.
@@ -155,7 +155,7 @@ pub(super) enum CpuJob {
 
 pub(super) struct Node {
     pub pages: Vec<Page>,
-    pub table: FxHashMap<BlockId, u32>,
+    pub table: PageTable,
     pub free: Vec<u32>,
     pub pool: Box<dyn BufferPool>,
     pub cpu_queue: VecDeque<CpuJob>,
@@ -447,7 +447,7 @@ impl<'a> Sim<'a> {
                     };
                     pages as usize
                 ],
-                table: FxHashMap::default(),
+                table: PageTable::new(&blocks, pages),
                 free: (0..pages).rev().collect(),
                 pool,
                 cpu_queue: VecDeque::new(),

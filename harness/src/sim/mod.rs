@@ -17,6 +17,7 @@
 
 mod block_set;
 mod engine;
+mod page_table;
 mod piggyback;
 mod queue;
 mod server;
