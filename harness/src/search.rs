@@ -39,10 +39,7 @@
 //! index, and the stopping rule looks at replications in index order, so the outcome is the
 //! same for any number of threads. Replications run in parallel (rayon); when more are needed,
 //! one batch as large as the thread pool runs at once, and answers beyond the replication at
-//! which the rule is first met are discarded unseen. In a sweep such a batch runs only once
-//! no point is left waiting for a thread: until then a speculative replication would take a
-//! thread from a point whose every run counts, so the later rounds run one replication at a
-//! time.
+//! which the rule is first met are discarded unseen.
 //!
 //! ```text
 //!  glitches
@@ -488,18 +485,6 @@ pub fn search_cached(
     cache: Option<&RunCache>,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
-    search_speculating(scenario, opts, cache, on_probe, &|| true)
-}
-
-/// [`search_cached`], running speculative replications (see the module docs) only while
-/// `speculate()` says so; the result is the same either way.
-pub(crate) fn search_speculating(
-    scenario: &Scenario,
-    opts: &SearchOptions,
-    cache: Option<&RunCache>,
-    on_probe: &(dyn Fn(&Probe) + Sync),
-    speculate: &(dyn Fn() -> bool + Sync),
-) -> Result<SearchResult, RunError> {
     let cache = cache.and_then(|c| {
         c.key(scenario, opts.stop_at_glitch)
             .ok()
@@ -539,14 +524,8 @@ pub(crate) fn search_speculating(
         Ok(keep(seed, n, &run))
     };
     let start = climb_start_at(scenario.file.terminals.count, opts.climb_from_percent);
-    let (mut reps, probes, converged) = drive(
-        scenario.file.seed,
-        start,
-        opts,
-        &simulate,
-        on_probe,
-        speculate,
-    )?;
+    let (mut reps, probes, converged) =
+        drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
     for r in &mut reps {
         r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
@@ -601,7 +580,6 @@ fn drive<E: Send>(
     opts: &SearchOptions,
     simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
     on_probe: &(dyn Fn(&Probe) + Sync),
-    speculate: &(dyn Fn() -> bool + Sync),
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
     let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
     let (min_reps, max_reps) = opts.replication_limits();
@@ -635,14 +613,11 @@ fn drive<E: Send>(
     'rounds: while (reps.len() as u32) < max_reps {
         let k = reps.len() as u32;
         // the first round runs the minimum; later rounds speculate one replication per
-        // thread (if asked to), and results past the first that meets the rule are dropped
-        // unseen
+        // thread, and results past the first that meets the rule are dropped unseen
         let width = if k == 0 {
             min_reps
-        } else if speculate() {
-            rayon::current_num_threads().max(1) as u32
         } else {
-            1
+            rayon::current_num_threads().max(1) as u32
         };
         let batch: Vec<_> = (k..(k + width).min(max_reps))
             .into_par_iter()
@@ -1164,17 +1139,6 @@ mod tests {
         min_replications: u32,
         max_replications: u32,
     ) -> (Vec<ReplicationResult>, Vec<Probe>, bool) {
-        drive_counting(threads, spread, min_replications, max_replications, true).0
-    }
-
-    /// `drive` on the synthetic system, and how many simulations it ran.
-    fn drive_counting(
-        threads: usize,
-        spread: u64,
-        min_replications: u32,
-        max_replications: u32,
-        speculate: bool,
-    ) -> ((Vec<ReplicationResult>, Vec<Probe>, bool), u32) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -1189,28 +1153,9 @@ mod tests {
             seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
         let sim = synthetic(spread);
-        let out = pool
-            .install(|| drive(42, 80, &opts, &sim, &count, &|| speculate))
-            .unwrap();
-        let seen = seen.into_inner();
-        assert!(seen as usize >= out.1.len());
-        (out, seen)
-    }
-
-    #[test]
-    fn without_speculation_the_outcome_is_the_same_and_nothing_is_discarded() {
-        for threads in [1, 2, 3, 8] {
-            for spread in [1, 12, 90] {
-                let (with, _) = drive_counting(threads, spread, MIN_REPLICATIONS, 40, true);
-                let (without, ran) = drive_counting(threads, spread, MIN_REPLICATIONS, 40, false);
-                assert_eq!(without, with, "{threads} threads, spread {spread}");
-                assert_eq!(
-                    ran as usize,
-                    without.1.len(),
-                    "{threads} threads, spread {spread}"
-                );
-            }
-        }
+        let out = pool.install(|| drive(42, 80, &opts, &sim, &count)).unwrap();
+        assert!(seen.into_inner() as usize >= out.1.len());
+        out
     }
 
     #[test]

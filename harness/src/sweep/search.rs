@@ -21,7 +21,7 @@ use crate::plugin::Registry;
 use crate::run_cache::RunCache;
 use crate::runner::{self, RunError};
 use crate::search::{
-    cache_text, progress_bar, search_speculating, worker_pool, AnswerStats, Probe, SearchLimits,
+    cache_text, progress_bar, search_cached, worker_pool, AnswerStats, Probe, SearchLimits,
     SearchOptions, SearchResult,
 };
 use rayon::prelude::*;
@@ -29,7 +29,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// One point's search with what derives from it.
@@ -93,8 +92,7 @@ pub struct SweepResult {
     pub method: Option<String>,
 }
 
-/// Searches every point (inside the current rayon pool; a search speculates replications
-/// only once no point waits, see [`crate::search`]) but those with a result in `prior`
+/// Searches every point (inside the current rayon pool) but those with a result in `prior`
 /// (indexed like the points; shorter means none), which are taken as they are.
 /// Simulations are taken from and saved to `cache` if given (see [`crate::run_cache`]).
 /// `on_probe(point, probe)` sees every simulation, `on_done(point, result)` every search as
@@ -107,13 +105,6 @@ pub fn sweep_search(
     on_probe: &(dyn Fn(usize, &Probe) + Sync),
     on_done: &(dyn Fn(usize, &SearchResult) + Sync),
 ) -> Result<(SweepResult, Vec<SearchResult>), (usize, RunError)> {
-    // points not yet begun: while any wait, a search speculates no replications
-    let waiting = AtomicUsize::new(
-        (0..suite.points.len())
-            .filter(|&i| !matches!(prior.get(i), Some(Some(_))))
-            .count(),
-    );
-    let speculate = || waiting.load(Ordering::Relaxed) == 0;
     let results: Vec<SearchResult> = suite
         .points
         .par_iter()
@@ -122,8 +113,7 @@ pub fn sweep_search(
             if let Some(Some(r)) = prior.get(i) {
                 return Ok(r.clone());
             }
-            waiting.fetch_sub(1, Ordering::Relaxed);
-            let r = search_speculating(&p.scenario, opts, cache, &|pr| on_probe(i, pr), &speculate)
+            let r = search_cached(&p.scenario, opts, cache, &|pr| on_probe(i, pr))
                 .map_err(|e| (i, e))?;
             on_done(i, &r);
             Ok(r)
