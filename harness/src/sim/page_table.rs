@@ -3,19 +3,22 @@
 //! SPIFFI's buffer pool (§5.2.1) looks a block up at every reference and every prefetch, and
 //! forgets it at every eviction. With server memory enough that memory does not limit
 //! performance (Fig. 10's 1 GB per node at a 128 KB stripe: 8,192 pages per node) a hash map
-//! of the resident blocks spreads consecutive blocks over random slots, and a Fig. 10 search
-//! spent about a sixth of its time in its lookups and removals, mostly waiting on the
-//! processor's caches. So a node of at least [`DENSE_FROM_PAGES`] pages gives each block of
-//! the library a word of its own (by its [`BlockNumbering`] number) holding its page + 1
-//! (0: not resident): a terminal's consecutive blocks share cache lines and a lookup is one
-//! load. The words are allocated zeroed, so the operating system provides them as they are
-//! first touched. Blocks outside the library, every block of a library larger than
-//! [`DENSE_LIMIT`] blocks, and every block of a smaller node (whose map stays in the caches)
-//! are kept in a map instead. Measured on one Fig. 10 point (three replications of the
-//! search, one thread, both builds side by side in both orders), the words took 10 % off at
-//! a 128 KB stripe (8,192 pages per node) and 6 % at 512 KB (2,048); at 1,024 and 512 pages
-//! (Fig. 11's love prefetch at 2 GB and 1 GB) the two were even, and at 64–256 (Table 2)
-//! the map was about 1 % quicker.
+//! of the resident blocks spreads consecutive blocks over random slots: in a profile of a
+//! Fig. 10 search, removing evicted blocks from it took 8 % of the time and a reference's
+//! lookup another 9 %, mostly waiting on the processor's caches.
+//!
+//! So a node of at least [`DENSE_FROM_PAGES`] pages gives each block of the library a word
+//! of its own (by its [`BlockNumbering`] number) holding its page + 1 (0: not resident): a
+//! terminal's consecutive blocks share cache lines, and a lookup is one load. The words are
+//! allocated zeroed, so the operating system provides them as they are first touched. Blocks
+//! outside the library, every block of a library larger than [`DENSE_LIMIT`] blocks, and
+//! every block of a smaller node (whose map stays in the caches) are kept in a map instead.
+//!
+//! Measured with three replications of a search, one thread, both builds side by side in
+//! both orders: the words took 10 % off a Fig. 10 point at a 128 KB stripe (8,192 pages per
+//! node) and 6 % at 512 KB (2,048); at 1,024 and 512 pages (Fig. 11's love prefetch at 2 GB
+//! and 1 GB) the two were even, and at 64–256 pages (Table 2's 128 MB points) the map was
+//! about 1 % quicker.
 
 use crate::ids::{BlockId, BlockNumbering};
 use rustc_hash::FxHashMap;
