@@ -8,11 +8,10 @@
 //! lookup another 9 %, mostly waiting on the processor's caches.
 //!
 //! So a node of at least [`DENSE_FROM_PAGES`] pages gives each block of the library a word
-//! of its own (by its [`BlockNumbering`] number) holding its page + 1 (0: not resident): a
-//! terminal's consecutive blocks share cache lines, and a lookup is one load. The words are
-//! allocated zeroed, so the operating system provides them as they are first touched. Blocks
-//! outside the library, every block of a library larger than [`DENSE_LIMIT`] blocks, and
-//! every block of a smaller node (whose map stays in the caches) are kept in a map instead.
+//! of its own ([`BlockWords`]) holding its page + 1 (0: not resident): a terminal's
+//! consecutive blocks share cache lines, and a lookup is one load. Blocks outside the
+//! library, every block of a library larger than [`DENSE_LIMIT`] blocks, and every block of a
+//! smaller node (whose map stays in the caches) are kept in a map instead.
 //!
 //! Measured with three replications of a search, one thread, both builds side by side in
 //! both orders: the words took 10 % off a Fig. 10 point at a 128 KB stripe (8,192 pages per
@@ -20,7 +19,8 @@
 //! and 1 GB) the two were even, and at 64–256 pages (Table 2's 128 MB points) the map was
 //! about 1 % quicker.
 
-use crate::ids::{BlockId, BlockNumbering};
+use crate::block_words::BlockWords;
+use crate::ids::BlockId;
 use rustc_hash::FxHashMap;
 
 /// Most library blocks given a word each (16 MB of words per node).
@@ -31,9 +31,8 @@ const DENSE_FROM_PAGES: u32 = 2048;
 
 /// Block → page of one node.
 pub(super) struct PageTable {
-    numbers: BlockNumbering,
-    /// One word per library block (page + 1, 0: none), or none at all.
-    words: Vec<u32>,
+    /// Page + 1 of each library block (0: none), or no words at all.
+    words: BlockWords<u32>,
     other: FxHashMap<BlockId, u32>,
 }
 
@@ -50,33 +49,17 @@ impl PageTable {
 
     /// An empty table giving words to a library of at most `limit` blocks.
     fn with_limit(blocks: &[u32], limit: u64) -> Self {
-        let numbers = BlockNumbering::new(blocks);
-        let words = if numbers.total() <= limit && numbers.total() > 0 {
-            vec![0; numbers.total() as usize]
-        } else {
-            Vec::new()
-        };
         PageTable {
-            numbers,
-            words,
+            words: BlockWords::new(blocks, limit),
             other: FxHashMap::default(),
         }
-    }
-
-    /// The word of `b`, if it is a block of the library and the library has words.
-    #[inline]
-    fn word(&self, b: BlockId) -> Option<usize> {
-        if self.words.is_empty() {
-            return None;
-        }
-        self.numbers.number(b).map(|n| n as usize)
     }
 
     /// The page holding `b`.
     #[inline]
     pub fn get(&self, b: BlockId) -> Option<u32> {
-        match self.word(b) {
-            Some(w) => self.words[w].checked_sub(1),
+        match self.words.word(b) {
+            Some(w) => w.checked_sub(1),
             None => self.other.get(&b).copied(),
         }
     }
@@ -90,8 +73,8 @@ impl PageTable {
     /// `b` is now in page `p` (`p < u32::MAX`: pages are counted in `u32`).
     #[inline]
     pub fn insert(&mut self, b: BlockId, p: u32) {
-        match self.word(b) {
-            Some(w) => self.words[w] = p + 1,
+        match self.words.word_mut(b) {
+            Some(w) => *w = p + 1,
             None => {
                 self.other.insert(b, p);
             }
@@ -101,8 +84,8 @@ impl PageTable {
     /// `b` is no longer in any page.
     #[inline]
     pub fn remove(&mut self, b: BlockId) {
-        match self.word(b) {
-            Some(w) => self.words[w] = 0,
+        match self.words.word_mut(b) {
+            Some(w) => *w = 0,
             None => {
                 self.other.remove(&b);
             }
@@ -113,15 +96,7 @@ impl PageTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::VideoId;
     use std::collections::HashMap;
-
-    fn block(v: u32, i: u32) -> BlockId {
-        BlockId {
-            video: VideoId(v),
-            index: i,
-        }
-    }
 
     #[test]
     fn behaves_as_a_map_inside_and_outside_the_library_with_and_without_words() {
@@ -134,7 +109,7 @@ mod tests {
             let mut rng = SimRng::seed_from_u64(limit);
             for _ in 0..20_000 {
                 // blocks past a video's end and videos outside the library too
-                let b = block(rng.random_range(0..5), rng.random_range(0..80));
+                let b = BlockId::new(rng.random_range(0..5), rng.random_range(0..80));
                 match rng.random_range(0..3) {
                     0 => {
                         let p = rng.random_range(0..1000);
@@ -155,19 +130,19 @@ mod tests {
 
     #[test]
     fn only_large_nodes_give_words() {
-        assert!(PageTable::new(&[4, 5], DENSE_FROM_PAGES - 1)
+        assert!(!PageTable::new(&[4, 5], DENSE_FROM_PAGES - 1)
             .words
-            .is_empty());
-        assert_eq!(PageTable::new(&[4, 5], DENSE_FROM_PAGES).words.len(), 9);
+            .has_words());
+        assert!(PageTable::new(&[4, 5], DENSE_FROM_PAGES).words.has_words());
     }
 
     #[test]
     fn page_zero_is_a_page() {
         let mut t = PageTable::new(&[4], DENSE_FROM_PAGES);
-        t.insert(block(0, 2), 0);
-        assert_eq!(t.get(block(0, 2)), Some(0));
-        assert_eq!(t.get(block(0, 1)), None);
-        t.remove(block(0, 2));
-        assert!(!t.contains(block(0, 2)));
+        t.insert(BlockId::new(0, 2), 0);
+        assert_eq!(t.get(BlockId::new(0, 2)), Some(0));
+        assert_eq!(t.get(BlockId::new(0, 1)), None);
+        t.remove(BlockId::new(0, 2));
+        assert!(!t.contains(BlockId::new(0, 2)));
     }
 }
