@@ -13,11 +13,13 @@
 //! library, every block of a library larger than [`DENSE_LIMIT`] blocks, and every block of a
 //! smaller node (whose map stays in the caches) are kept in a map instead.
 //!
-//! Measured with three replications of a search, one thread, both builds side by side in
-//! both orders: the words took 10 % off a Fig. 10 point at a 128 KB stripe (8,192 pages per
-//! node) and 6 % at 512 KB (2,048); at 1,024 and 512 pages (Fig. 11's love prefetch at 2 GB
-//! and 1 GB) the two were even, and at 64–256 pages (Table 2's 128 MB points) the map was
-//! about 1 % quicker.
+//! Measured with three replications of a search, one thread, both builds side by side and
+//! alternating which starts first (the machine's speed varied by about ±5 % between pairs):
+//! at Fig. 10's 128 KB stripe (8,192 pages per node) the words took 6–10 % off in four
+//! pairs; at 256 KB (4,096 pages) two pairs were even (−2.5 %, +2.7 %); at 512 KB (2,048
+//! pages) five pairs ranged from −7 % to +8 %; at 1,024 and 512 pages (Fig. 11's love
+//! prefetch at 2 GB and 1 GB) they were even, and at 64–256 pages (Table 2's 128 MB points)
+//! the map was about 1 % quicker. So the words start at 4,096 pages.
 
 use crate::block_words::BlockWords;
 use crate::ids::BlockId;
@@ -27,7 +29,7 @@ use rustc_hash::FxHashMap;
 const DENSE_LIMIT: u64 = 1 << 22;
 
 /// Fewest pages for which a node gives blocks words.
-const DENSE_FROM_PAGES: u32 = 2048;
+const DENSE_FROM_PAGES: u32 = 4096;
 
 /// Block → page of one node.
 pub(super) struct PageTable {
