@@ -57,21 +57,6 @@ pub struct BlockId {
     pub index: u32,
 }
 
-impl BlockId {
-    /// Block `index` of video `video`.
-    ///
-    /// ```
-    /// use vodbench_harness::ids::{BlockId, VideoId};
-    /// assert_eq!(BlockId::new(2, 5), BlockId { video: VideoId(2), index: 5 });
-    /// ```
-    pub const fn new(video: u32, index: u32) -> BlockId {
-        BlockId {
-            video: VideoId(video),
-            index,
-        }
-    }
-}
-
 /// Numbers the blocks of a library consecutively, video by video: block `i` of video `v` is
 /// number `first[v] + i`, so a table with one entry per block of the library can be a plain
 /// vector (as the engine's set of wasted prefetches and the `standard` prefetcher's index

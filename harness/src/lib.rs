@@ -17,7 +17,6 @@
 //! ([`rng`]), so a scenario and seed always give byte-identical outputs.
 #![deny(missing_docs)]
 
-pub mod block_words;
 pub mod broadcast;
 pub mod cli;
 pub mod disk_replay;

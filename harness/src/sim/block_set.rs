@@ -62,7 +62,15 @@ impl BlockSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::VideoId;
     use std::collections::HashSet;
+
+    fn block(v: u32, i: u32) -> BlockId {
+        BlockId {
+            video: VideoId(v),
+            index: i,
+        }
+    }
 
     #[test]
     fn behaves_as_a_set_of_the_library_blocks() {
@@ -76,7 +84,7 @@ mod tests {
         for _ in 0..50_000 {
             let v = rng.random_range(0..sizes.len() as u32);
             let i = rng.random_range(0..sizes[v as usize].max(1) + 2);
-            let b = BlockId::new(v, i);
+            let b = block(v, i);
             let inside = i < sizes[v as usize];
             if rng.random_bool(0.5) {
                 set.insert(b);
@@ -88,8 +96,8 @@ mod tests {
             }
         }
         // outside the library: never in the set
-        set.insert(BlockId::new(9, 0));
-        assert!(!set.remove(BlockId::new(9, 0)));
-        assert!(!set.remove(BlockId::new(0, 70_000)));
+        set.insert(block(9, 0));
+        assert!(!set.remove(block(9, 0)));
+        assert!(!set.remove(block(0, 70_000)));
     }
 }

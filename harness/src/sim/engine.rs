@@ -1,7 +1,6 @@
 //! The simulation state, its construction from a scenario, the event loop and the results.
 
 use super::block_set::BlockSet;
-use super::page_table::PageTable;
 use super::queue::EventQueue;
 use super::stats::{DurStat, Level};
 use super::terminal::{TState, Term};
@@ -18,6 +17,7 @@ use crate::scenario::{Scenario, ScenarioError, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
 use crate::video::{LibraryMemo, VideoLibrary};
+use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 /// Why a run stopped without results.
@@ -155,7 +155,7 @@ pub(super) enum CpuJob {
 
 pub(super) struct Node {
     pub pages: Vec<Page>,
-    pub table: PageTable,
+    pub table: FxHashMap<BlockId, u32>,
     pub free: Vec<u32>,
     pub pool: Box<dyn BufferPool>,
     pub cpu_queue: VecDeque<CpuJob>,
@@ -447,7 +447,7 @@ impl<'a> Sim<'a> {
                     };
                     pages as usize
                 ],
-                table: PageTable::new(&blocks, pages),
+                table: FxHashMap::default(),
                 free: (0..pages).rev().collect(),
                 pool,
                 cpu_queue: VecDeque::new(),

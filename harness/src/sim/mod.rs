@@ -17,7 +17,6 @@
 
 mod block_set;
 mod engine;
-mod page_table;
 mod piggyback;
 mod queue;
 mod server;

@@ -68,7 +68,7 @@ impl Sim<'_> {
             self.acc.references += 1;
             self.nodes[node].references += 1;
         }
-        if let Some(p) = self.nodes[node].table.get(req.block) {
+        if let Some(&p) = self.nodes[node].table.get(&req.block) {
             let page = self.nodes[node].pages[p as usize];
             if first_time
                 && measuring
@@ -251,7 +251,7 @@ impl Sim<'_> {
         pg.referenced = false;
         pg.last_terminal = NONE;
         let block = pg.block;
-        n.table.remove(block);
+        n.table.remove(&block);
         if wasted {
             self.wasted.insert(block);
         }
@@ -475,7 +475,7 @@ impl Sim<'_> {
                     }
                     let loc = self.layout.locate(c.block);
                     let node = loc.node.index();
-                    if self.nodes[node].table.contains(c.block) {
+                    if self.nodes[node].table.contains_key(&c.block) {
                         continue; // already cached or being read
                     }
                     let Some(p) = self.alloc_page(node, true) else {

@@ -19,8 +19,7 @@ use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_harness::block_words::BlockWords;
-use vodbench_harness::ids::{BlockId, DiskId};
+use vodbench_harness::ids::{BlockId, BlockNumbering, DiskId};
 use vodbench_harness::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
@@ -91,17 +90,19 @@ struct Queue {
 /// Looking a block up is what the prefetcher does most, several times per reference, and
 /// with hundreds of terminals a hash map of the queued blocks misses the processor's caches
 /// on nearly every access (half of `poll`'s time was one load of a map slot). Here each
-/// block of the library has a word of its own ([`BlockWords`]), holding
+/// block of the library has a word of its own (by its [`BlockNumbering`] number), holding
 /// `(position + 1) << 24 | disk` (0: not queued), so a lookup is one load and clearing an
-/// entry one store. Blocks outside the library (a hint or a layout's answer past a
+/// entry one store; the words are allocated zeroed, so the operating system provides them as
+/// they are first touched. Blocks outside the library (a hint or a layout's answer past a
 /// video's end), disks from 2²⁴ on and positions from 2⁴⁰ on are kept in a map instead.
 /// A library of more than [`DENSE_LIMIT`] blocks (tiny stripes on a long library) gets no
 /// words at all and keeps every block in the map, so the index never costs more memory than
 /// the queues it describes plus a fixed bound.
 #[derive(Debug, Default)]
 struct QueuedIndex {
+    numbers: BlockNumbering,
     /// One word per library block, or none (every block in `other`).
-    words: BlockWords<u64>,
+    words: Vec<u64>,
     other: FxHashMap<BlockId, (u32, u64)>,
 }
 
@@ -121,10 +122,26 @@ impl QueuedIndex {
 
     /// An empty index giving words to a library of at most `limit` blocks.
     fn with_limit(blocks: &[u32], limit: u64) -> Self {
+        let numbers = BlockNumbering::new(blocks);
+        let words = if numbers.total() <= limit {
+            vec![0; numbers.total() as usize]
+        } else {
+            Vec::new()
+        };
         QueuedIndex {
-            words: BlockWords::new(blocks, limit),
+            words,
+            numbers,
             other: FxHashMap::default(),
         }
+    }
+
+    /// The word of `b`, if it is a block of the library and the library has words.
+    #[inline]
+    fn word(&self, b: BlockId) -> Option<usize> {
+        if self.words.is_empty() {
+            return None;
+        }
+        self.numbers.number(b).map(|n| n as usize)
     }
 
     #[inline]
@@ -134,16 +151,16 @@ impl QueuedIndex {
 
     #[inline]
     fn contains_key(&self, b: &BlockId) -> bool {
-        match self.words.word(*b) {
-            Some(w) if w != 0 => true,
+        match self.word(*b) {
+            Some(w) if self.words[w] != 0 => true,
             _ => !self.other.is_empty() && self.other.contains_key(b),
         }
     }
 
     #[inline]
     fn remove(&mut self, b: &BlockId) -> Option<(u32, u64)> {
-        if let Some(w) = self.words.word_mut(*b) {
-            if let Some(x) = Self::decode(std::mem::take(w)) {
+        if let Some(w) = self.word(*b) {
+            if let Some(x) = Self::decode(std::mem::take(&mut self.words[w])) {
                 return Some(x);
             }
         }
@@ -156,16 +173,16 @@ impl QueuedIndex {
 
     #[inline]
     fn insert(&mut self, b: BlockId, (disk, position): (u32, u64)) {
-        match self.words.word_mut(b) {
+        match self.word(b) {
             Some(w) if disk < (1 << DISK_BITS) && position < POSITION_LIMIT => {
-                *w = (position + 1) << DISK_BITS | u64::from(disk);
+                self.words[w] = (position + 1) << DISK_BITS | u64::from(disk);
                 if !self.other.is_empty() {
                     self.other.remove(&b);
                 }
             }
             w => {
                 if let Some(w) = w {
-                    *w = 0;
+                    self.words[w] = 0;
                 }
                 self.other.insert(b, (disk, position));
             }
@@ -319,16 +336,16 @@ mod tests {
     #[test]
     fn the_queued_index_behaves_as_a_map() {
         let index = QueuedIndex::new(&[50, 0, 7]);
-        assert!(index.words.has_words());
+        assert_eq!(index.words.len(), 57);
         behaves_as_a_map(index);
     }
 
     #[test]
     fn a_library_past_the_limit_gets_no_words_and_the_index_still_behaves_as_a_map() {
         let index = QueuedIndex::with_limit(&[50, 0, 7], 56);
-        assert!(!index.words.has_words());
+        assert!(index.words.is_empty());
         behaves_as_a_map(index);
-        assert!(QueuedIndex::with_limit(&[50, 0, 7], 57).words.has_words());
+        assert_eq!(QueuedIndex::with_limit(&[50, 0, 7], 57).words.len(), 57);
     }
 
     fn behaves_as_a_map(mut index: QueuedIndex) {
