@@ -180,3 +180,41 @@ proptest! {
         }
     }
 }
+
+/// A case the property test once drew: a backward search on a search version whose last
+/// block is short (15 s at 4 Mbit/s: 114 blocks of 64 KiB and 28,896 bytes) arrived before
+/// the block ahead of it. The terminal held two blocks and the short one (159,968 bytes in
+/// 180,502 of memory) but its occupancy counted the short block as a whole one (196,608).
+#[test]
+fn a_short_last_block_held_out_of_order_counts_its_own_length() {
+    let interactive = Interactive {
+        searches: 3.0,
+        version: true,
+        every: 8,
+        piggyback_s: 20,
+        most_popular: 6,
+    };
+    let text = scenario_text(
+        827,
+        1,
+        1,
+        20,
+        64,
+        27,
+        0.7320792807447474,
+        1.4327025766731498,
+        "scan-edf",
+        "standard",
+        "global-lru",
+        "striped",
+        true,
+        &interactive,
+    );
+    let registry = vodbench_plugins::registry();
+    let mut s = Scenario::parse(&text, Path::new("case.toml"), &registry).unwrap();
+    s.file.terminals.memory = Bytes(180_502);
+    let (results, _) = runner::run(&s, &mut |_, _| {}).unwrap();
+    let buffer = &results.summary.terminal_buffer;
+    assert_eq!(buffer.memory_bytes, 180_502);
+    assert_eq!(buffer.occupancy_peak_bytes, 159_968);
+}

@@ -238,7 +238,15 @@ impl Sim<'_> {
             .offset(tm.video as usize, frame)
             .max(u64::from(tm.first_block) * self.block_bytes);
         let contiguous = self.frontier_bytes(t).saturating_sub(freed);
-        contiguous + u64::from(tm.mask.count_ones()) * self.block_bytes
+        // blocks past the frontier, each whole but the video's last, which may be short
+        let mut ahead = u64::from(tm.mask.count_ones()) * self.block_bytes;
+        let last = self.blocks[tm.video as usize].saturating_sub(1);
+        if let Some(i) = last.checked_sub(tm.frontier_block) {
+            if i < 128 && tm.mask >> i & 1 == 1 {
+                ahead -= self.block_bytes - self.block_len(tm.video, last);
+            }
+        }
+        contiguous + ahead
     }
 
     /// Bytes of the current session not yet consumed (end-of-run conservation).
