@@ -348,8 +348,8 @@ pub struct TerminalSection {
     pub count: u32,
     /// Buffer memory of each terminal (at least one stripe block, at most 128).
     pub memory: Bytes,
-    /// Data to buffer before display starts or resumes after a glitch. Default: fill the
-    /// whole buffer (SPIFFI's priming).
+    /// Data to buffer before display starts or resumes after a glitch (and at least the
+    /// whole of the first frame to show). Default: fill the whole buffer (SPIFFI's priming).
     #[serde(default)]
     pub prime: Option<Bytes>,
 }

@@ -489,13 +489,20 @@ impl Sim<'_> {
     // ----- playout --------------------------------------------------------------------
 
     /// Whether the terminal has read all it must before display (the whole buffer, or
-    /// `terminals.prime` bytes, or the rest of the video).
+    /// `terminals.prime` bytes and the whole of the frame it shows first, or the rest of
+    /// the video).
+    ///
+    /// `terminals.prime` can be smaller than a frame. Display cannot start without its
+    /// first frame: it would glitch at once, re-prime at once and never let time advance.
     fn primed(&self, t: usize) -> bool {
         let tm = &self.terms[t];
         let at_end = tm.frontier_block >= self.blocks[tm.video as usize];
         at_end
             || match self.prime_bytes {
-                Some(p) => self.frontier_bytes(t).saturating_sub(self.freed_bytes(t)) >= p,
+                Some(p) => {
+                    self.frontier_bytes(t).saturating_sub(self.freed_bytes(t)) >= p
+                        && self.frames_available(t) > tm.play_frame
+                }
                 None => tm.outstanding == 0 && !self.can_request(t),
             }
     }
