@@ -94,6 +94,23 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "layout-too-big.toml",
+        &[
+            "layout-too-big.toml:19:",
+            "key `layout`",
+            "cannot build layout `non-striped`",
+            "use more disks",
+        ],
+    ),
+    (
+        "missing-disk-spec.toml",
+        &[
+            "missing-disk-spec.toml:14:",
+            "key `disk.model`",
+            "no-such-disk.parv: cannot read",
+        ],
+    ),
+    (
         "generator-range.toml",
         &["generator-range.toml", "`workload.generate.z`"],
     ),

@@ -55,20 +55,12 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
     format!("{h:016x}")
 }
 
-/// Checks what can only be checked once the video library is built (it depends on the
-/// seed): that terminals have room for every frame. `vodbench check` runs this; a run does
-/// the same check itself.
+/// Checks what can only be checked once the video library and the plugins are built (frame
+/// sizes depend on the seed; a layout must fit the disks): that terminals have room for
+/// every frame, that every plugin can be built for the scenario. `vodbench check` runs
+/// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    let lib = crate::video::VideoLibrary::build(
-        &s.file.videos,
-        s.file.seed,
-        Some(s.file.server.stripe.0),
-        s.file
-            .interactive
-            .as_ref()
-            .and_then(|i| i.search_versions()),
-    );
-    crate::sim::check_terminal_memory(s, &lib)
+    crate::sim::check_buildable(s)
 }
 
 /// Runs a scenario end to end.

@@ -14,7 +14,9 @@ pub fn line_of(text: &str, pos: usize) -> usize {
 /// The line where `key` (dotted path, e.g. `server.disks_per_node` or `run.duration`) is set,
 /// or failing that the line of the deepest table on the path that exists.
 pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
-    let doc = Document::parse(text).ok()?;
+    let doc = Document::parse(text.to_string())
+        .or_else(|_| Document::parse(without_large_integers(text)))
+        .ok()?;
     let mut item: &Item = doc.as_item();
     let mut best = None;
     for seg in key.split('.').filter(|s| !s.is_empty()) {
@@ -47,6 +49,34 @@ pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
     best
 }
 
+/// `text` with every value that is a decimal integer above `i64::MAX` (a seed such as
+/// `seed = 13702643148169166723`, which scenarios accept as a `u64` but TOML's own integers
+/// cannot hold) replaced by `0` and spaces of the same length, so that the rest can be
+/// located at the same byte offsets.
+fn without_large_integers(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let Some(eq) = line.find('=') else {
+                return line.to_string();
+            };
+            let value = &line[eq + 1..];
+            let value = value.split_once('#').map_or(value, |(v, _)| v);
+            let digits = value.trim();
+            let large = !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+                && digits.replace('_', "").parse::<i64>().is_err();
+            if !large {
+                return line.to_string();
+            }
+            let start = eq + 1 + value.find(digits).unwrap_or(0);
+            let mut out = line.to_string();
+            let blank = format!("0{}", " ".repeat(digits.len() - 1));
+            out.replace_range(start..start + digits.len(), &blank);
+            out
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +89,14 @@ mod tests {
         assert_eq!(line_of_key(t, "disk.model.name"), Some(7));
         // A missing key falls back to its table.
         assert_eq!(line_of_key(t, "server.memory_per_node"), Some(3));
+    }
+
+    #[test]
+    fn a_seed_above_i64_max_does_not_hide_the_lines() {
+        let t = "seed = 13702643148169166723 # a replication's seed\n[server]\n\
+                 nodes = 4\ndisks_per_node = 0\n[disk.model]\nname = \"x\"\n";
+        assert_eq!(line_of_key(t, "server.disks_per_node"), Some(4));
+        assert_eq!(line_of_key(t, "disk.model"), Some(5));
+        assert_eq!(line_of_key(t, "seed"), Some(1));
     }
 }

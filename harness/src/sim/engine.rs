@@ -23,18 +23,10 @@ use std::collections::VecDeque;
 /// Why a run stopped without results.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
-    /// A plugin could not be built for this scenario.
-    #[error("cannot build {kind} `{name}`: {error}")]
-    Build {
-        /// Plugin kind key.
-        kind: &'static str,
-        /// Plugin name.
-        name: String,
-        /// Why.
-        error: PluginError,
-    },
     /// The scenario cannot run, for a reason only visible once the video library exists
-    /// (frame sizes depend on the seed). Reported like any scenario error (exit code 2).
+    /// (frame sizes depend on the seed) or a plugin is built for it (a layout that does not
+    /// fit the disks, a disk parameter file that cannot be read). Reported like any scenario
+    /// error (exit code 2).
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
     /// Simulated time stopped advancing: a livelock, which is a bug in vodbench or in a
@@ -337,7 +329,7 @@ impl<'a> Sim<'a> {
         scenario: &'a Scenario,
         events: &'a [TraceEvent],
         memo: Option<&LibraryMemo>,
-    ) -> Result<Sim<'a>, SimError> {
+    ) -> Result<Sim<'a>, ScenarioError> {
         let f = &scenario.file;
         let s = &f.server;
         let interactive = f.interactive.clone().unwrap_or_default();
@@ -366,9 +358,20 @@ impl<'a> Sim<'a> {
             pages,
             base_dir: &scenario.base_dir,
         };
+        // a plugin that cannot be built for this scenario is a scenario error at its table
         let err = |kind: &'static str, name: &str| {
             let name = name.to_string();
-            move |error| SimError::Build { kind, name, error }
+            move |error: PluginError| {
+                let text = std::fs::read_to_string(&scenario.path).unwrap_or_default();
+                let line = |key: &str| crate::scenario::locate::line_of_key(&text, key);
+                ScenarioError::Invalid {
+                    file: scenario.path.clone(),
+                    // the table's header, or where the plugin is named in a dotted table
+                    line: line(kind).or_else(|| line(&format!("{kind}.name"))),
+                    key: kind.to_string(),
+                    message: format!("cannot build {kind} `{name}`: {error}"),
+                }
+            }
         };
         let mut disks = Vec::with_capacity(ndisks as usize);
         let mut geometry = None;
@@ -1165,7 +1168,7 @@ impl TermRows {
 /// Checks that a terminal's memory can hold every frame of the library together with the
 /// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
 /// wait forever for a block it has no room to request.
-pub fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
+fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
     let f = &scenario.file;
     let block = f.server.stripe.0;
     let need = lib.memory_needed(block);
@@ -1193,6 +1196,14 @@ pub fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<
         "terminals.memory",
         message,
     ))
+}
+
+/// Builds what a run of `scenario` builds — the video library, every disk model and
+/// scheduler, the layout, the prefetcher and the buffer pools — without simulating, and
+/// reports the first thing that cannot be built, at its key in the scenario file.
+/// `vodbench check`, `search` and `sweep` run this before anything else.
+pub fn check_buildable(scenario: &Scenario) -> Result<(), ScenarioError> {
+    Sim::build(scenario, &[], None).map(|_| ())
 }
 
 /// Runs one scenario over its workload events and returns every metric.

@@ -24,5 +24,5 @@ mod stats;
 mod terminal;
 mod visual_search;
 
-pub use engine::{check_terminal_memory, simulate, simulate_with, Progress, SimError, SimOptions};
+pub use engine::{check_buildable, simulate, simulate_with, Progress, SimError, SimOptions};
 pub use queue::EventQueue;
