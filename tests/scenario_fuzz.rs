@@ -1,0 +1,337 @@
+//! Random scenarios, most of them valid and some with a value out of range, of the wrong type
+//! or malformed, over every built-in disk model, scheduler, buffer pool, prefetcher and layout
+//! and their parameters, with pauses, seeks, searches, piggybacking and a `terminals.prime`.
+//! Whatever the file says, vodbench must either reject it with an error naming the file, or
+//! — once `vodbench check`'s checks pass — run it to the end: never a panic, never a run that
+//! fails after the checks accepted it, and the same results twice. The simulations are small
+//! (a few disks, at most 30 terminals, at most a few simulated minutes).
+//!
+//! This test found a terminal that primed less than its first frame and stopped simulated
+//! time (`tests/priming.rs`), and layouts that `check` accepted but could not be built
+//! (`tests/fixtures/bad/layout-too-big.toml`).
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use vodbench_harness::runner;
+use vodbench_harness::scenario::Scenario;
+use vodbench_harness::sim::simulate;
+
+/// Values that are out of range, of the wrong type or malformed for most keys.
+const ODD: &[&str] = &[
+    "0",
+    "-1",
+    "4294967296",
+    "18446744073709551615",
+    "1e308",
+    "nan",
+    "inf",
+    "\"\"",
+    "\"0s\"",
+    "\"-1s\"",
+    "\"1ns\"",
+    "\"100000h\"",
+    "\"0B\"",
+    "\"1e30GiB\"",
+    "\"abc\"",
+    "true",
+    "[]",
+    "{}",
+    "\"18446744073709551616ns\"",
+    "\"-5%\"",
+    "\"150%\"",
+];
+
+/// Builds a scenario's text from `seed`: each value is a plausible one, or with a small
+/// probability one of [`ODD`].
+struct Gen {
+    rng: Xoshiro256PlusPlus,
+    lines: Vec<String>,
+}
+
+impl Gen {
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.rng.random_range(0..xs.len())]
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        self.rng.random_bool(p)
+    }
+    fn table(&mut self, name: &str) {
+        self.lines.push(format!("[{name}]"));
+    }
+    /// `key = value`, the value replaced by an odd one now and then.
+    fn set(&mut self, key: &str, value: String) {
+        let value = if self.chance(0.01) {
+            self.pick(ODD).to_string()
+        } else {
+            value
+        };
+        self.lines.push(format!("{key} = {value}"));
+    }
+    /// `key = "one of xs"`, with probability `p`.
+    fn maybe(&mut self, p: f64, key: &str, xs: &[&str]) {
+        if self.chance(p) {
+            let v = format!("\"{}\"", self.pick(xs));
+            self.set(key, v);
+        }
+    }
+    /// `key = one of xs` (written as is), with probability `p`.
+    fn maybe_raw(&mut self, p: f64, key: &str, xs: &[&str]) {
+        if self.chance(p) {
+            let v = self.pick(xs).to_string();
+            self.set(key, v);
+        }
+    }
+}
+
+fn random_scenario(seed: u64) -> String {
+    let mut g = Gen {
+        rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        lines: vec!["name = \"fuzz\"".into()],
+    };
+    let s = g.rng.random::<u64>();
+    g.set("seed", s.to_string());
+    g.table("run");
+    g.maybe_raw(0.5, "warmup", &["\"auto\"", "\"0s\"", "\"5s\"", "\"30s\""]);
+    g.maybe(1.0, "duration", &["5s", "20s", "1min"]);
+    g.maybe(0.2, "sample_interval", &["1ms", "100ms", "1s", "1h"]);
+    g.maybe_raw(0.2, "request_sample_every", &["0", "1", "16"]);
+
+    g.table("videos");
+    let count = g.rng.random_range(1..=12u32);
+    g.set("count", count.to_string());
+    g.maybe(1.0, "length", &["1s", "3s", "10s", "30s", "1min", "3min"]);
+    // 4 KiB stripes only with low bit rates, so that the runs stay small
+    let tiny_stripe = g.chance(0.1);
+    let rates: &[&str] = if tiny_stripe {
+        &["64kbit/s", "256kbit/s"]
+    } else {
+        &["64kbit/s", "1Mbit/s", "4Mbit/s", "8Mbit/s"]
+    };
+    g.maybe(1.0, "bit_rate", rates);
+    g.maybe_raw(0.4, "fps", &["1", "24", "30", "60", "240"]);
+    g.maybe(0.4, "frames", &["mpeg", "cbr"]);
+    g.maybe(
+        0.15,
+        "gop",
+        &["I", "IP", "IBBPBBPBBPBBPBB", "IBBB", "PPPP", ""],
+    );
+    g.maybe_raw(
+        0.15,
+        "size_ratio",
+        &["[10.0, 5.0, 2.0]", "[1, 1, 1]", "[0, 0, 0]", "[1, 2]"],
+    );
+
+    g.table("server");
+    let nodes = g.rng.random_range(1..=3u32);
+    g.set("nodes", nodes.to_string());
+    let disks = g.rng.random_range(1..=3u32);
+    g.set("disks_per_node", disks.to_string());
+    let stripe_kib: u64 = if tiny_stripe {
+        4
+    } else {
+        [64, 256, 512, 1024][g.rng.random_range(0..4)]
+    };
+    let pages = [2u64, 3, 8, 32, 100][g.rng.random_range(0..5)];
+    g.set("memory_per_node", format!("\"{}KiB\"", stripe_kib * pages));
+    g.set("stripe", format!("\"{stripe_kib}KiB\""));
+    g.maybe_raw(0.15, "cpu_mips", &["1", "40", "100000"]);
+
+    g.table("disk.model");
+    let model = g.pick(&["analytic", "analytic", "linear", "mechanical"]);
+    g.set("name", format!("\"{model}\""));
+    match model {
+        "analytic" => {
+            g.maybe(0.4, "capacity", &["100MiB", "1GiB", "7.5GiB", "100GiB"]);
+            g.maybe(0.2, "rotational_latency", &["position", "uniform"]);
+            g.maybe_raw(0.2, "seek_factor_ms", &["0.0", "0.283", "10"]);
+            g.maybe_raw(0.2, "transfer_rate", &["1000000", "7400000", "10000000000"]);
+            g.maybe(0.2, "rotation", &["0s", "8.333ms", "1s"]);
+            g.maybe(0.2, "cylinder_bytes", &["512B", "1.25MiB", "1GiB"]);
+            g.maybe(0.2, "settle", &["0s", "0.75ms", "1s"]);
+            g.maybe(0.2, "overhead", &["0s", "1ms"]);
+        }
+        "linear" => {
+            g.maybe(0.5, "access", &["0s", "10ms", "1s"]);
+            g.maybe(0.5, "per_block", &["0s", "2ms"]);
+            g.maybe(0.3, "block", &["1B", "4KiB", "1MiB"]);
+            g.maybe(0.3, "capacity", &["1MiB", "1TiB"]);
+        }
+        _ => g.maybe(
+            1.0,
+            "spec",
+            &["barracuda", "cheetah9LP", "hp_c2247a", "st15150n"],
+        ),
+    }
+
+    g.table("disk.scheduler");
+    let scheduler = g.pick(&[
+        "c-scan",
+        "edf",
+        "elevator",
+        "fcfs",
+        "gss",
+        "real-time",
+        "round-robin",
+        "scan-edf",
+    ]);
+    g.set("name", format!("\"{scheduler}\""));
+    match scheduler {
+        "gss" => g.maybe_raw(0.7, "groups", &["1", "2", "3", "7", "40", "1000000"]),
+        "real-time" => {
+            g.maybe_raw(0.7, "classes", &["1", "2", "3", "64"]);
+            g.maybe(0.7, "spacing", &["1ns", "100ms", "4s", "1h"]);
+        }
+        "scan-edf" => g.maybe(0.7, "bucket", &["1ns", "1s", "1h"]),
+        _ => {}
+    }
+
+    g.table("buffer_pool");
+    let pool = g.pick(&["global-lru", "love-prefetch"]);
+    g.set("name", format!("\"{pool}\""));
+    if pool == "love-prefetch" {
+        g.maybe(0.5, "prefetch_victims", &["any", "referenced"]);
+    }
+
+    g.table("prefetcher");
+    let prefetcher = g.pick(&["delayed", "none", "real-time", "standard"]);
+    g.set("name", format!("\"{prefetcher}\""));
+    if prefetcher != "none" {
+        g.maybe_raw(0.5, "processes", &["1", "2", "64"]);
+        g.maybe_raw(0.3, "max_queue", &["1", "2", "1024"]);
+    }
+    match prefetcher {
+        "delayed" => g.maybe(0.5, "max_advance", &["1ns", "1s", "8s", "1h"]),
+        "standard" => g.maybe(0.5, "target", &["same-disk", "next-block"]),
+        _ => {}
+    }
+
+    g.table("layout");
+    let layout = g.pick(&["striped", "non-striped"]);
+    g.set("name", format!("\"{layout}\""));
+    if layout == "striped" {
+        g.maybe_raw(0.3, "stagger", &["true", "false"]);
+    } else {
+        g.maybe(0.3, "assignment", &["balanced-random", "round-robin"]);
+    }
+
+    g.table("terminals");
+    let terminals = g.rng.random_range(1..=30u32);
+    g.set("count", terminals.to_string());
+    let blocks = [2u64, 4, 8, 16, 64, 128][g.rng.random_range(0..6)];
+    g.set("memory", format!("\"{}KiB\"", stripe_kib * blocks));
+    g.maybe(0.3, "prime", &["1B", "4KiB", "64KiB", "1MiB", "100MiB"]);
+
+    if g.chance(0.3) {
+        g.table("interactive");
+        g.maybe(0.7, "search", &["skip", "version"]);
+        g.maybe(0.4, "every", &["1ms", "1s", "8s", "1h", "2h"]);
+        g.maybe(0.4, "show", &["1ms", "1s", "10min", "11min"]);
+        g.maybe_raw(0.4, "speedup", &["1", "2", "8", "1000", "1001"]);
+        g.maybe_raw(0.3, "hints", &["true", "false"]);
+    }
+    if g.chance(0.25) {
+        g.table("piggyback");
+        g.maybe(1.0, "delay", &["0s", "1s", "30s", "5min", "11h"]);
+        g.maybe_raw(0.3, "most_popular", &["0", "1", "3", "1000"]);
+        g.maybe_raw(
+            0.3,
+            "delays",
+            &["[\"1s\", \"2s\"]", "[]", "[\"1h\", \"x\"]"],
+        );
+    }
+
+    g.table("workload.generate");
+    g.maybe(0.8, "popularity", &["zipf", "uniform"]);
+    g.maybe_raw(0.5, "z", &["0.0", "0.5", "1.0", "1.5", "10.0"]);
+    g.maybe(0.8, "start_spread", &["0s", "1s", "10s", "1min"]);
+    g.maybe_raw(0.4, "pauses_per_video", &["0.0", "1.0", "5.0"]);
+    g.maybe(0.3, "pause_mean", &["1ms", "1s", "2min"]);
+    g.maybe_raw(0.4, "seeks_per_video", &["0.0", "1.0", "5.0"]);
+    g.maybe(0.3, "seek_mean", &["1ms", "1s", "5min", "10h"]);
+    g.maybe_raw(0.4, "searches_per_video", &["0.0", "1.0", "5.0"]);
+    g.maybe(0.3, "search_mean", &["1ms", "1s", "10s"]);
+    g.maybe_raw(0.2, "search_speed", &["0.5", "1", "8", "1000"]);
+    g.lines.join("\n") + "\n"
+}
+
+/// What became of one random file.
+enum Outcome {
+    Rejected,
+    Ran,
+}
+
+/// Checks one file; `Err` says what went wrong.
+fn check(text: &str) -> Result<Outcome, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = dir.path().join("fuzz.toml");
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let registry = vodbench_plugins::registry();
+    let prepared = catch_unwind(AssertUnwindSafe(|| {
+        let s = Scenario::load(&path, &registry)?;
+        runner::preflight(&s)?;
+        let events = runner::workload(&s)?;
+        Ok((s, events))
+    }))
+    .map_err(|_| "panicked while checking".to_string())?;
+    let (scenario, events) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            let e: vodbench_harness::scenario::ScenarioError = e;
+            let message = e.to_string();
+            return if message.starts_with(&path.display().to_string()) {
+                Ok(Outcome::Rejected)
+            } else {
+                Err(format!("the error does not name the file: {message}"))
+            };
+        }
+    };
+    let mut summaries = Vec::new();
+    for _ in 0..2 {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            simulate(&scenario, &events, &mut |_, _| {})
+        }))
+        .map_err(|_| "panicked while simulating".to_string())?
+        .map_err(|e| format!("the checks passed but the run failed: {e}"))?;
+        let c = &r.summary.conservation;
+        if c.requests_issued != c.requests_delivered + c.requests_in_system {
+            return Err(format!("requests lost: {c:?}"));
+        }
+        summaries.push(serde_json::to_string(&r.summary).map_err(|e| e.to_string())?);
+    }
+    if summaries[0] != summaries[1] {
+        return Err("two runs of the same file differ".into());
+    }
+    Ok(Outcome::Ran)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        .. ProptestConfig::default()
+    })]
+
+    #[test]
+    fn issue2_random_scenarios_are_rejected_by_name_or_run_to_the_end(seed in any::<u64>()) {
+        let text = random_scenario(seed);
+        if let Err(why) = check(&text) {
+            prop_assert!(false, "{why}\n--- scenario (seed {seed}) ---\n{text}");
+        }
+    }
+}
+
+/// The generator makes files of both kinds, so the property above tests both paths.
+#[test]
+fn issue2_random_scenarios_include_valid_and_invalid_ones() {
+    let (mut rejected, mut ran) = (0, 0);
+    for seed in 0..40 {
+        match check(&random_scenario(seed)) {
+            Ok(Outcome::Rejected) => rejected += 1,
+            Ok(Outcome::Ran) => ran += 1,
+            Err(why) => panic!("seed {seed}: {why}"),
+        }
+    }
+    assert!(ran >= 8 && rejected >= 8, "ran {ran}, rejected {rejected}");
+}
