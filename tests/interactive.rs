@@ -277,6 +277,27 @@ fn issue4_piggyback_members_add_no_load_and_late_requests_start_a_new_group() {
 }
 
 #[test]
+fn issue4_terminals_waiting_the_whole_measured_period_are_reported_as_never_displayed() {
+    // a 20-min delay, longer than the whole run: the group never starts
+    let text = scenario_text(60, 3, "[piggyback]\ndelay = \"20min\"\n")
+        .replace("warmup = \"0s\"", "warmup = \"5s\"");
+    let ev = events(&[
+        (1000, 0, Start, 0),
+        (2000, 1, Start, 0),
+        (6000, 2, Start, 0),
+    ]);
+    let sum = run(&parse(&text), &ev);
+    assert_eq!(sum.glitches.count, 0);
+    assert_eq!(sum.startup_latency.count, 0);
+    // terminals 0 and 1 asked before the measured period (from 5 s), terminal 2 within it
+    assert_eq!(sum.glitches.never_displayed, 2);
+    // with a 30-s delay all three are served
+    let served = run(&parse(&text.replace("20min", "30s")), &ev);
+    assert_eq!(served.glitches.never_displayed, 0);
+    assert_eq!(served.startup_latency.count, 3);
+}
+
+#[test]
 fn issue4_piggyback_member_that_pauses_continues_alone() {
     // terminals 0 and 1 form a group (delay 10 s, start at 11 s); terminal 1 pauses at 21 s
     // for 5 s: it leaves and re-primes at the group's position on its own; the group (now

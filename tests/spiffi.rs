@@ -134,6 +134,22 @@ fn issue4_search_gives_the_same_answer_on_one_and_two_threads() {
     );
 }
 
+/// A server that serves nobody serves no terminals: with a piggyback delay longer than the
+/// run, no terminal ever displays and none glitches, and the search must not climb to its
+/// cap as if every run were clean.
+#[test]
+fn issue4_search_counts_terminals_never_served_as_glitches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("never.toml");
+    let text = std::fs::read_to_string(root().join(FIXTURE)).unwrap();
+    std::fs::write(&file, format!("{text}\n[piggyback]\ndelay = \"10h\"\n")).unwrap();
+    let out = tmp.path().join("out");
+    search_file_to(file.to_str().unwrap(), &out, &["--quiet"]);
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("search.json")).unwrap()).unwrap();
+    assert_eq!(json["max_terminals"], 0, "{json}");
+}
+
 #[test]
 fn issue4_search_stopping_at_the_first_glitch_finds_the_same_maxima() {
     // --stop-at-glitch ends each run at its first glitch: the same runs, the same answers and

@@ -698,10 +698,17 @@ pub fn summary_table(s: &Summary) -> String {
         (
             "glitches".into(),
             format!(
-                "{} ({} terminals, {:.1} s stalled)",
+                "{} ({} terminals, {:.1} s stalled){}",
                 s.glitches.count,
                 s.glitches.terminals_affected,
-                s.glitches.stalled_ns as f64 / 1e9
+                s.glitches.stalled_ns as f64 / 1e9,
+                match s.glitches.never_displayed {
+                    0 => String::new(),
+                    n => format!(
+                        "; {n} terminals asked for a video before the measured period and \
+                         never displayed it"
+                    ),
+                }
             ),
         ),
         (

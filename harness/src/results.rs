@@ -30,6 +30,16 @@ pub struct Glitches {
     pub terminals_affected: u64,
     /// Time of the first glitch after measurement started, if any.
     pub first_glitch_ns: Option<u64>,
+    /// Terminals that asked for a video before the measured period began and were still
+    /// waiting for its first frame when the period ended (priming, or waiting for a
+    /// piggyback stream to start): never served. Not glitches, but `vodbench search` counts
+    /// each one as a glitch. Written only when not zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub never_displayed: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// Disk I/O time and its parts, over all disks.

@@ -514,8 +514,10 @@ pub fn search_cached(
             search_figures_only: true,
         };
         let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
+        // a terminal never served is as much a failure as a glitch
+        let g = &results.summary.glitches;
         let run = CachedRun {
-            glitches: results.summary.glitches.count,
+            glitches: g.count + g.never_displayed,
             stats: AnswerStats::of(&results.summary),
         };
         if let Some((c, k)) = &cache {

@@ -123,9 +123,13 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             label: "glitches".into(),
             value: g["count"].to_string(),
             detail: format!(
-                "{} terminals affected, {:.1} s stalled",
+                "{} terminals affected, {:.1} s stalled{}",
                 g["terminals_affected"],
-                num(&g["stalled_ns"]) / 1e9
+                num(&g["stalled_ns"]) / 1e9,
+                match g["never_displayed"].as_u64() {
+                    Some(n) if n > 0 => format!("; {n} terminals never displayed"),
+                    _ => String::new(),
+                }
             ),
         },
         Card {

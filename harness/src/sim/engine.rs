@@ -752,9 +752,13 @@ impl Sim<'_> {
                 }
             }
         }
+        let mut never_displayed = 0u64;
         for (i, t) in self.terms[..self.n_real].iter().enumerate() {
             if t.glitches_measured > 0 {
                 affected += 1;
+            }
+            if self.acc.measuring && t.never_displayed_since(w0) {
+                never_displayed += 1;
             }
             term_rows.push(i, t);
         }
@@ -836,6 +840,7 @@ impl Sim<'_> {
                 stalled_ns: a.stalled,
                 terminals_affected: affected,
                 first_glitch_ns: a.first_glitch.map(|g| g.saturating_since(w0).as_nanos()),
+                never_displayed,
             },
             startup_latency: a.startup.stat(),
             videos_started: a.videos_started,

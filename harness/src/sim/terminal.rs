@@ -98,6 +98,8 @@ pub(super) struct Term {
     deferred: VecDeque<u32>,
     lag: SimDuration,
     has_displayed: bool,
+    /// When the terminal first asked for a video (`SimTime::MAX`: not yet).
+    first_request: SimTime,
     pub stall_since: SimTime,
     pub(super) session_received: u64,
     pub glitches_measured: u64,
@@ -109,6 +111,17 @@ pub(super) struct Term {
 }
 
 impl Term {
+    /// Whether the terminal asked for a video before `t` and is still waiting for its first
+    /// frame, having shown none (see `Glitches::never_displayed`).
+    pub(super) fn never_displayed_since(&self, t: SimTime) -> bool {
+        !self.has_displayed
+            && self.first_request < t
+            && matches!(
+                self.state,
+                TState::Priming | TState::Waiting | TState::Following
+            )
+    }
+
     /// Makes the pending wake-up, if any, stale.
     pub(super) fn cancel_wake(&mut self) {
         self.gen = self.gen.wrapping_add(1);
@@ -143,6 +156,7 @@ impl Term {
             deferred: VecDeque::new(),
             lag: SimDuration::ZERO,
             has_displayed: false,
+            first_request: SimTime::MAX,
             stall_since: SimTime::ZERO,
             session_received: 0,
             glitches_measured: 0,
@@ -849,6 +863,8 @@ impl Sim<'_> {
                     self.acc.videos_started += 1;
                 }
                 self.terms[t].videos_started += 1;
+                let first = &mut self.terms[t].first_request;
+                *first = (*first).min(now);
                 if self.piggyback_start(t, e.video.0, e.position) {
                     return;
                 }
