@@ -1,6 +1,7 @@
 //! Random scenarios, most of them valid and some with a value out of range, of the wrong type
 //! or malformed, over every built-in disk model, scheduler, buffer pool, prefetcher and layout
-//! and their parameters, with pauses, seeks, searches, piggybacking and a `terminals.prime`.
+//! and their parameters, with pauses, seeks, searches, piggybacking and a `terminals.prime`,
+//! generated or replayed from a trace of any events in any order.
 //! Whatever the file says, vodbench must either reject it with an error naming the file, or
 //! — once `vodbench check`'s checks pass — run it to the end: never a panic, never a run that
 //! fails after the checks accepted it, and the same results twice. The simulations are small
@@ -85,7 +86,13 @@ impl Gen {
     }
 }
 
-fn random_scenario(seed: u64) -> String {
+/// A random scenario file, and the trace file it replays, if it does.
+struct Files {
+    scenario: String,
+    trace: Option<String>,
+}
+
+fn random_scenario(seed: u64) -> Files {
     let mut g = Gen {
         rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         lines: vec!["name = \"fuzz\"".into()],
@@ -101,7 +108,8 @@ fn random_scenario(seed: u64) -> String {
     g.table("videos");
     let count = g.rng.random_range(1..=12u32);
     g.set("count", count.to_string());
-    g.maybe(1.0, "length", &["1s", "3s", "10s", "30s", "1min", "3min"]);
+    let length_s = [1u64, 3, 10, 30, 60, 180][g.rng.random_range(0..6)];
+    g.set("length", format!("\"{length_s}s\""));
     // 4 KiB stripes only with low bit rates, so that the runs stay small
     let tiny_stripe = g.chance(0.1);
     let rates: &[&str] = if tiny_stripe {
@@ -242,6 +250,15 @@ fn random_scenario(seed: u64) -> String {
         );
     }
 
+    if g.chance(0.3) {
+        g.table("workload");
+        g.lines.push("trace = \"fuzz.trace\"".into());
+        let trace = random_trace(&mut g.rng, terminals, count, length_s);
+        return Files {
+            scenario: g.lines.join("\n") + "\n",
+            trace: Some(trace),
+        };
+    }
     g.table("workload.generate");
     g.maybe(0.8, "popularity", &["zipf", "uniform"]);
     g.maybe_raw(0.5, "z", &["0.0", "0.5", "1.0", "1.5", "10.0"]);
@@ -253,7 +270,43 @@ fn random_scenario(seed: u64) -> String {
     g.maybe_raw(0.4, "searches_per_video", &["0.0", "1.0", "5.0"]);
     g.maybe(0.3, "search_mean", &["1ms", "1s", "10s"]);
     g.maybe_raw(0.2, "search_speed", &["0.5", "1", "8", "1000"]);
-    g.lines.join("\n") + "\n"
+    Files {
+        scenario: g.lines.join("\n") + "\n",
+        trace: None,
+    }
+}
+
+/// A trace of any events in any order for the scenario's terminals and videos — pauses of
+/// idle terminals, resumes of playing ones, seeks past the end — and now and then an event
+/// for a terminal or video the scenario does not have, or a malformed line.
+fn random_trace(
+    rng: &mut Xoshiro256PlusPlus,
+    terminals: u32,
+    videos: u32,
+    length_s: u64,
+) -> String {
+    let kinds = ["start", "pause", "resume", "seek", "stop", "ff", "rewind"];
+    let mut out = String::from("# vodbench-trace v1\n");
+    let mut time_ms = 0u64;
+    for _ in 0..rng.random_range(1..60) {
+        time_ms += rng.random_range(0..5_000);
+        let odd = rng.random_bool(0.01);
+        let terminal = rng.random_range(0..terminals + u32::from(odd));
+        let video = rng.random_range(0..videos);
+        let kind = kinds[rng.random_range(0..kinds.len())];
+        let position_ms = rng.random_range(0..=length_s * 1500);
+        if rng.random_bool(0.005) {
+            out.push_str("1.5 0 jump 0 0\n");
+        }
+        out.push_str(&format!(
+            "{}.{:03} {terminal} {kind} {video} {}.{:03}\n",
+            time_ms / 1000,
+            time_ms % 1000,
+            position_ms / 1000,
+            position_ms % 1000
+        ));
+    }
+    out
 }
 
 /// What became of one random file.
@@ -263,10 +316,14 @@ enum Outcome {
 }
 
 /// Checks one file; `Err` says what went wrong.
-fn check(text: &str) -> Result<Outcome, String> {
+fn check(files: &Files) -> Result<Outcome, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let path = dir.path().join("fuzz.toml");
-    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    std::fs::write(&path, &files.scenario).map_err(|e| e.to_string())?;
+    let trace = dir.path().join("fuzz.trace");
+    if let Some(t) = &files.trace {
+        std::fs::write(&trace, t).map_err(|e| e.to_string())?;
+    }
     let registry = vodbench_plugins::registry();
     let prepared = catch_unwind(AssertUnwindSafe(|| {
         let s = Scenario::load(&path, &registry)?;
@@ -280,7 +337,9 @@ fn check(text: &str) -> Result<Outcome, String> {
         Err(e) => {
             let e: vodbench_harness::scenario::ScenarioError = e;
             let message = e.to_string();
-            return if message.starts_with(&path.display().to_string()) {
+            let named = message.starts_with(&path.display().to_string())
+                || (files.trace.is_some() && message.starts_with(&trace.display().to_string()));
+            return if named {
                 Ok(Outcome::Rejected)
             } else {
                 Err(format!("the error does not name the file: {message}"))
@@ -315,23 +374,36 @@ proptest! {
 
     #[test]
     fn issue2_random_scenarios_are_rejected_by_name_or_run_to_the_end(seed in any::<u64>()) {
-        let text = random_scenario(seed);
-        if let Err(why) = check(&text) {
-            prop_assert!(false, "{why}\n--- scenario (seed {seed}) ---\n{text}");
+        let files = random_scenario(seed);
+        if let Err(why) = check(&files) {
+            prop_assert!(
+                false,
+                "{why}\n--- scenario (seed {seed}) ---\n{}\n--- trace ---\n{}",
+                files.scenario,
+                files.trace.as_deref().unwrap_or("(none)")
+            );
         }
     }
 }
 
-/// The generator makes files of both kinds, so the property above tests both paths.
+/// The generator makes files of both kinds, with and without traces, so the property above
+/// tests every path.
 #[test]
 fn issue2_random_scenarios_include_valid_and_invalid_ones() {
-    let (mut rejected, mut ran) = (0, 0);
+    let (mut rejected, mut ran, mut traces) = (0, 0, 0);
     for seed in 0..40 {
-        match check(&random_scenario(seed)) {
+        let files = random_scenario(seed);
+        match check(&files) {
             Ok(Outcome::Rejected) => rejected += 1,
-            Ok(Outcome::Ran) => ran += 1,
+            Ok(Outcome::Ran) => {
+                ran += 1;
+                traces += usize::from(files.trace.is_some());
+            }
             Err(why) => panic!("seed {seed}: {why}"),
         }
     }
-    assert!(ran >= 8 && rejected >= 8, "ran {ran}, rejected {rejected}");
+    assert!(
+        ran >= 8 && rejected >= 8 && traces >= 3,
+        "ran {ran} ({traces} from traces), rejected {rejected}"
+    );
 }
