@@ -450,3 +450,38 @@ fn issue6_textbook_radix_heap_reads_each_bucket_when_it_becomes_the_minimum() {
         read.io_time_ratio()
     );
 }
+
+/// Regression (found by fuzzing scenario files): a cache of 5 frames at 240 frames/s, where
+/// one read-back with the writes that make room for it (the `linear` disk's 10 ms + 2 ms per
+/// frame) takes three instants. Each read made room by writing out frames due within that
+/// lead, which the plan read straight back in the same instant, writing out others: the
+/// receiver never left its instant. Now an extent is not read back in the instant that wrote
+/// it; the overloaded disk shows as glitches, and every frame is still played once.
+#[test]
+fn a_cache_too_small_for_the_disks_lead_ends_with_glitches_not_a_livelock() {
+    let (frames, delay, cache) = (100u32, 240u32, 5u32);
+    let d = Derived {
+        frames,
+        delay,
+        instant_ns: 4_166_666,
+        frame_bytes: 2083,
+        cache,
+        read_ahead: 0,
+        sample: 10,
+    };
+    let mut glitches = 0;
+    for buffer in ["mdp", "mcs", "optimum", "radix-heap"] {
+        for join in [1, 60, 170, 300] {
+            let out = receive_ideal_linear(d, buffer, &toml::Table::new(), join);
+            assert_eq!(
+                out.frames_played,
+                u64::from(frames),
+                "{buffer}, join {join}"
+            );
+            assert_eq!(out.frames_read, out.frames_written, "{buffer}, join {join}");
+            assert_eq!(out.memory_overflow_frames, 0, "{buffer}, join {join}");
+            glitches += out.glitches;
+        }
+    }
+    assert!(glitches > 0, "the disk cannot keep up with every join");
+}

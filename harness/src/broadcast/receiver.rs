@@ -18,7 +18,9 @@
 //!    arrivals will force (`plan_reads`). Frames due before the latest frame read, and
 //!    every frame the fixed-lead rule would read at once (due within `read_ahead` plus the
 //!    lead for a batch), are pinned (never written out again while memory holds anything
-//!    else);
+//!    else). An extent written in this instant (to make room for a read) is read back in a
+//!    later one at the earliest: with a cache too small for the disk's lead, reading it at
+//!    once wrote out another, and so on, without end;
 //! 3. **playout** — the frame due now must be in memory, and if it was read back, the read
 //!    must have finished; otherwise it is a glitch (and `stalled` grows by the lateness).
 //!
@@ -138,6 +140,8 @@ struct Extent {
     /// The frame by whose playout it must be back (its queue key, ≤ its first frame).
     due: u32,
     live: bool,
+    /// The instant it was written (ns).
+    written_ns: u64,
 }
 
 /// First-fit allocation of frame-sized slots on the receiver's disk.
@@ -370,6 +374,7 @@ impl Receiver<'_> {
                 frames: victims.clone(),
                 due,
                 live: true,
+                written_ns: now_ns,
             });
             self.victims = victims;
         }
@@ -474,6 +479,12 @@ impl Receiver<'_> {
                 if due_ns > now_ns + lead_max + slack_ns {
                     break;
                 }
+                if self.extents[e as usize].written_ns == now_ns {
+                    // written to make room for a read of this same instant: reading it
+                    // back now would only write out another (with a cache too small for
+                    // the disk's lead this never ended); next instant, late if need be
+                    continue;
+                }
                 let k = self.extents[e as usize].frames.len() as u32;
                 if now_ns + self.read_lead_ns(k) + slack_ns >= due_ns {
                     chosen = Some((first, e));
@@ -481,11 +492,10 @@ impl Receiver<'_> {
                 }
             }
             if chosen.is_none() {
-                chosen = self
-                    .queue
-                    .first()
-                    .copied()
-                    .filter(|&(first, _)| self.early_read_needed(r, now_ns, first));
+                chosen = self.queue.first().copied().filter(|&(first, e)| {
+                    self.extents[e as usize].written_ns != now_ns
+                        && self.early_read_needed(r, now_ns, first)
+                });
             }
             let Some((first, e)) = chosen else {
                 return Ok(());
