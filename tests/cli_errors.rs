@@ -111,6 +111,14 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "broadcast-kappa-over-cache.toml",
+        &[
+            "broadcast-kappa-over-cache.toml:12:",
+            "key `receiver.buffer`",
+            "κ = 1000 frames exceeds the cache of 100 frames",
+        ],
+    ),
+    (
         "generator-range.toml",
         &["generator-range.toml", "`workload.generate.z`"],
     ),

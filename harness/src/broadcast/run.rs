@@ -175,7 +175,9 @@ pub struct SuiteResults {
     pub points: Vec<PointResult>,
 }
 
-fn ctx<'a>(
+/// The context a broadcast plugin is built with (`component`: `broadcast` for the schedule,
+/// `receiver` for the client buffer and, renamed `receiver.disk`, its disk).
+pub(super) fn build_context<'a>(
     s: &BroadcastScenario,
     d: &Derived,
     component: &'static str,
@@ -211,7 +213,7 @@ fn plan(s: &BroadcastScenario, base_dir: &Path) -> Result<Plan, BroadcastError> 
         .map_err(|(k, m)| BroadcastError::Internal(format!("{k}: {m}")))?;
     let buffer = s
         .buffer
-        .build(&ctx(s, &d, "receiver", 0, base_dir))
+        .build(&build_context(s, &d, "receiver", 0, base_dir))
         .map_err(|e| BroadcastError::Build {
             plugin: s.buffer.name.into(),
             message: e.to_string(),
@@ -257,7 +259,7 @@ fn build_schedule(
     let name = s.schedule.name;
     let plugin = s
         .schedule
-        .build(&ctx(s, &d, "broadcast", 0, base_dir))
+        .build(&build_context(s, &d, "broadcast", 0, base_dir))
         .map_err(|e| BroadcastError::Build {
             plugin: name.into(),
             message: e.to_string(),
@@ -296,7 +298,7 @@ fn run_point(
         .par_iter()
         .enumerate()
         .map(|(k, &join)| {
-            let c = ctx(s, &d, "receiver", k as u64, base_dir);
+            let c = build_context(s, &d, "receiver", k as u64, base_dir);
             let mut buffer = s.buffer.build(&c).map_err(|e| BroadcastError::Build {
                 plugin: s.buffer.name.into(),
                 message: e.to_string(),

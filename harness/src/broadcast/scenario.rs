@@ -296,6 +296,10 @@ impl BroadcastSuite {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_else(|| "scenario".into())
             });
+        let base_dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
         let mut out = Vec::with_capacity(grid.points.len());
         for p in &grid.points {
             let in_point = |key: &str, message: String| p.error(&grid, text, path, key, message);
@@ -303,6 +307,7 @@ impl BroadcastSuite {
                 p.table.clone(),
                 p.values.clone(),
                 registry,
+                &base_dir,
                 &in_point,
             )?);
         }
@@ -310,24 +315,25 @@ impl BroadcastSuite {
             let at = |key: &str, message: String| {
                 crate::sweep::suite::base_value_error(path, text, key, message)
             };
-            Self::point(table, Vec::new(), registry, &at)?;
+            Self::point(table, Vec::new(), registry, &base_dir, &at)?;
         }
         Ok(BroadcastSuite {
             path: path.to_path_buf(),
-            base_dir: path
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from(".")),
+            base_dir,
             name,
             sweep_keys: grid.axes.iter().map(|a| a.name().to_string()).collect(),
             points: out,
         })
     }
 
+    /// One point, its plugins resolved and built once as a run builds them, so that what
+    /// cannot be built for it (a κ larger than the cache, a missing disk file) is an error
+    /// here, at its key, and not only when it runs.
     fn point(
         table: toml::Table,
         point: Vec<(String, toml::Value)>,
         registry: &Registry,
+        base_dir: &Path,
         at: &dyn Fn(&str, String) -> ScenarioError,
     ) -> Result<BroadcastScenario, ScenarioError> {
         let file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
@@ -337,7 +343,7 @@ impl BroadcastSuite {
                     crate::scenario::key_and_message(&path, &e.into_inner().to_string());
                 at(&key, message)
             })?;
-        file.derive().map_err(|(k, m)| at(&k, m))?;
+        let d = file.derive().map_err(|(k, m)| at(&k, m))?;
         let schedule = crate::scenario::resolve_plugin(
             registry,
             "broadcast.schedule",
@@ -352,12 +358,31 @@ impl BroadcastSuite {
         )?;
         let disk =
             crate::scenario::resolve_plugin(registry, "receiver.disk", &file.receiver.disk, at)?;
-        Ok(BroadcastScenario {
+        let s = BroadcastScenario {
             file,
             point,
             schedule,
             buffer,
             disk,
-        })
+        };
+        let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
+            at(key, format!("cannot build {key} `{name}`: {e}"))
+        };
+        let c = super::run::build_context(&s, &d, "broadcast", 0, base_dir);
+        s.schedule
+            .build(&c)
+            .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?;
+        let c = super::run::build_context(&s, &d, "receiver", 0, base_dir);
+        s.buffer
+            .build(&c)
+            .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?;
+        let c = crate::plugin::BuildContext {
+            component: "receiver.disk",
+            ..c
+        };
+        s.disk
+            .build(&c)
+            .map_err(|e| cannot("receiver.disk", s.disk.name, e))?;
+        Ok(s)
     }
 }
