@@ -7,14 +7,20 @@
 //! fails after the checks accepted it, and the same results twice. The simulations are small
 //! (a few disks, at most 30 terminals, at most a few simulated minutes).
 //!
+//! The same for broadcast scenarios (Waldvogel et al.): random movies, schedules, client
+//! buffers, caches and disks; a run must play every frame of every receiver once.
+//!
 //! This test found a terminal that primed less than its first frame and stopped simulated
-//! time (`tests/priming.rs`), and layouts that `check` accepted but could not be built
-//! (`tests/fixtures/bad/layout-too-big.toml`).
+//! time (`tests/priming.rs`), layouts and client buffers that `check` accepted but could not
+//! be built (`tests/fixtures/bad/layout-too-big.toml`, `broadcast-kappa-over-cache.toml`),
+//! and a broadcast receiver that never left an instant (`plugins/tests/
+//! broadcast_conformance.rs`).
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use vodbench_harness::broadcast::{run_suite, BroadcastSuite};
 use vodbench_harness::runner;
 use vodbench_harness::scenario::Scenario;
 use vodbench_harness::sim::simulate;
@@ -87,6 +93,7 @@ impl Gen {
 }
 
 /// A random scenario file, and the trace file it replays, if it does.
+#[derive(Clone)]
 struct Files {
     scenario: String,
     trace: Option<String>,
@@ -309,6 +316,131 @@ fn random_trace(
     out
 }
 
+/// A random broadcast scenario file.
+fn random_broadcast(seed: u64) -> String {
+    let mut g = Gen {
+        rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        lines: vec!["name = \"fuzz-broadcast\"".into()],
+    };
+    // TOML's integers are signed: a broadcast file (read as a TOML table, like a sweep) takes
+    // seeds up to i64::MAX only, and says so
+    let s = g.rng.random_range(0..=i64::MAX as u64);
+    g.set("seed", s.to_string());
+    g.table("broadcast");
+    g.maybe_raw(1.0, "frames", &["10", "300", "1800", "1800", "5000"]);
+    g.maybe_raw(0.5, "frame_rate", &["1", "24", "30", "240"]);
+    g.maybe(1.0, "delay", &["1s", "5s", "5s", "30s"]);
+    g.maybe(0.3, "bit_rate", &["64kbit/s", "4Mbit/s", "16Mbit/s"]);
+    g.table("broadcast.schedule");
+    let schedule = g.pick(&["ideal", "chunked", "fuzzycast"]);
+    g.set("name", format!("\"{schedule}\""));
+    match schedule {
+        "chunked" => {
+            g.maybe_raw(0.5, "chunk", &["1", "2", "11", "1000"]);
+            g.maybe_raw(0.3, "delta_a", &["0.0", "0.05", "1.0", "2.0"]);
+            g.maybe_raw(0.3, "delta_d", &["0.0", "0.5", "1.0"]);
+        }
+        "fuzzycast" => {
+            g.maybe_raw(0.5, "max_shift", &["0.0", "0.1", "1.0", "5.0"]);
+            g.maybe_raw(0.3, "peak", &["1", "2", "5", "1000"]);
+        }
+        _ => {}
+    }
+    g.table("receiver");
+    g.maybe_raw(0.6, "clients", &["1", "2", "5"]);
+    g.maybe_raw(
+        1.0,
+        "cache",
+        &[
+            "\"5%\"", "\"20%\"", "\"50%\"", "\"50%\"", "\"100%\"", "2", "100",
+        ],
+    );
+    g.maybe_raw(0.2, "join", &["0", "1", "10", "1000000"]);
+    // without it, 1 s: at 30 frames/s a cache must then hold more than 31 frames
+    g.maybe(0.6, "read_ahead", &["0s", "0s", "1ms", "100ms", "1h"]);
+    g.maybe(0.2, "sample", &["1ms", "1s", "1h"]);
+    g.table("receiver.buffer");
+    let buffer = g.pick(&["mcs", "mdp", "optimum", "radix-heap"]);
+    g.set("name", format!("\"{buffer}\""));
+    match buffer {
+        "mcs" | "mdp" => g.maybe_raw(0.6, "kappa", &["\"2.5%\"", "\"50%\"", "1", "2", "1000"]),
+        "radix-heap" => {
+            g.maybe_raw(0.5, "block", &["\"25%\"", "1", "\"100%\""]);
+            g.maybe(0.3, "redistribute", &["read", "refile"]);
+        }
+        _ => {}
+    }
+    if g.chance(0.4) {
+        g.table("receiver.disk");
+        let disk = g.pick(&["analytic", "linear", "mechanical"]);
+        g.set("name", format!("\"{disk}\""));
+        match disk {
+            "linear" => {
+                g.maybe(0.5, "access", &["0s", "10ms", "1s"]);
+                g.maybe(0.5, "per_block", &["0s", "2ms"]);
+            }
+            "mechanical" => g.maybe(1.0, "spec", &["barracuda", "st15150n"]),
+            _ => {}
+        }
+    }
+    g.lines.join("\n") + "\n"
+}
+
+/// Checks one broadcast file: rejected by name, or every receiver of every point plays
+/// every frame once, the same twice.
+fn check_broadcast(text: &str) -> Result<Outcome, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = dir.path().join("fuzz-broadcast.toml");
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let registry = vodbench_plugins::registry();
+    let suite = match catch_unwind(AssertUnwindSafe(|| BroadcastSuite::load(&path, &registry)))
+        .map_err(|_| "panicked while checking".to_string())?
+    {
+        Ok(s) => s,
+        Err(e) => {
+            let message = e.to_string();
+            return if message.starts_with(&path.display().to_string()) {
+                Ok(Outcome::Rejected)
+            } else {
+                Err(format!("the error does not name the file: {message}"))
+            };
+        }
+    };
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let r = catch_unwind(AssertUnwindSafe(|| run_suite(&suite, &|_, _| {})))
+            .map_err(|_| "panicked while simulating".to_string())?
+            .map_err(|e| format!("the checks passed but the run failed: {e}"))?;
+        for p in &r.points {
+            for c in &p.clients {
+                let frames = u64::from(p.summary.frames);
+                if c.frames_played != frames || c.frames_read != c.frames_written {
+                    return Err(format!("a receiver lost frames: {c:?}"));
+                }
+            }
+        }
+        runs.push(format!("{:?}", r.points));
+    }
+    if runs[0] != runs[1] {
+        return Err("two runs of the same file differ".into());
+    }
+    Ok(Outcome::Ran)
+}
+
+/// Runs `check` on another thread and fails if it has not finished after `secs` seconds:
+/// a livelock fails the test instead of hanging the suite (a guard, not a measurement).
+fn within<T: Send + 'static>(
+    secs: u64,
+    check: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(check());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .map_err(|_| format!("did not finish within {secs} s (a livelock?)"))?
+}
+
 /// What became of one random file.
 enum Outcome {
     Rejected,
@@ -375,13 +507,33 @@ proptest! {
     #[test]
     fn issue2_random_scenarios_are_rejected_by_name_or_run_to_the_end(seed in any::<u64>()) {
         let files = random_scenario(seed);
-        if let Err(why) = check(&files) {
+        let for_check = files.clone();
+        if let Err(why) = within(120, move || check(&for_check)) {
             prop_assert!(
                 false,
                 "{why}\n--- scenario (seed {seed}) ---\n{}\n--- trace ---\n{}",
                 files.scenario,
                 files.trace.as_deref().unwrap_or("(none)")
             );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        failure_persistence: None,
+        .. ProptestConfig::default()
+    })]
+
+    #[test]
+    fn issue6_random_broadcast_scenarios_are_rejected_by_name_or_play_every_frame(
+        seed in any::<u64>()
+    ) {
+        let text = random_broadcast(seed);
+        let for_check = text.clone();
+        if let Err(why) = within(120, move || check_broadcast(&for_check)) {
+            prop_assert!(false, "{why}\n--- broadcast scenario (seed {seed}) ---\n{text}");
         }
     }
 }
@@ -405,5 +557,17 @@ fn issue2_random_scenarios_include_valid_and_invalid_ones() {
     assert!(
         ran >= 8 && rejected >= 8 && traces >= 3,
         "ran {ran} ({traces} from traces), rejected {rejected}"
+    );
+    let (mut rejected, mut ran) = (0, 0);
+    for seed in 0..40 {
+        match check_broadcast(&random_broadcast(seed)) {
+            Ok(Outcome::Rejected) => rejected += 1,
+            Ok(Outcome::Ran) => ran += 1,
+            Err(why) => panic!("broadcast seed {seed}: {why}"),
+        }
+    }
+    assert!(
+        ran >= 8 && rejected >= 8,
+        "broadcast: ran {ran}, rejected {rejected}"
     );
 }
