@@ -119,6 +119,14 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "sweep-large-seed.toml",
+        &[
+            "sweep-large-seed.toml:5:",
+            "holds integers up to 9223372036854775807",
+            "--seed",
+        ],
+    ),
+    (
         "generator-range.toml",
         &["generator-range.toml", "`workload.generate.z`"],
     ),

@@ -53,7 +53,7 @@ pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
 /// `seed = 13702643148169166723`, which scenarios accept as a `u64` but TOML's own integers
 /// cannot hold) replaced by `0` and spaces of the same length, so that the rest can be
 /// located at the same byte offsets.
-fn without_large_integers(text: &str) -> String {
+pub(crate) fn without_large_integers(text: &str) -> String {
     text.split_inclusive('\n')
         .map(|line| {
             let Some(eq) = line.find('=') else {

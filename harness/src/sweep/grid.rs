@@ -132,7 +132,9 @@ pub struct Grid {
 
 /// Whether scenario text has a top-level table `key` (`sweep`, `broadcast`).
 pub fn has_table(text: &str, key: &str) -> bool {
+    // a seed above i64::MAX must not hide what kind of file this is (see `parse_table`)
     text.parse::<toml::Table>()
+        .or_else(|_| locate::without_large_integers(text).parse::<toml::Table>())
         .map(|t| t.contains_key(key))
         .unwrap_or(false)
 }
@@ -146,13 +148,30 @@ pub fn read_scenario(path: &Path) -> Result<String, ScenarioError> {
 }
 
 /// Parses scenario text as TOML; a syntax error names the file and line.
+///
+/// A sweep or broadcast file is read as a TOML table, whose integers stop at `i64::MAX`; a
+/// single scenario file is read straight into its fields and takes any `u64` seed. A larger
+/// integer here is an error that says so.
 pub fn parse_table(text: &str, path: &Path) -> Result<toml::Table, ScenarioError> {
-    text.parse()
-        .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+    text.parse().map_err(|e: toml::de::Error| {
+        let too_large = locate::without_large_integers(text)
+            .parse::<toml::Table>()
+            .is_ok();
+        ScenarioError::Syntax {
             file: path.to_path_buf(),
             line: e.span().map(|s| locate::line_of(text, s.start)),
-            message: e.message().to_string(),
-        })
+            message: if too_large {
+                format!(
+                    "{}: a sweep or broadcast file holds integers up to {} (TOML's); a larger \
+                     seed can be given to a single scenario file or as `vodbench run --seed`",
+                    e.message(),
+                    i64::MAX
+                )
+            } else {
+                e.message().to_string()
+            },
+        }
+    })
 }
 
 /// A swept value shown to people: strings bare, a plugin table as `name k=v …`.
