@@ -158,6 +158,23 @@ fn issue2_bad_scenarios_are_named_errors_with_exit_2() {
     }
 }
 
+/// What a broadcast run spills is known only by running it: `check` accepts the file, and
+/// `run` reports the disk that is too small as the scenario's error (exit code 2), naming
+/// the file and the key.
+#[test]
+fn issue6_a_receiver_disk_too_small_for_the_run_is_exit_2() {
+    let path = "tests/fixtures/bad/broadcast-disk-full.toml";
+    assert!(vodbench(&["check", path]).status.success());
+    let out = vodbench(&["run", path, "--quiet"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("broadcast-disk-full.toml: the receiver's disk is full")
+            && stderr.contains("receiver.disk"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn issue2_missing_scenario_file_is_exit_2() {
     let out = vodbench(&["run", "tests/fixtures/does-not-exist.toml"]);

@@ -42,6 +42,10 @@ pub fn cmd_run(
     };
     let results = match run_suite(&suite, &progress) {
         Ok(r) => r,
+        // a disk too small for what the run spills is the scenario's to fix
+        Err(e @ super::BroadcastError::DiskFull { .. }) => {
+            return input_error(format!("{}: {e}", path.display()))
+        }
         Err(e) => return failure(format!("{}: {e}", path.display())),
     };
     bar.finish_and_clear();

@@ -51,7 +51,8 @@ pub enum BroadcastError {
         /// Window length.
         window: u32,
     },
-    /// The receiver's disk is too small.
+    /// The receiver's disk is too small for the frames the run spills (known only by
+    /// running; exit code 2, as for any scenario error).
     #[error("the receiver's disk is full: {frames} frames would not fit; choose a larger disk (receiver.disk)")]
     DiskFull {
         /// Frames that would be on disk.
