@@ -464,7 +464,7 @@ fn a_cache_too_small_for_the_disks_lead_ends_with_glitches_not_a_livelock() {
         frames,
         delay,
         instant_ns: 4_166_666,
-        frame_bytes: 2083,
+        frame_bytes: 1000, // = ctx().block_bytes: the linear disk counts frames by it
         cache,
         read_ahead: 0,
         sample: 10,
