@@ -127,6 +127,15 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "sweep-key-twice.toml",
+        &[
+            "sweep-key-twice.toml:22:",
+            "`sweep.terminals.count`",
+            "sweep point (load = \"light\", terminals.count = 2)",
+            "set by entry \"light\" of series `load` (line 26) too",
+        ],
+    ),
+    (
         "generator-range.toml",
         &["generator-range.toml", "`workload.generate.z`"],
     ),

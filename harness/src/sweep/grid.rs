@@ -16,6 +16,13 @@
 //! §7.6, Table 2): `vodbench sweep` reports each point's scaleup, its maximum terminals over
 //! `factor ×` those of the point with factor 1 and the same other values.
 //!
+//! Each scenario key is set by one axis only. A point where a later setting would undo an
+//! earlier one — the same key, a table replacing a key set inside it, or a key overriding a
+//! value an earlier table gave it — is an error naming both settings' lines, since the
+//! point's label would name a value it never ran with. A key inside a table another axis
+//! sets, where that table leaves it out, refines the table. A key list names each value
+//! once, and no series shares a key axis's name.
+//!
 //! Published values per point go in `[[sweep.paper]]` entries: `at` selects points by axis
 //! values (axes left out match every value) and the other keys are merged into those points'
 //! `[paper]` table. A series entry can also set `"paper.KEY"` itself.
@@ -106,6 +113,61 @@ impl Axis {
             Axis::Series { entries, .. } => toml::Value::String(entries[i].label.clone()),
         }
     }
+}
+
+impl Axis {
+    /// Setting `i` in messages: `the sweep list "key"` or `entry "label" of series NAME`.
+    fn setting_name(&self, i: usize) -> String {
+        match self {
+            Axis::Key { key, .. } => format!("the sweep list \"{key}\""),
+            Axis::Series { name, entries } => {
+                format!("entry {:?} of series `{name}`", entries[i].label)
+            }
+        }
+    }
+
+    /// The value setting `i` gives `key`, if it sets it.
+    fn setting(&self, i: usize, key: &str) -> Option<&toml::Value> {
+        match self {
+            Axis::Key { key: k, values } => (k == key).then(|| &values[i]),
+            Axis::Series { entries, .. } => entries[i]
+                .sets
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v),
+        }
+    }
+}
+
+/// The setting among `sets` (key, axis, setting) of a point that setting `key` now would
+/// undo in part or whole: the same key, a key inside a table `key` replaces, or a value the
+/// earlier table gave the key `key` is inside. A later key inside an earlier table that did
+/// not set it only adds to that table.
+fn replaced_setting<'a>(
+    axes: &[Axis],
+    sets: &'a [(String, usize, usize)],
+    key: &str,
+) -> Option<&'a (String, usize, usize)> {
+    sets.iter().find(|(pk, pa, pi)| {
+        if pk == key || inside(pk, key) {
+            return true;
+        }
+        if !inside(key, pk) {
+            return false;
+        }
+        let rest = &key[pk.len() + 1..];
+        axes[*pa]
+            .setting(*pi, pk)
+            .and_then(toml::Value::as_table)
+            .is_some_and(|t| get_path(t, rest).is_some())
+    })
+}
+
+/// Whether dotted key `inner` lies inside the table at dotted key `outer`.
+fn inside(inner: &str, outer: &str) -> bool {
+    inner.len() > outer.len() + 1
+        && inner.starts_with(outer)
+        && inner.as_bytes()[outer.len()] == b'.'
 }
 
 /// One point of the grid.
@@ -290,6 +352,25 @@ impl Grid {
                 toml::Value::Array(a) if !a.is_empty() => a.clone(),
                 _ => return Err(at(&key, line, "must be a non-empty list of values".into())),
             };
+            if let Some(j) = (1..values.len()).find(|&j| values[..j].contains(&values[j])) {
+                return Err(at(
+                    &key,
+                    line,
+                    format!(
+                        "lists {} twice; each value makes one point",
+                        describe(&values[j])
+                    ),
+                ));
+            }
+            if axes.iter().any(|a| a.name() == k) {
+                return Err(at(
+                    &key,
+                    line,
+                    format!(
+                        "a series is named `{k}` too; axes need distinct names (rename the series)"
+                    ),
+                ));
+            }
             axes.push(Axis::Key {
                 key: k.clone(),
                 values,
@@ -318,8 +399,12 @@ impl Grid {
         let mut index = vec![0usize; axes.len()];
         for _ in 0..count {
             let mut table = base.clone();
-            let mut values = Vec::new();
-            let mut sets = Vec::new();
+            let values: Vec<(String, toml::Value)> = axes
+                .iter()
+                .zip(&index)
+                .map(|(axis, &i)| (axis.name().to_string(), axis.value(i)))
+                .collect();
+            let mut sets: Vec<(String, usize, usize)> = Vec::new();
             let mut factor = None;
             for (a, axis) in axes.iter().enumerate() {
                 let i = index[a];
@@ -331,13 +416,40 @@ impl Grid {
                     Axis::Series { entries, .. } => entries[i].sets.clone(),
                 };
                 for (k, v) in pairs {
+                    if let Some(earlier) = replaced_setting(&axes, &sets, &k) {
+                        let (key, line) = setting_place(text, axis, i, &k);
+                        let (pk, pa, pi) = earlier;
+                        let (_, pline) = setting_place(text, &axes[*pa], *pi, pk);
+                        let by = format!(
+                            "{}{}",
+                            axes[*pa].setting_name(*pi),
+                            pline.map_or(String::new(), |l| format!(" (line {l})"))
+                        );
+                        let clash = if *pk == k {
+                            format!("`{k}` is set by {by} too")
+                        } else if inside(pk, &k) {
+                            format!("setting the table `{k}` would undo `{pk}`, set by {by}")
+                        } else {
+                            format!(
+                                "`{k}` would override the value the table `{pk}` of {by} gives it"
+                            )
+                        };
+                        return Err(at(
+                            &key,
+                            line,
+                            format!(
+                                "sweep point ({}): {clash}; a key may be set by one axis only \
+                                 (a series entry can set several keys together)",
+                                point_label(&values),
+                            ),
+                        ));
+                    }
                     set_path(&mut table, &k, v).map_err(|m| {
                         let (key, line) = setting_place(text, axis, i, &k);
                         at(&key, line, format!("cannot set `{k}`: {m}"))
                     })?;
                     sets.push((k, a, i));
                 }
-                values.push((axis.name().to_string(), axis.value(i)));
             }
             points.push(GridPoint {
                 table,
@@ -826,6 +938,64 @@ note = 1
         let (k, l, m) = err(twice);
         assert_eq!((k.as_str(), l), ("sweep.paper.1.x", Some(5)));
         assert!(m.contains("already has"), "{m}");
+    }
+
+    #[test]
+    fn a_key_set_by_two_axes_is_an_error_not_a_silent_override() {
+        // The key list is applied after the series: it would silently undo the series.
+        let text = "[[sweep.series.cfg]]\nlabel = \"small\"\n\"terminals.count\" = 50\n\
+                    [sweep]\n\"terminals.count\" = [100, 300]\n";
+        let (k, l, m) = err(text);
+        assert_eq!((k.as_str(), l), ("sweep.terminals.count", Some(5)));
+        assert!(
+            m.contains("sweep point (cfg = \"small\", terminals.count = 100)"),
+            "{m}"
+        );
+        assert!(
+            m.contains("set by entry \"small\" of series `cfg` (line 3) too"),
+            "{m}"
+        );
+        // A later table replacing a key an earlier axis set inside it.
+        let text = "[[sweep.series.a]]\nlabel = \"one\"\n\"prefetcher.processes\" = 1\n\
+                    [[sweep.series.b]]\nlabel = \"std\"\nprefetcher = { name = \"standard\" }\n";
+        let (k, l, m) = err(text);
+        assert_eq!((k.as_str(), l), ("sweep.series.b.0.prefetcher", Some(6)));
+        assert!(m.contains("would undo `prefetcher.processes`"), "{m}");
+        // A later key overriding what an earlier table gave it.
+        let text = "[sweep]\nterminals = [{ count = 10 }]\n\"terminals.count\" = [1, 2]\n";
+        let (k, _, m) = err(text);
+        assert_eq!(k, "sweep.terminals.count");
+        assert!(m.contains("the table `terminals` of the sweep list"), "{m}");
+        // Two keys of one series entry clash the same way.
+        let text = "[[sweep.series.s]]\nlabel = \"x\"\nterminals = { count = 3 }\n\
+                    \"terminals.count\" = 4\n";
+        let (_, _, m) = err(text);
+        assert!(m.contains("entry \"x\" of series `s`"), "{m}");
+    }
+
+    #[test]
+    fn a_key_inside_an_earlier_table_that_did_not_set_it_refines_it() {
+        let text = "[[sweep.series.p]]\nlabel = \"std\"\nprefetcher = { name = \"standard\" }\n\
+                    [sweep]\n\"prefetcher.processes\" = [1, 8]\n";
+        let g = grid(text).unwrap();
+        assert_eq!(g.points.len(), 2);
+        let p = &g.points[1].table["prefetcher"];
+        assert_eq!(p["name"].as_str(), Some("standard"));
+        assert_eq!(p["processes"].as_integer(), Some(8));
+        // `terminals.countx` is not inside `terminals.count`.
+        let text = "[[sweep.series.s]]\nlabel = \"x\"\n\"a.b\" = 1\n[sweep]\n\"a.bc\" = [1]\n";
+        assert_eq!(grid(text).unwrap().points.len(), 1);
+    }
+
+    #[test]
+    fn axes_need_distinct_names_and_values() {
+        let (k, l, m) = err("[sweep]\n\"server.stripe\" = [\"1KiB\", \"2KiB\", \"1KiB\"]\n");
+        assert_eq!((k.as_str(), l), ("sweep.server.stripe", Some(2)));
+        assert!(m.contains("lists \"1KiB\" twice"), "{m}");
+        let text = "[sweep]\n\"seed\" = [1, 2]\n[[sweep.series.seed]]\nlabel = \"x\"\n\"a\" = 1\n";
+        let (k, l, m) = err(text);
+        assert_eq!((k.as_str(), l), ("sweep.seed", Some(2)));
+        assert!(m.contains("a series is named `seed` too"), "{m}");
     }
 
     #[test]
