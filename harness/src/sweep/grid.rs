@@ -987,6 +987,93 @@ note = 1
         assert_eq!(grid(text).unwrap().points.len(), 1);
     }
 
+    /// Whether every leaf of `want` is in `got` (a later axis may add keys to a table).
+    fn holds(got: &toml::Value, want: &toml::Value) -> bool {
+        match (got, want) {
+            (toml::Value::Table(g), toml::Value::Table(w)) => w
+                .iter()
+                .all(|(k, v)| g.get(k).is_some_and(|gv| holds(gv, v))),
+            _ => got == want,
+        }
+    }
+
+    const KEYS: [&str; 6] = ["a", "a.b", "a.c", "a.b.d", "x", "x.y"];
+    const VALUES: [&str; 6] = [
+        "1",
+        "2",
+        "{ b = 3 }",
+        "{ c = 4 }",
+        "{ b = { d = 5 } }",
+        "{ y = 6 }",
+    ];
+
+    /// A sweep over a few overlapping keys: (series: entries of (label, settings)), key
+    /// lists, each a key index and value indices.
+    type Series = Vec<Vec<(usize, Vec<(usize, usize)>)>>;
+    type Lists = Vec<(usize, Vec<usize>)>;
+
+    fn sweep_text(series: &Series, lists: &Lists) -> String {
+        let mut text = String::from("seed = 1\n[sweep]\n");
+        for (k, vs) in lists {
+            let vs: Vec<&str> = vs.iter().map(|&v| VALUES[v]).collect();
+            text += &format!("\"{}\" = [{}]\n", KEYS[*k], vs.join(", "));
+        }
+        for (n, entries) in series.iter().enumerate() {
+            for (label, sets) in entries {
+                text += &format!("[[sweep.series.s{n}]]\nlabel = \"l{label}\"\n");
+                for &(k, v) in sets {
+                    text += &format!("\"{}\" = {}\n", KEYS[k], VALUES[v]);
+                }
+            }
+        }
+        text
+    }
+
+    proptest::proptest! {
+        /// Whatever axes a sweep combines, a point either is refused or holds every value
+        /// its label names: no setting is silently undone by another.
+        #[test]
+        fn every_point_holds_the_values_its_label_names(
+            series in proptest::collection::vec(
+                proptest::collection::vec(
+                    (0usize..3, proptest::collection::vec((0usize..6, 0usize..6), 1..3)),
+                    1..3,
+                ),
+                0..3,
+            ),
+            lists in proptest::collection::vec(
+                (0usize..6, proptest::collection::vec(0usize..6, 1..3)),
+                0..3,
+            ),
+        ) {
+            let text = sweep_text(&series, &lists);
+            // repeated keys in one table or entry are TOML errors, not this test's subject
+            let Ok(mut base) = text.parse::<toml::Table>() else { return Ok(()) };
+            let Ok(g) = Grid::expand(&mut base, &text, Path::new("s.toml")) else {
+                return Ok(());
+            };
+            for p in &g.points {
+                for (axis, (name, value)) in g.axes.iter().zip(&p.values) {
+                    proptest::prop_assert_eq!(axis.name(), name.as_str());
+                    let i = (0..axis.len()).find(|&i| axis.value(i) == *value).unwrap();
+                    let sets: Vec<(String, toml::Value)> = match axis {
+                        Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
+                        Axis::Series { entries, .. } => entries[i].sets.clone(),
+                    };
+                    for (k, v) in sets {
+                        let got = get_path(&p.table, &k);
+                        proptest::prop_assert!(
+                            got.is_some_and(|g| holds(g, &v)),
+                            "{text}\npoint {:?}: `{k}` = {v} lost, table {:?}",
+                            p.values,
+                            p.table
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn axes_need_distinct_names_and_values() {
         let (k, l, m) = err("[sweep]\n\"server.stripe\" = [\"1KiB\", \"2KiB\", \"1KiB\"]\n");
