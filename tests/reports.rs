@@ -476,6 +476,34 @@ fn issue5_rerun_reproduces_byte_identical_results() {
     assert_eq!(results(&dir), results(&again));
     assert_eq!(json(&again.join("summary.json"))["terminals"], 9);
 
+    // a folder whose results were edited, or that holds a file no run writes, is not
+    // reproduced, and the error says which files and how
+    let rerun_of = |dir: &Path| {
+        let out = common::vodbench(&[
+            "rerun",
+            dir.to_str().unwrap(),
+            "--out",
+            again.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{:?}", common::text(&out));
+        common::text(&out).1
+    };
+    let summary = dir.join("summary.json");
+    let original_summary = std::fs::read(&summary).unwrap();
+    std::fs::write(&summary, [&original_summary[..], b" "].concat()).unwrap();
+    let err = rerun_of(&dir);
+    assert!(err.contains("differs in: summary.json"), "{err}");
+    assert!(!err.contains("did not write"), "{err}");
+    std::fs::write(&summary, &original_summary).unwrap();
+    std::fs::write(dir.join("summary.csv"), "exported\n").unwrap();
+    let err = rerun_of(&dir);
+    assert!(
+        err.contains("has files the rerun did not write: summary.csv"),
+        "{err}"
+    );
+    assert!(!err.contains("differs in"), "{err}");
+    std::fs::remove_file(dir.join("summary.csv")).unwrap();
+
     // a trace-driven run: the trace's hash is recorded and checked
     let trace = tmp.path().join("w.trace");
     ok(&[

@@ -528,15 +528,23 @@ pub(crate) fn cmd_rerun(registry: &Registry, args: RerunArgs) -> ExitCode {
         (Err(m), _) | (_, Err(m)) => return failure(m),
     };
     let mut differ = Vec::new();
+    let mut only_before = Vec::new();
+    let mut only_after = Vec::new();
     for f in before
         .iter()
         .chain(after.iter().filter(|f| !before.contains(f)))
     {
-        if std::fs::read(original.join(f)).ok() != std::fs::read(out.join(f)).ok() {
-            differ.push(f.clone());
+        match (
+            std::fs::read(original.join(f)).ok(),
+            std::fs::read(out.join(f)).ok(),
+        ) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(_), Some(_)) | (None, None) => differ.push(f.clone()),
+            (Some(_), None) => only_before.push(f.clone()),
+            (None, Some(_)) => only_after.push(f.clone()),
         }
     }
-    if differ.is_empty() {
+    if differ.is_empty() && only_before.is_empty() && only_after.is_empty() {
         if !args.quiet {
             println!(
                 "reproduced {}: {} files byte-identical ({}); output: {}",
@@ -548,11 +556,24 @@ pub(crate) fn cmd_rerun(registry: &Registry, args: RerunArgs) -> ExitCode {
         }
         ExitCode::SUCCESS
     } else {
+        let mut parts = Vec::new();
+        if !differ.is_empty() {
+            parts.push(format!("differs in: {}", differ.join(", ")));
+        }
+        if !only_before.is_empty() {
+            parts.push(format!(
+                "has files the rerun did not write: {} (added to the folder after the run, \
+                 by `vodbench export --out` say?)",
+                only_before.join(", ")
+            ));
+        }
+        if !only_after.is_empty() {
+            parts.push(format!("lacks: {}", only_after.join(", ")));
+        }
         eprintln!(
-            "error: rerun of {} differs from {} in: {} (output: {})",
-            s.name(),
+            "error: {} against its rerun: {} (output: {})",
             original.display(),
-            differ.join(", "),
+            parts.join("; "),
             out.display()
         );
         ExitCode::from(EXIT_FAILURE)
