@@ -184,6 +184,74 @@ fn issue6_a_receiver_disk_too_small_for_the_run_is_exit_2() {
     );
 }
 
+/// `run --terminals` or `--seed` on a sweep that sets that key would run every point with
+/// the flag's value under labels naming the sweep's values: refused, exit code 2; a flag for
+/// a key the sweep leaves alone still applies to every point.
+#[test]
+fn issue2_a_run_flag_that_would_override_a_swept_key_is_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("tests/fixtures/tiny.toml").unwrap();
+    let cases = [
+        (
+            "count.toml",
+            format!("{tiny}\n[sweep]\n\"terminals.count\" = [5, 7]\n"),
+            "--terminals",
+            "3",
+            "`terminals.count`, which the sweep sets (`terminals.count`)",
+        ),
+        (
+            "table.toml",
+            format!(
+                "{tiny}\n[[sweep.series.load]]\nlabel = \"light\"\n\
+                 terminals = {{ count = 4, memory = \"1MiB\" }}\n"
+            ),
+            "--terminals",
+            "3",
+            "`terminals.count`, which the sweep sets (`terminals`)",
+        ),
+        (
+            "seed.toml",
+            format!("{tiny}\n[sweep]\nseed = [1, 2]\n"),
+            "--seed",
+            "9",
+            "`seed`, which the sweep sets (`seed`)",
+        ),
+        (
+            "broadcast.toml",
+            std::fs::read_to_string("tests/fixtures/broadcast-tiny.toml")
+                .unwrap()
+                .replace("[sweep]\n", "[sweep]\nseed = [1, 2]\n"),
+            "--seed",
+            "9",
+            "`seed`, which the sweep sets (`seed`)",
+        ),
+    ];
+    for (name, contents, flag, value, fragment) in cases {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, contents).unwrap();
+        let path = path.to_str().unwrap();
+        assert!(vodbench(&["check", path]).status.success(), "{name}");
+        let out = vodbench(&["run", path, flag, value, "--quiet"]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{name}: {flag} would override {fragment}")),
+            "{name}: {stderr}"
+        );
+    }
+    // the seed of a sweep over the terminal count is the flag's to set
+    let out = vodbench(&[
+        "run",
+        tmp.path().join("count.toml").to_str().unwrap(),
+        "--seed",
+        "9",
+        "--quiet",
+        "--out",
+        tmp.path().join("out").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
 #[test]
 fn issue2_missing_scenario_file_is_exit_2() {
     let out = vodbench(&["run", "tests/fixtures/does-not-exist.toml"]);

@@ -22,6 +22,11 @@ pub fn cmd_run(
         Err(e) => return input_error(e),
     };
     if let Some(seed) = seed {
+        if let Some(m) =
+            crate::sweep::grid::flag_overrides_sweep(path, &suite.swept, "--seed", "seed")
+        {
+            return input_error(m);
+        }
         for p in &mut suite.points {
             p.file.seed = seed;
         }

@@ -157,6 +157,8 @@ pub struct BroadcastSuite {
     pub name: String,
     /// The swept keys, in grid order (the last varies fastest).
     pub sweep_keys: Vec<String>,
+    /// Every scenario key an axis sets at some point, sorted (`Grid::swept_keys`).
+    pub swept: Vec<String>,
     /// The points.
     pub points: Vec<BroadcastScenario>,
 }
@@ -322,6 +324,7 @@ impl BroadcastSuite {
             base_dir,
             name,
             sweep_keys: grid.axes.iter().map(|a| a.name().to_string()).collect(),
+            swept: grid.swept_keys(),
             points: out,
         })
     }

@@ -163,6 +163,34 @@ fn replaced_setting<'a>(
     })
 }
 
+/// The key among `swept` (see [`Grid::swept_keys`]) that sets dotted `key`, itself or a
+/// table holding it.
+pub fn swept_key_covering<'a>(swept: &'a [String], key: &str) -> Option<&'a str> {
+    swept
+        .iter()
+        .map(String::as_str)
+        .find(|k| *k == key || inside(key, k))
+}
+
+/// The error for a command-line `flag` that would override `key` at every point of a sweep
+/// that sets it (`None` when no axis sets it): the points would all run with the flag's
+/// value under labels naming the sweep's.
+pub fn flag_overrides_sweep(
+    path: &Path,
+    swept: &[String],
+    flag: &str,
+    key: &str,
+) -> Option<String> {
+    swept_key_covering(swept, key).map(|k| {
+        format!(
+            "{}: {flag} would override `{key}`, which the sweep sets (`{k}`): every point \
+             would run with the same value under a label naming another; drop {flag}, or \
+             take `{k}` out of [sweep]",
+            path.display()
+        )
+    })
+}
+
 /// Whether dotted key `inner` lies inside the table at dotted key `outer`.
 fn inside(inner: &str, outer: &str) -> bool {
     inner.len() > outer.len() + 1
@@ -715,6 +743,16 @@ impl GridPoint {
 }
 
 impl Grid {
+    /// Every scenario key some axis sets at some point, sorted.
+    pub fn swept_keys(&self) -> Vec<String> {
+        let keys: std::collections::BTreeSet<&str> = self
+            .points
+            .iter()
+            .flat_map(|p| p.sets.iter().map(|(k, _, _)| k.as_str()))
+            .collect();
+        keys.into_iter().map(String::from).collect()
+    }
+
     /// The values of `base` (the file without its `[sweep]`) that every point replaces, so
     /// that no point checks them: `None` when there are none, else the first point's table
     /// with those values put back. A scenario built from it checks them in context (a

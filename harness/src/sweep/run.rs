@@ -155,6 +155,15 @@ pub fn cmd_run(
         Ok(s) => s,
         Err(e) => return input_error(e),
     };
+    let flags = [
+        ("--terminals", "terminals.count", terminals.is_some()),
+        ("--seed", "seed", seed.is_some()),
+    ];
+    for (flag, key, _) in flags.into_iter().filter(|f| f.2) {
+        if let Some(m) = super::grid::flag_overrides_sweep(path, &suite.swept, flag, key) {
+            return input_error(m);
+        }
+    }
     for p in &mut suite.points {
         if let Some(n) = terminals {
             if let Err(e) = p.scenario.set_terminals(n) {

@@ -39,6 +39,8 @@ pub struct SweepSuite {
     pub axes: Vec<String>,
     /// Index of the scaleup series among the axes (its entries carry `factor`s), if any.
     pub scale_axis: Option<usize>,
+    /// Every scenario key an axis sets at some point, sorted ([`Grid::swept_keys`]).
+    pub swept: Vec<String>,
     /// The points, in grid order (the last axis varies fastest).
     pub points: Vec<SweepPoint>,
 }
@@ -85,6 +87,7 @@ impl SweepSuite {
             path: path.to_path_buf(),
             name,
             axes: grid.axes.iter().map(|a| a.name().to_string()).collect(),
+            swept: grid.swept_keys(),
             scale_axis: grid.axes.iter().position(
                 |a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()),
             ),
