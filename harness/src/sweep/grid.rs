@@ -106,16 +106,6 @@ impl Axis {
         }
     }
 
-    /// The value naming setting `i`: the key's value, or the series entry's label.
-    fn value(&self, i: usize) -> toml::Value {
-        match self {
-            Axis::Key { values, .. } => values[i].clone(),
-            Axis::Series { entries, .. } => toml::Value::String(entries[i].label.clone()),
-        }
-    }
-}
-
-impl Axis {
     /// Setting `i` in messages: `the sweep list "key"` or `entry "label" of series NAME`.
     fn setting_name(&self, i: usize) -> String {
         match self {
@@ -135,6 +125,14 @@ impl Axis {
                 .iter()
                 .find(|(k, _)| k == key)
                 .map(|(_, v)| v),
+        }
+    }
+
+    /// The value naming setting `i`: the key's value, or the series entry's label.
+    fn value(&self, i: usize) -> toml::Value {
+        match self {
+            Axis::Key { values, .. } => values[i].clone(),
+            Axis::Series { entries, .. } => toml::Value::String(entries[i].label.clone()),
         }
     }
 }
@@ -380,7 +378,8 @@ impl Grid {
                 toml::Value::Array(a) if !a.is_empty() => a.clone(),
                 _ => return Err(at(&key, line, "must be a non-empty list of values".into())),
             };
-            if let Some(j) = (1..values.len()).find(|&j| values[..j].contains(&values[j])) {
+            let mut seen = std::collections::HashSet::new();
+            if let Some(j) = (0..values.len()).find(|&j| !seen.insert(values[j].to_string())) {
                 return Err(at(
                     &key,
                     line,
