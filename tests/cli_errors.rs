@@ -252,6 +252,64 @@ fn issue2_a_run_flag_that_would_override_a_swept_key_is_exit_2() {
     assert!(out.status.success(), "{:?}", text(&out));
 }
 
+/// An `--out` naming a folder vodbench did not write is never replaced (that would delete
+/// its files): exit 1, naming the folder; the files stay.
+#[test]
+fn issue5_an_output_folder_of_the_users_is_not_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "precious").unwrap();
+    for args in [
+        &["run", "tests/fixtures/tiny.toml", "--quiet", "--out"][..],
+        &[
+            "search",
+            "tests/fixtures/search_small.toml",
+            "--quiet",
+            "--out",
+        ][..],
+        // refused before searching: its checkpoints (points/) would have gone into the
+        // folder, and made it look like a sweep's
+        &[
+            "sweep",
+            "tests/fixtures/sweep_small.toml",
+            "--quiet",
+            "--out",
+        ][..],
+        &[
+            "run",
+            "tests/fixtures/broadcast-tiny.toml",
+            "--quiet",
+            "--out",
+        ][..],
+    ] {
+        let out = vodbench(&[args, &[mine.to_str().unwrap()]].concat());
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("mine: exists and is not a vodbench output folder"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+            "precious"
+        );
+        assert!(!mine.join("points").exists(), "{args:?}");
+    }
+    // a run's own folder is replaced by the next run into it
+    let run = tmp.path().join("run");
+    for _ in 0..2 {
+        let out = vodbench(&[
+            "run",
+            "tests/fixtures/tiny.toml",
+            "--quiet",
+            "--out",
+            run.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{:?}", text(&out));
+    }
+}
+
 #[test]
 fn issue2_missing_scenario_file_is_exit_2() {
     let out = vodbench(&["run", "tests/fixtures/does-not-exist.toml"]);

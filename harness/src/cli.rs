@@ -523,7 +523,7 @@ fn default_out(registry: &Registry, path: &Path) -> PathBuf {
             path.file_stem()
                 .map_or("scenario".into(), |s| s.to_string_lossy().into_owned())
         });
-    Path::new("out").join(name)
+    output::default_dir(&name)
 }
 
 fn cmd_run(
@@ -545,6 +545,9 @@ fn cmd_run(
     }
     if let Some(seed) = seed {
         s.file.seed = seed;
+    }
+    if let Err(e) = output::check_output_dir(dir) {
+        return failure(e);
     }
     let started = Instant::now();
     let bar = indicatif::ProgressBar::hidden();

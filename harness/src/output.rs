@@ -173,8 +173,80 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     std::fs::rename(&tmp, path).map_err(|e| oerr(path, e))
 }
 
+/// A name usable as one folder name: characters other than letters, digits, `.`, `_` and
+/// `-` (path separators among them) become `_`, and leading dots are dropped, so a scenario
+/// named `../src` cannot put its output outside `out/`.
+pub fn folder_name(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let s = s.trim_start_matches('.').to_string();
+    if s.is_empty() {
+        "scenario".into()
+    } else {
+        s
+    }
+}
+
+/// `out/<name>`, a command's default output folder, `name` made a folder name
+/// ([`folder_name`]).
+pub fn default_dir(name: &str) -> PathBuf {
+    Path::new("out").join(folder_name(name))
+}
+
+/// What every folder vodbench writes holds at its top (`manifest.json`; `summary.json` in a
+/// `disk replay` folder; `points/` in a sweep stopped before its first write).
+const OUTPUT_MARKERS: [&str; 3] = ["manifest.json", "summary.json", "points"];
+
+/// Checks that the existing `dir` may be replaced as a whole: it is an empty folder or one
+/// vodbench wrote. Replacing anything else would delete files vodbench did not write (an
+/// `--out` naming a folder of the user's).
+fn replaceable(dir: &Path) -> Result<(), OutputError> {
+    if !dir.is_dir() {
+        return Err(oerr(
+            dir,
+            "exists and is not a folder; choose another output folder",
+        ));
+    }
+    let empty = std::fs::read_dir(dir)
+        .map_err(|e| oerr(dir, e))?
+        .next()
+        .is_none();
+    if empty || OUTPUT_MARKERS.iter().any(|m| dir.join(m).exists()) {
+        return Ok(());
+    }
+    Err(oerr(
+        dir,
+        format!(
+            "exists and is not a vodbench output folder (it holds none of {}); replacing it \
+             would delete files vodbench did not write: choose another output folder, or \
+             remove this one",
+            OUTPUT_MARKERS.join(", ")
+        ),
+    ))
+}
+
+/// Checks, before a command works, that its output folder `dir` can be written: absent, or
+/// a folder [`write_folder`] may replace. A search's hours are not spent only to find that
+/// its results cannot be saved.
+pub fn check_output_dir(dir: &Path) -> Result<(), OutputError> {
+    if dir.exists() {
+        replaceable(dir)?;
+    }
+    Ok(())
+}
+
 /// Writes a whole output folder atomically: `files` (name, contents), `tables` in every
-/// format, then the reporter's files made from all of those.
+/// format, then the reporter's files made from all of those. An existing `dir` is replaced
+/// only when it is empty or an output folder vodbench wrote (one holding `manifest.json`,
+/// `summary.json` or `points/`).
 pub fn write_folder(
     dir: &Path,
     files: &[(&str, String)],
@@ -182,6 +254,9 @@ pub fn write_folder(
     writers: Writers<'_>,
     formats: &[TableFormat],
 ) -> Result<(), OutputError> {
+    if dir.exists() {
+        replaceable(dir)?;
+    }
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -255,8 +330,11 @@ pub fn write_run(
 }
 
 /// Copies the files of the folder `from` (not its subfolders) into a new folder `to`,
-/// atomically (replacing `to`).
+/// atomically (replacing `to` when it is empty or an output folder vodbench wrote).
 pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
+    if to.exists() {
+        replaceable(to)?;
+    }
     let mut files = Vec::new();
     for e in std::fs::read_dir(from).map_err(|e| oerr(from, e))? {
         let e = e.map_err(|e| oerr(from, e))?;
@@ -319,11 +397,59 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("run");
         let w = Writers::default();
-        write_folder(&dir, &[("a.json", "1\n".into())], &[], w, &[]).unwrap();
+        let first = [("manifest.json", "{}\n".into()), ("a.json", "1\n".into())];
+        write_folder(&dir, &first, &[], w, &[]).unwrap();
         write_folder(&dir, &[("b.json", "2\n".into())], &[], w, &[]).unwrap();
         assert!(!dir.join("a.json").exists());
         assert_eq!(std::fs::read_to_string(dir.join("b.json")).unwrap(), "2\n");
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary folders left behind");
+    }
+
+    #[test]
+    fn only_an_empty_or_vodbench_folder_is_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let w = Writers::default();
+        let files = [("summary.json", "{}\n".into())];
+        // a folder of the user's: refused, and left as it was
+        let mine = tmp.path().join("mine");
+        std::fs::create_dir(&mine).unwrap();
+        std::fs::write(mine.join("notes.txt"), "precious").unwrap();
+        let e = write_folder(&mine, &files, &[], w, &[]).unwrap_err();
+        assert!(e.message.contains("not a vodbench output folder"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+            "precious"
+        );
+        let e = copy_folder(tmp.path(), &mine).unwrap_err();
+        assert!(e.message.contains("not a vodbench output folder"), "{e}");
+        assert!(mine.join("notes.txt").exists());
+        // a file where the folder would go
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let e = write_folder(&file, &files, &[], w, &[]).unwrap_err();
+        assert!(e.message.contains("is not a folder"), "{e}");
+        // an empty folder, and folders vodbench wrote (a sweep's checkpoints alone too)
+        let empty = tmp.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        write_folder(&empty, &files, &[], w, &[]).unwrap();
+        write_folder(&empty, &files, &[], w, &[]).unwrap();
+        let sweep = tmp.path().join("sweep");
+        std::fs::create_dir_all(sweep.join("points")).unwrap();
+        write_folder(&sweep, &files, &[], w, &[]).unwrap();
+        assert!(sweep.join("summary.json").exists());
+    }
+
+    #[test]
+    fn default_folders_stay_inside_out() {
+        assert_eq!(default_dir("zipf1"), Path::new("out/zipf1"));
+        assert_eq!(
+            default_dir("spiffi-fig10-sweep"),
+            Path::new("out/spiffi-fig10-sweep")
+        );
+        assert_eq!(default_dir("../src"), Path::new("out/_src"));
+        assert_eq!(default_dir("../../x"), Path::new("out/_.._x"));
+        assert_eq!(default_dir(".."), Path::new("out/scenario"));
+        assert_eq!(default_dir("/etc"), Path::new("out/_etc"));
     }
 }

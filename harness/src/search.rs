@@ -59,7 +59,7 @@ use crate::sim::SimOptions;
 use crate::video::LibraryMemo;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -772,7 +772,10 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
     let dir = args
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("out").join(format!("{}-search", scenario.name())));
+        .unwrap_or_else(|| output::default_dir(&format!("{}-search", scenario.name())));
+    if let Err(e) = output::check_output_dir(&dir) {
+        return failure(e);
+    }
     let pool = match worker_pool(args.limits.threads) {
         Ok(p) => p,
         Err(e) => return failure(e),

@@ -31,6 +31,10 @@ pub fn cmd_run(
             p.file.seed = seed;
         }
     }
+    let dir = out.unwrap_or_else(|| output::default_dir(&suite.name));
+    if let Err(e) = output::check_output_dir(&dir) {
+        return failure(e);
+    }
     let started = Instant::now();
     let bar = crate::search::points_bar(suite.points.len());
     let shown = std::sync::atomic::AtomicBool::new(false);
@@ -55,7 +59,6 @@ pub fn cmd_run(
     };
     bar.finish_and_clear();
     let wall = started.elapsed();
-    let dir = out.unwrap_or_else(|| Path::new("out").join(&suite.name));
     let files = [
         ("manifest.json", output::to_json(&results.manifest(&suite))),
         ("summary.json", output::to_json(&results.summary_json())),

@@ -136,7 +136,9 @@ pub(crate) fn save_baseline(dir: &Path, name: &str, quiet: bool) -> ExitCode {
         Ok(s) => s,
         Err(m) => return failure(m),
     };
-    let to = baseline_store().join(name).join(safe_file_name(&scenario));
+    let to = baseline_store()
+        .join(name)
+        .join(output::folder_name(&scenario));
     if let Err(e) = output::copy_folder(dir, &to) {
         return failure(e);
     }
@@ -144,26 +146,6 @@ pub(crate) fn save_baseline(dir: &Path, name: &str, quiet: bool) -> ExitCode {
         println!("saved baseline `{name}`: {}", to.display());
     }
     ExitCode::SUCCESS
-}
-
-/// A name usable as one folder name (path separators and leading dots replaced).
-fn safe_file_name(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let s = s.trim_start_matches('.').to_string();
-    if s.is_empty() {
-        "scenario".into()
-    } else {
-        s
-    }
 }
 
 /// Runs `s` and writes its output folder `dir`; returns its summary as JSON.
@@ -244,7 +226,7 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
             let label = s.name().to_string();
             let arm = out
                 .join("runs")
-                .join(safe_file_name(&unique_label(&labels(&runs), &label)));
+                .join(output::folder_name(&unique_label(&labels(&runs), &label)));
             if !args.quiet {
                 eprintln!(
                     "running {} ({} × {})",
@@ -319,7 +301,7 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
                     }
                 ));
             }
-            let base = store.join(safe_file_name(&scenario));
+            let base = store.join(output::folder_name(&scenario));
             if let Err(m) = output_folder_scenario(&base) {
                 let known = list_dirs(&store);
                 return input_error(format!(

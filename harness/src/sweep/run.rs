@@ -177,6 +177,10 @@ pub fn cmd_run(
             return input_error(format!("sweep point ({}): {e}", p.label()));
         }
     }
+    let dir = out.unwrap_or_else(|| output::default_dir(&suite.name));
+    if let Err(e) = output::check_output_dir(&dir) {
+        return failure(e);
+    }
     let started = Instant::now();
     let bar = crate::search::points_bar(suite.points.len());
     if !quiet {
@@ -191,7 +195,6 @@ pub fn cmd_run(
     };
     bar.finish_and_clear();
     let wall = started.elapsed();
-    let dir = out.unwrap_or_else(|| Path::new("out").join(&suite.name));
     let summaries: Vec<&Summary> = results.iter().map(|(r, _)| &r.summary).collect();
     let manifest = json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),

@@ -27,7 +27,7 @@ use crate::search::{
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -492,7 +492,10 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     let dir = args
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("out").join(format!("{}-sweep", suite.name)));
+        .unwrap_or_else(|| output::default_dir(&format!("{}-sweep", suite.name)));
+    if let Err(e) = output::check_output_dir(&dir) {
+        return failure(e);
+    }
     let pool = match worker_pool(args.limits.threads) {
         Ok(p) => p,
         Err(e) => return failure(e),
