@@ -47,7 +47,8 @@ enum Command {
     Run {
         /// Scenario file (TOML).
         scenario: PathBuf,
-        /// Output folder (default: out/NAME, NAME being the scenario's name).
+        /// Output folder (default: out/NAME, NAME being the scenario's name with
+        /// characters other than letters, digits, '.', '_' and '-' made '_').
         #[arg(long)]
         out: Option<PathBuf>,
         /// Override the number of terminals.

@@ -730,7 +730,8 @@ pub struct SearchArgs {
     /// Scenario file (TOML) with a generated workload; its terminal count is the expected
     /// answer (the search climbs from half of it).
     pub scenario: PathBuf,
-    /// Output folder (default: out/NAME-search, NAME being the scenario's name).
+    /// Output folder (default: out/NAME-search, NAME being the scenario's name with
+    /// characters other than letters, digits, '.', '_' and '-' made '_').
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Replication, terminal and thread limits.

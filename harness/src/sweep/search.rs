@@ -420,7 +420,8 @@ pub struct SweepArgs {
     /// Scenario file (TOML) with a `[sweep]` (a file without one is a single point); each
     /// point's terminal count is its expected answer (its search climbs from half of it).
     pub scenario: PathBuf,
-    /// Output folder (default: out/NAME-sweep, NAME being the scenario's name).
+    /// Output folder (default: out/NAME-sweep, NAME being the scenario's name with
+    /// characters other than letters, digits, '.', '_' and '-' made '_').
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Replication, terminal and thread limits.
