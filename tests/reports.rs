@@ -184,6 +184,25 @@ fn issue5_hostile_scenario_name_and_description_are_escaped() {
         "--out",
         cmp.to_str().unwrap(),
     ]);
+    // compare never writes its report over a run's
+    let run_report = std::fs::read(other.join("report.html")).unwrap();
+    input_error(
+        &[
+            "compare",
+            dir.to_str().unwrap(),
+            other.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            other.to_str().unwrap(),
+        ],
+        &[],
+        &["the output folder of a vodbench run", "report.html"],
+    );
+    assert_eq!(
+        std::fs::read(other.join("report.html")).unwrap(),
+        run_report
+    );
+    assert!(!other.join("compare.json").exists());
     for html in [dir.join("report.html"), cmp.join("report.html")] {
         let html = std::fs::read_to_string(html).unwrap();
         assert!(!html.contains("<script"), "raw script element");

@@ -186,6 +186,14 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
         }
     }
     let out = args.out.unwrap_or_else(|| Path::new("out").join("compare"));
+    if out.join("manifest.json").is_file() {
+        // a run's (or search's, sweep's) folder: its report.html would be overwritten
+        return input_error(format!(
+            "--out {}: the output folder of a vodbench run (it holds manifest.json); compare \
+             would overwrite its report.html: choose another folder",
+            out.display()
+        ));
+    }
     let mut runs: Vec<CompareRun> = Vec::new();
     let labels = |runs: &[CompareRun]| runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>();
     let push = |runs: &mut Vec<CompareRun>, label: &str, dir, replications| {
