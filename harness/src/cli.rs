@@ -842,10 +842,19 @@ pub fn plugins_listing(registry: &Registry) -> String {
         }
         out.push_str(&format!("  {name:<14} {desc}\n"));
         for p in params {
-            let default = p.default.map(|d| format!(" = {d}")).unwrap_or_default();
+            let default = match (p.default, p.required) {
+                (Some(d), _) => format!(" = {d}"),
+                (None, true) => ", required".into(),
+                (None, false) => String::new(),
+            };
             out.push_str(&format!(
                 "      {} ({}){default}: {}\n",
-                p.name, p.ty, p.description
+                p.name,
+                p.ty,
+                p.description
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ));
         }
     }

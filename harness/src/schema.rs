@@ -14,11 +14,19 @@ fn plugin_choices<K: PluginKind + ?Sized>(registry: &Registry) -> Value {
         .iter()
         .map(|e| {
             let mut props = serde_json::Map::new();
+            let mut required = vec![json!("name")];
             props.insert("name".into(), json!({ "const": e.name }));
             for p in e.params() {
-                let mut schema = json!({ "description": p.description });
+                let mut schema = match p.schema {
+                    Value::Object(m) => Value::Object(m),
+                    _ => json!({}),
+                };
+                schema["description"] = json!(p.description);
                 if let Some(d) = p.default {
                     schema["default"] = d;
+                }
+                if p.required {
+                    required.push(json!(p.name));
                 }
                 props.insert(p.name, schema);
             }
@@ -26,7 +34,7 @@ fn plugin_choices<K: PluginKind + ?Sized>(registry: &Registry) -> Value {
                 "description": e.description,
                 "type": "object",
                 "properties": props,
-                "required": ["name"],
+                "required": required,
                 "additionalProperties": false
             })
         })
@@ -50,6 +58,7 @@ pub fn scenario_schema(registry: &Registry) -> Value {
         (&["prefetcher"], plugin_choices::<dyn Prefetcher>(registry)),
         (&["layout"], plugin_choices::<dyn Layout>(registry)),
     ];
+    root["properties"]["sweep"] = crate::sweep::grid::json_schema();
     for (path, choices) in slots {
         if path.len() == 1 {
             root["properties"][path[0]] = choices;
@@ -70,5 +79,6 @@ pub fn broadcast_schema(registry: &Registry) -> Value {
         plugin_choices::<dyn ClientBuffer>(registry);
     root["$defs"]["ReceiverSection"]["properties"]["disk"] =
         plugin_choices::<dyn DiskModel>(registry);
+    root["properties"]["sweep"] = crate::sweep::grid::json_schema();
     root
 }

@@ -24,6 +24,7 @@ mod client_buffer;
 mod disk_model;
 mod disk_scheduler;
 mod layout;
+pub mod param_schema;
 mod prefetcher;
 mod registry;
 

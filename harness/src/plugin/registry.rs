@@ -207,12 +207,18 @@ type BuildFn<T> = fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<
 pub struct ParamInfo {
     /// Key in the plugin's table.
     pub name: String,
-    /// Type (JSON-schema style, or the unit type's description).
+    /// The values it takes, named for people: `integer`, `"any" | "referenced"`, `a size or
+    /// null` ([`param_schema::type_name`](super::param_schema::type_name)).
     pub ty: String,
     /// Default value, as JSON.
     pub default: Option<serde_json::Value>,
     /// The field's doc comment.
     pub description: String,
+    /// Its JSON schema, self-contained (every `$ref` inlined), as `vodbench schema` attaches
+    /// it to the table that selects the plugin.
+    pub schema: serde_json::Value,
+    /// Whether a scenario must give it (it has no default).
+    pub required: bool,
 }
 
 /// A registered plugin.
@@ -278,55 +284,25 @@ fn params_of<P: JsonSchema + Serialize + DeserializeOwned>() -> Vec<ParamInfo> {
         return Vec::new();
     };
     let defs = value.get("$defs");
+    let required = |name: &str| {
+        value
+            .get("required")
+            .and_then(|r| r.as_array())
+            .is_some_and(|r| r.iter().any(|n| n == name))
+    };
     props
         .iter()
-        .map(|(name, prop)| {
-            let resolved = prop
-                .get("$ref")
-                .and_then(|r| r.as_str())
-                .and_then(|r| r.strip_prefix("#/$defs/"))
-                .and_then(|r| defs.and_then(|d| d.get(r)))
-                .unwrap_or(prop);
-            let ty = if let Some(e) = resolved.get("enum") {
-                e.as_array()
-                    .map(|a| {
-                        a.iter()
-                            .map(|v| v.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" | ")
-                    })
-                    .unwrap_or_default()
-            } else if let Some(one) = resolved.get("oneOf").and_then(|o| o.as_array()) {
-                one.iter()
-                    .filter_map(|v| {
-                        v.get("const")
-                            .or_else(|| v.get("enum").and_then(|e| e.get(0)))
-                    })
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            } else if let Some(t) = resolved.get("type") {
-                match t {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                }
-            } else {
-                resolved
-                    .get("description")
-                    .and_then(|d| d.as_str())
-                    .map(|d| d.split(':').next().unwrap_or(d).to_string())
-                    .unwrap_or_else(|| "value".into())
-            };
-            ParamInfo {
-                name: name.clone(),
-                ty,
-                default: defaults.as_ref().and_then(|d| d.get(name)).cloned(),
-                description: prop
-                    .get("description")
-                    .and_then(|d| d.as_str())
-                    .unwrap_or("")
-                    .to_string(),
-            }
+        .map(|(name, prop)| ParamInfo {
+            name: name.clone(),
+            ty: super::param_schema::type_name(prop, defs),
+            default: defaults.as_ref().and_then(|d| d.get(name)).cloned(),
+            description: prop
+                .get("description")
+                .and_then(|d| d.as_str())
+                .unwrap_or("")
+                .to_string(),
+            schema: super::param_schema::inline_refs(prop, defs),
+            required: required(name),
         })
         .collect()
 }
