@@ -666,3 +666,151 @@ fn issue5_bad_report_input_is_exit_2_naming_path_and_choices() {
         &["not valid JSON"],
     );
 }
+
+#[test]
+fn compare_of_a_sweep_files_runs_lays_every_point_side_by_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().join("runs");
+    ok(&[
+        "run",
+        "tests/fixtures/sweep_small.toml",
+        "--quiet",
+        "--out",
+        runs.to_str().unwrap(),
+    ]);
+    // one folder: its four points (each run's own folder), labelled by their values
+    let out = tmp.path().join("cmp");
+    ok(&[
+        "compare",
+        runs.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let c = json(&out.join("compare.json"));
+    let labels: Vec<&str> = c["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|card| card["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "elevator / 128KiB",
+            "elevator / 256KiB",
+            "real-time 3×4 s / 128KiB",
+            "real-time 3×4 s / 256KiB"
+        ]
+    );
+    // every side is a run with figures (a sweep's summary.json read as one run gave "—")
+    for card in c["cards"].as_array().unwrap() {
+        let value = card["value"].as_str().unwrap();
+        assert!(
+            value.ends_with(" glitches") && !value.contains('—'),
+            "{card}"
+        );
+    }
+    // beside another run, each point names its folder
+    let tiny = tmp.path().join("tiny");
+    run_tiny(&tiny, &[]);
+    let out2 = tmp.path().join("cmp2");
+    ok(&[
+        "compare",
+        tiny.to_str().unwrap(),
+        runs.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    let c = json(&out2.join("compare.json"));
+    assert_eq!(c["cards"][0]["label"], "tiny");
+    assert_eq!(c["cards"][1]["label"], "runs: elevator / 128KiB");
+    assert_eq!(c["cards"].as_array().unwrap().len(), 5);
+    input_error(
+        &[
+            "compare",
+            runs.to_str().unwrap(),
+            "--baseline",
+            "b",
+            "--out",
+            tmp.path().join("cmp3").to_str().unwrap(),
+        ],
+        &[],
+        &[
+            "runs",
+            "sweep file's points",
+            "--baseline compares single runs",
+        ],
+    );
+}
+
+#[test]
+fn search_and_sweep_folders_given_to_run_commands_are_named_for_what_they_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let search = tmp.path().join("search");
+    let sweep = tmp.path().join("sweep");
+    let tiny = tmp.path().join("tiny");
+    run_tiny(&tiny, &[]);
+    ok(&[
+        "search",
+        "tests/fixtures/search_small.toml",
+        "--quiet",
+        "--seeds",
+        "3",
+        "--out",
+        search.to_str().unwrap(),
+    ]);
+    ok(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "--quiet",
+        "--seeds",
+        "3",
+        "--out",
+        sweep.to_str().unwrap(),
+    ]);
+    let (t, s, w) = (
+        tiny.to_str().unwrap(),
+        search.to_str().unwrap(),
+        sweep.to_str().unwrap(),
+    );
+    let cmp = tmp.path().join("cmp");
+    let c = cmp.to_str().unwrap();
+    for (args, fragments) in [
+        (
+            vec!["compare", t, s, "--out", c],
+            vec!["a `vodbench search` folder, not a run", "search.json"],
+        ),
+        (
+            vec!["compare", t, w, "--out", c],
+            vec![
+                "a `vodbench sweep` folder, not a run",
+                "vodbench compare DIR",
+            ],
+        ),
+        (
+            vec!["export", s],
+            vec!["a `vodbench search` folder", "export writes a run's"],
+        ),
+        (
+            vec!["export", w],
+            vec!["a `vodbench sweep` folder", "sweep.csv"],
+        ),
+    ] {
+        input_error(&args, &[], &fragments);
+        let (_, stderr) = text(&vodbench(&args));
+        assert!(!stderr.contains("not a vodbench output folder"), "{stderr}");
+    }
+    // an interrupted sweep: points/ only
+    std::fs::remove_file(sweep.join("manifest.json")).unwrap();
+    for f in ["sweep.json", "sweep.csv", "sweep.md"] {
+        std::fs::remove_file(sweep.join(f)).unwrap();
+    }
+    input_error(
+        &["export", w],
+        &[],
+        &["an interrupted `vodbench sweep`", "--resume"],
+    );
+    assert!(!cmp.exists());
+}

@@ -105,6 +105,32 @@ fn read_json(path: &Path) -> Result<serde_json::Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON: {e}", path.display()))
 }
 
+/// What a saved folder holds when it is vodbench's but not one run's: a search's, a
+/// sweep's, or an interrupted sweep's. The commands on runs say so instead of calling it "not
+/// a vodbench output folder".
+fn not_a_run(dir: &Path) -> Option<String> {
+    let kind = read_json(&dir.join("manifest.json"))
+        .ok()
+        .and_then(|m| m["kind"].as_str().map(str::to_string));
+    let what = match kind.as_deref() {
+        Some("search") => "a `vodbench search` folder, not a run: its results are search.json \
+                           and curve.csv, and its report.html shows them"
+            .to_string(),
+        Some("sweep") => "a `vodbench sweep` folder, not a run: its results are sweep.json, \
+                          sweep.csv, sweep.md and curve-NNN.csv (`vodbench sweep-table` prints \
+                          its tables); to compare the runs of a sweep file's points, `vodbench \
+                          run FILE --out DIR`, then `vodbench compare DIR`"
+            .to_string(),
+        None if dir.join("points").is_dir() && !dir.join("summary.json").is_file() => {
+            "an interrupted `vodbench sweep` (it holds only points/): `vodbench sweep FILE \
+             --out DIR --resume` finishes it"
+                .to_string()
+        }
+        _ => return None,
+    };
+    Some(format!("{}: {what}", dir.display()))
+}
+
 /// The scenario name of a saved on-demand output folder; an input error when `dir` is not one.
 fn output_folder_scenario(dir: &Path) -> Result<String, String> {
     if !dir.exists() {
@@ -115,6 +141,9 @@ fn output_folder_scenario(dir: &Path) -> Result<String, String> {
             "{}: not a folder (expected a vodbench output folder or a .toml scenario)",
             dir.display()
         ));
+    }
+    if let Some(what) = not_a_run(dir) {
+        return Err(what);
     }
     if !dir.join("summary.json").is_file() || !dir.join("manifest.json").is_file() {
         return Err(format!(
@@ -128,6 +157,41 @@ fn output_folder_scenario(dir: &Path) -> Result<String, String> {
         .as_str()
         .map(str::to_string)
         .ok_or_else(|| format!("{}: manifest.json names no scenario", dir.display()))
+}
+
+/// The runs of a `vodbench run` of a sweep file (manifest kind `sweep-run`), each with its
+/// point's label: its values, `/`-separated, in axis order (`elevator / 512KiB`). `None` for
+/// any other folder.
+fn sweep_run_points(dir: &Path) -> Option<Result<Vec<(String, PathBuf)>, String>> {
+    let m = read_json(&dir.join("manifest.json")).ok()?;
+    if m["kind"].as_str() != Some("sweep-run") {
+        return None;
+    }
+    let bad = || format!("{}: manifest.json lists no sweep points", dir.display());
+    let Some(points) = m["points"].as_array().filter(|p| !p.is_empty()) else {
+        return Some(Err(bad()));
+    };
+    let axes: Vec<&str> = m["sweep"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for p in points {
+        let Some(folder) = p["folder"].as_str() else {
+            return Some(Err(bad()));
+        };
+        let label = axes
+            .iter()
+            .filter_map(|a| p["values"].get(*a))
+            .map(|v| match serde_json::from_value::<toml::Value>(v.clone()) {
+                Ok(t) => crate::sweep::grid::value_text(&t),
+                Err(_) => v.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" / ");
+        out.push((label, dir.join(folder)));
+    }
+    Some(Ok(out))
 }
 
 /// Copies the output folder `dir` into the baseline store as `name`.
@@ -294,6 +358,36 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
             Ok(s) => s,
             Err(m) => return input_error(m),
         };
+        if let Some(points) = sweep_run_points(input) {
+            // `vodbench run SWEEP`: every point's run, labelled by its values
+            if args.baseline.is_some() {
+                return input_error(format!(
+                    "{}: the runs of a sweep file's points; --baseline compares single runs \
+                     (compare the folder with another sweep's, or give points/NNN folders)",
+                    input.display()
+                ));
+            }
+            let points = match points {
+                Ok(p) => p,
+                Err(m) => return input_error(m),
+            };
+            let folder = input
+                .file_name()
+                .map_or(scenario.clone(), |n| n.to_string_lossy().into_owned());
+            for (label, dir) in points {
+                if let Err(m) = output_folder_scenario(&dir) {
+                    return input_error(m);
+                }
+                // with other inputs beside it, say whose point it is
+                let label = if args.inputs.len() > 1 {
+                    format!("{folder}: {label}")
+                } else {
+                    label
+                };
+                push(&mut runs, &label, dir, None);
+            }
+            continue;
+        }
         if let Some(b) = &args.baseline {
             let store = baseline_store().join(b);
             if !store.is_dir() {
@@ -381,6 +475,12 @@ pub(crate) fn cmd_export(registry: &Registry, args: ExportArgs) -> ExitCode {
         return input_error(format!(
             "{}: no such folder (expected a vodbench output folder)",
             args.dir.display()
+        ));
+    }
+    if let Some(what) = not_a_run(&args.dir) {
+        return input_error(format!(
+            "{what}; export writes a run's summary and tables (those of `vodbench run`, a \
+             sweep file's included)"
         ));
     }
     if !args.dir.join("summary.json").is_file() {
