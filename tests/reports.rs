@@ -711,6 +711,17 @@ fn compare_of_a_sweep_files_runs_lays_every_point_side_by_side() {
             "{card}"
         );
     }
+    // labels too long to stand under the bars side by side: the runs are numbered there
+    let io = c["charts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ch| ch["id"] == "chart-io-time-parts")
+        .unwrap();
+    assert!(
+        io["caption"].as_str().unwrap().contains("numbered 1–4"),
+        "{io}"
+    );
     // beside another run, each point names its folder
     let tiny = tmp.path().join("tiny");
     run_tiny(&tiny, &[]);
@@ -724,6 +735,10 @@ fn compare_of_a_sweep_files_runs_lays_every_point_side_by_side() {
         out2.to_str().unwrap(),
     ]);
     let c = json(&out2.join("compare.json"));
+    assert_eq!(
+        c["title"],
+        "Comparison of 5 runs: tiny … runs: real-time 3×4 s / 256KiB"
+    );
     assert_eq!(c["cards"][0]["label"], "tiny");
     assert_eq!(c["cards"][1]["label"], "runs: elevator / 128KiB");
     assert_eq!(c["cards"].as_array().unwrap().len(), 5);

@@ -4,6 +4,7 @@
 //! Every function takes data already computed by the harness and only draws it; a chart with
 //! no data is not drawn at all (the caller leaves it out of the report).
 
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 /// Size of every chart in pixels.
@@ -20,6 +21,9 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
 ];
+
+/// How many series get colours of their own; series `i` and `i + COLOURS` share one.
+pub const COLOURS: usize = PALETTE.len();
 
 /// The colour of series `i`.
 pub fn colour(i: usize) -> RGBColor {
@@ -76,8 +80,34 @@ fn svg(
     Ok(out)
 }
 
+/// Width of the legend panel beside a line chart of more series than [`COLOURS`].
+const LEGEND_PANEL: u32 = 230;
+
+/// The dash and gap lengths, in pixels, of line series `i`: solid for the first
+/// [`COLOURS`], then dashed, dotted and long-dashed rounds of the same colours.
+fn dash(i: usize) -> Option<(u32, u32)> {
+    match (i / COLOURS) % 4 {
+        0 => None,
+        1 => Some((7, 4)),
+        2 => Some((2, 3)),
+        _ => Some((14, 5)),
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis when cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut t: String = text.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
 /// Lines (with a marker at every point when `markers`), one per series, with a legend.
-/// `None` when no series has a point.
+/// With more series than [`COLOURS`], the colours come round again dashed, then dotted, and
+/// the legend moves to a panel beside the plot. `None` when no series has a point.
 pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<String, String>> {
     let pts = || series.iter().flat_map(|s| s.points.iter().copied());
     pts().next()?;
@@ -91,8 +121,15 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
         x0 -= 0.5;
         x1 += 0.5;
     }
+    let panel = series.len() > COLOURS;
     Some(svg(|root| {
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, legend) = if panel {
+            let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_PANEL);
+            (plot, Some(legend))
+        } else {
+            (root.clone(), None)
+        };
+        let mut chart = ChartBuilder::on(&plot)
             .margin(14)
             .x_label_area_size(42)
             .y_label_area_size(64)
@@ -105,27 +142,55 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
             .draw()?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
+            let style = c.stroke_width(2);
             let data: Vec<(f64, f64)> = s
                 .points
                 .iter()
                 .map(|&(x, y)| (finite(x), finite(y)))
                 .collect();
-            chart
-                .draw_series(LineSeries::new(data.clone(), c.stroke_width(2)))?
-                .label(s.name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
-                });
+            let drawn = match dash(i) {
+                None => chart.draw_series(LineSeries::new(data.clone(), style))?,
+                Some((on, off)) => {
+                    chart.draw_series(DashedLineSeries::new(data.clone(), on, off, style))?
+                }
+            };
+            if !panel {
+                drawn
+                    .label(s.name.as_str())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            }
             if markers {
                 chart.draw_series(data.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .draw()?;
+        match legend {
+            None => chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(180, 180, 180))
+                .draw()?,
+            Some(area) => {
+                let row = ((SIZE.1 as i32 - 28) / series.len() as i32).clamp(6, 16);
+                let chars = (LEGEND_PANEL as usize - 44) / 6;
+                for (i, s) in series.iter().enumerate() {
+                    let y = 14 + row * i as i32 + row / 2;
+                    let style = colour(i).stroke_width(2);
+                    let swatch = vec![(6, y), (30, y)];
+                    match dash(i) {
+                        None => area.draw(&PathElement::new(swatch, style))?,
+                        Some((on, off)) => {
+                            area.draw(&DashedPathElement::new(swatch, on, off, style))?
+                        }
+                    }
+                    area.draw(&Text::new(
+                        clip(&s.name, chars),
+                        (36, y - 6),
+                        ("sans-serif", 12).into_font(),
+                    ))?;
+                }
+            }
+        }
         Ok(())
     }))
 }
@@ -243,6 +308,35 @@ mod tests {
             svg.contains(">\nterminals\n</text>"),
             "axis title drawn as text"
         );
+    }
+
+    #[test]
+    fn more_series_than_colours_come_round_dashed_with_a_legend_panel() {
+        let s: Vec<Series> = (0..COLOURS + 3)
+            .map(|i| Series {
+                name: format!("run {i} with a label far too long for the panel"),
+                points: vec![(0.0, i as f64), (10.0, i as f64 + 1.0)],
+            })
+            .collect();
+        let svg = lines(&s, Axes { x: "t", y: "v" }, false).unwrap().unwrap();
+        // every series is named once, clipped to the panel
+        assert_eq!(
+            svg.matches("with a label far").count(),
+            COLOURS + 3,
+            "{svg}"
+        );
+        assert_eq!(svg.matches("…").count(), COLOURS + 3, "{svg}");
+        assert!(!svg.contains("for the panel"));
+        // the first round solid, the next dashed (many short segments)
+        assert_eq!(dash(0), None);
+        assert_eq!(dash(COLOURS - 1), None);
+        assert!(dash(COLOURS).is_some() && dash(2 * COLOURS) != dash(COLOURS));
+        let few = lines(&s[..2], Axes { x: "t", y: "v" }, false)
+            .unwrap()
+            .unwrap();
+        assert!(few.matches("<polyline").count() < svg.matches("<polyline").count() / 2);
+        assert_eq!(clip("abc", 3), "abc");
+        assert_eq!(clip("abcd", 3), "ab…");
     }
 
     #[test]

@@ -73,13 +73,51 @@ fn load(run: &CompareRun) -> Result<Side, ReportError> {
     })
 }
 
+/// Most runs whose labels make up the page title ("A vs B vs C"); beyond, the title counts
+/// them.
+const MAX_TITLED_RUNS: usize = 4;
+
+/// Whether `labels`, one under each bar group of a chart as wide as [`charts::SIZE`], fit
+/// side by side (at about 7 pixels a character, in the plot's width less its axis area).
+fn labels_fit(labels: &[&str]) -> bool {
+    let plot = f64::from(charts::SIZE.0) - 100.0;
+    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
+}
+
 /// The comparison page of `runs` (at least one).
 pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
     let sides: Vec<Side> = runs.iter().map(load).collect::<Result<_, _>>()?;
     let labels: Vec<&str> = sides.iter().map(|s| s.label.as_str()).collect();
+    let title = if sides.len() <= MAX_TITLED_RUNS {
+        format!("Comparison: {}", labels.join(" vs "))
+    } else {
+        format!(
+            "Comparison of {} runs: {} … {}",
+            sides.len(),
+            labels[0],
+            labels[labels.len() - 1]
+        )
+    };
+    // bar charts with a category per run name the runs by number when their labels would
+    // overlap under the bars (a sweep's points, say)
+    let numbered = !labels_fit(&labels);
+    let run_categories: Vec<String> = if numbered {
+        (1..=sides.len()).map(|i| i.to_string()).collect()
+    } else {
+        labels.iter().map(|l| l.to_string()).collect()
+    };
+    let numbered_note = if numbered {
+        format!(
+            " Runs are numbered 1–{} in the order of the cards above and the Runs table.",
+            sides.len()
+        )
+    } else {
+        String::new()
+    };
     let mut p = Page::new(
         "compare",
-        format!("Comparison: {}", labels.join(" vs ")),
+        title,
         format!(
             "{} runs side by side; differences are against the first, {}",
             sides.len(),
@@ -151,21 +189,69 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
         })
         .collect();
     let disks = util.iter().map(|(_, u)| u.len()).max().unwrap_or(0);
-    p.chart(
-        "disk-utilization",
-        "Utilization per disk",
-        "Busy fraction of each disk over the measured period, one bar per run (disks.csv).",
-        charts::bars(
-            &(0..disks).map(|i| i.to_string()).collect::<Vec<_>>(),
-            &util,
-            Axes {
-                x: "disk",
-                y: "utilization (%)",
-            },
-            false,
-        ),
-    )
-    .map_err(fail)?;
+    if util.len() <= charts::COLOURS {
+        p.chart(
+            "disk-utilization",
+            "Utilization per disk",
+            "Busy fraction of each disk over the measured period, one bar per run (disks.csv).",
+            charts::bars(
+                &(0..disks).map(|i| i.to_string()).collect::<Vec<_>>(),
+                &util,
+                Axes {
+                    x: "disk",
+                    y: "utilization (%)",
+                },
+                false,
+            ),
+        )
+        .map_err(fail)?;
+    } else {
+        // more runs than colours: the least, mean and most busy disk of each run instead
+        let stat = |f: fn(&[f64]) -> f64| -> Vec<f64> {
+            sides
+                .iter()
+                .map(|s| {
+                    util.iter()
+                        .find(|(l, _)| *l == s.label)
+                        .map_or(0.0, |(_, u)| if u.is_empty() { 0.0 } else { f(u) })
+                })
+                .collect()
+        };
+        let spread = vec![
+            (
+                "least busy disk".to_string(),
+                stat(|u| u.iter().copied().fold(f64::INFINITY, f64::min)),
+            ),
+            (
+                "mean".to_string(),
+                stat(|u| u.iter().sum::<f64>() / u.len() as f64),
+            ),
+            (
+                "most busy disk".to_string(),
+                stat(|u| u.iter().copied().fold(0.0, f64::max)),
+            ),
+        ];
+        p.chart(
+            "disk-utilization",
+            "Utilization of the disks, per run",
+            &format!(
+                "Busy fraction over the measured period of each run's least busy disk, of all \
+                 its disks on average and of its busiest disk (disks.csv); per disk with at \
+                 most {} runs.{numbered_note}",
+                charts::COLOURS
+            ),
+            charts::bars(
+                &run_categories,
+                &spread,
+                Axes {
+                    x: "run",
+                    y: "utilization (%)",
+                },
+                false,
+            ),
+        )
+        .map_err(fail)?;
+    }
     let parts: Vec<(String, Vec<f64>)> = IO_PARTS
         .iter()
         .map(|(label, _)| {
@@ -182,10 +268,13 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
     p.chart(
         "io-time-parts",
         "I/O time per request, by part",
-        "Mean time a disk request spent queued, seeking, waiting for rotation, transferring \
-         and in controller overhead, over all disks, per run (summary.json).",
+        &format!(
+            "Mean time a disk request spent queued, seeking, waiting for rotation, \
+             transferring and in controller overhead, over all disks, per run \
+             (summary.json).{numbered_note}"
+        ),
         charts::bars(
-            &labels.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+            &run_categories,
             &parts,
             Axes {
                 x: "run",
