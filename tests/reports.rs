@@ -829,3 +829,52 @@ fn search_and_sweep_folders_given_to_run_commands_are_named_for_what_they_are() 
     );
     assert!(!cmp.exists());
 }
+
+#[test]
+fn a_sweep_gets_a_report_of_every_points_maximum_beside_the_paper() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sweep = tmp.path().join("sweep");
+    ok(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "--quiet",
+        "--seeds",
+        "3",
+        "--out",
+        sweep.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(sweep.join("report.html")).unwrap();
+    insta::assert_json_snapshot!("sweep_report_structure", html_structure(&html));
+    // the table is sweep.md's, row for row, with the points numbered as curve-NNN.csv
+    let md = std::fs::read_to_string(sweep.join("sweep.md")).unwrap();
+    let data = json(&sweep.join("sweep.json"));
+    for (i, p) in data["points"].as_array().unwrap().iter().enumerate() {
+        let shown = format!(
+            "{} ({:.0}–{:.0})",
+            p["max_terminals"],
+            p["ci_low"].as_f64().unwrap(),
+            p["ci_high"].as_f64().unwrap()
+        );
+        assert!(md.contains(&shown), "{shown} not in\n{md}");
+        assert!(html.contains(&shown), "{shown} not in the report");
+        assert!(sweep.join(format!("curve-{i:03}.csv")).is_file());
+    }
+    // the one published maximum (elevator at 256 KiB) is drawn and marked against ±10 %
+    let paper = data["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["paper"]["max_terminals"].is_number())
+        .unwrap();
+    let ratio = paper["ratio"].as_f64().unwrap();
+    let class = if (ratio - 1.0).abs() <= 0.10 {
+        "good"
+    } else {
+        "bad"
+    };
+    let cell = format!("{:+.0} %", (ratio - 1.0) * 100.0);
+    assert!(
+        html.contains(&format!("class=\"{class}\">{cell}")),
+        "{cell} marked {class}"
+    );
+}

@@ -74,7 +74,8 @@ enum Command {
     /// replications until 90 % confident within 5 %; writes search.json and curve.csv.
     Search(crate::search::SearchArgs),
     /// The largest glitch-free terminal count at every point of a sweep (`[sweep]`), in
-    /// parallel, beside the paper's values; writes sweep.json, sweep.csv and sweep.md.
+    /// parallel, beside the paper's values; writes sweep.json, sweep.csv, sweep.md and
+    /// report.html.
     Sweep(crate::sweep::search::SweepArgs),
     /// Print the paper-vs-vodbench markdown tables of saved `vodbench sweep` folders.
     SweepTable {

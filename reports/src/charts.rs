@@ -195,6 +195,14 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
     }))
 }
 
+/// Whether `labels`, one under each bar group of a chart [`SIZE`] wide, fit side by side
+/// (at about 7 pixels a character, in the plot's width less its axis area).
+pub fn categories_fit(labels: &[&str]) -> bool {
+    let plot = f64::from(SIZE.0) - 100.0;
+    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
+}
+
 /// Bars per category; several series are drawn side by side (grouped) or, when `stacked`,
 /// on top of each other. `None` when there is no category.
 pub fn bars(

@@ -48,6 +48,13 @@ fn load(run: &CompareRun) -> Result<Side, ReportError> {
             run.dir.display()
         )));
     }
+    if folder.kind == FolderKind::Sweep {
+        return Err(ReportError::Input(format!(
+            "{}: a sweep output folder; compare lays runs side by side (a sweep folder's own \
+             report.html shows every point's maximum beside the paper's)",
+            run.dir.display()
+        )));
+    }
     if folder.kind == FolderKind::Search {
         return Err(ReportError::Input(format!(
             "{}: a search output folder; compare lays runs side by side (a search folder's \
@@ -77,14 +84,6 @@ fn load(run: &CompareRun) -> Result<Side, ReportError> {
 /// them.
 const MAX_TITLED_RUNS: usize = 4;
 
-/// Whether `labels`, one under each bar group of a chart as wide as [`charts::SIZE`], fit
-/// side by side (at about 7 pixels a character, in the plot's width less its axis area).
-fn labels_fit(labels: &[&str]) -> bool {
-    let plot = f64::from(charts::SIZE.0) - 100.0;
-    let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
-    (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
-}
-
 /// The comparison page of `runs` (at least one).
 pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
     let sides: Vec<Side> = runs.iter().map(load).collect::<Result<_, _>>()?;
@@ -101,7 +100,7 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
     };
     // bar charts with a category per run name the runs by number when their labels would
     // overlap under the bars (a sweep's points, say)
-    let numbered = !labels_fit(&labels);
+    let numbered = !charts::categories_fit(&labels);
     let run_categories: Vec<String> = if numbered {
         (1..=sides.len()).map(|i| i.to_string()).collect()
     } else {

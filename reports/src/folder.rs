@@ -16,6 +16,9 @@ pub enum FolderKind {
     Broadcast,
     /// `vodbench search`: `search.json` (held as the summary) and `curve.csv`.
     Search,
+    /// `vodbench sweep`: `sweep.json` (held as the summary), `sweep.csv` and a
+    /// `curve-NNN.csv` per point.
+    Sweep,
 }
 
 /// A saved output folder, loaded.
@@ -66,7 +69,8 @@ impl RunFolder {
             return Err(input(format!("{}: no such folder", dir.display())));
         }
         let search = !dir.join("summary.json").is_file() && dir.join("search.json").is_file();
-        if !search && !dir.join("summary.json").is_file() {
+        let sweep = !dir.join("summary.json").is_file() && dir.join("sweep.json").is_file();
+        if !search && !sweep && !dir.join("summary.json").is_file() {
             return Err(input(format!(
                 "{}: not a vodbench output folder (it has no summary.json)",
                 dir.display()
@@ -74,6 +78,8 @@ impl RunFolder {
         }
         let summary = read_json(&dir.join(if search {
             "search.json"
+        } else if sweep {
+            "sweep.json"
         } else {
             "summary.json"
         }))?;
@@ -84,6 +90,8 @@ impl RunFolder {
         };
         let kind = if search {
             FolderKind::Search
+        } else if sweep {
+            FolderKind::Sweep
         } else if manifest["kind"] == "broadcast" {
             FolderKind::Broadcast
         } else {

@@ -25,6 +25,7 @@ pub mod folder;
 pub mod html;
 pub mod run_report;
 pub mod search_report;
+pub mod sweep_report;
 mod tables;
 
 pub use tables::{to_dataframe, PolarsTableWriter};
@@ -39,13 +40,14 @@ use vodbench_harness::plugin::Registry;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct HtmlReporter;
 
-/// The report page of a saved output folder (on-demand run, broadcast run or search).
+/// The report page of a saved output folder (on-demand run, broadcast run, search or sweep).
 pub fn folder_page(dir: &Path) -> Result<html::Page, String> {
     let f = folder::RunFolder::load(dir).map_err(|e| e.to_string())?;
     match f.kind {
         folder::FolderKind::OnDemand => run_report::page(&f),
         folder::FolderKind::Broadcast => broadcast_report::page(&f),
         folder::FolderKind::Search => search_report::page(&f),
+        folder::FolderKind::Sweep => sweep_report::page(&f),
     }
 }
 

@@ -8,8 +8,10 @@
 //! to pages another terminal referenced first, Fig. 16), its scaleup on a scaleup series
 //! (§7.6, Table 2) and its cost per terminal when the scenario has a `[cost]` (Table 3).
 //!
-//! Outputs: `sweep.json`, `sweep.csv` (one row per point) and `sweep.md`, a markdown table of
-//! paper vs vodbench (`vodbench sweep-table` prints it again from saved folders).
+//! Outputs: `sweep.json`, `sweep.csv` (one row per point), `sweep.md`, a markdown table of
+//! paper vs vodbench (`vodbench sweep-table` prints it again from saved folders), a
+//! `curve-NNN.csv` per point, and `report.html` from the installed reporter (the
+//! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
 use super::checkpoint::{self, Unused};
 use super::grid::value_text;
@@ -270,6 +272,27 @@ pub fn sweep_csv(r: &SweepResult) -> String {
 /// `sweep.md`: paper vs vodbench, one row per point. Columns appear only when some point has
 /// something to show in them.
 pub fn markdown(r: &SweepResult) -> String {
+    let (head, rows) = table(r);
+    let mut out = format!("**{}**", r.scenario);
+    if !r.description.is_empty() {
+        out.push_str(&format!(" — {}", r.description));
+    }
+    out.push_str("\n\n");
+    if let Some(m) = &r.method {
+        out.push_str(&format!("*{m}*\n\n"));
+    }
+    out.push_str(&format!("| {} |\n", head.join(" | ")));
+    out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
+    for row in rows {
+        out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    out
+}
+
+/// The paper-vs-vodbench table of a sweep, as `sweep.md` and the sweep's `report.html` show
+/// it: the header (the axes, then the paper's and vodbench's maxima and every other figure
+/// some point has) and one row of text per point.
+pub fn table(r: &SweepResult) -> (Vec<String>, Vec<Vec<String>>) {
     let any = |f: &dyn Fn(&PointSearch) -> bool| r.points.iter().any(f);
     let paper = |k: &str| any(&|p: &PointSearch| p.paper.contains_key(k));
     let mut head: Vec<String> = r.sweep.clone();
@@ -387,16 +410,7 @@ pub fn markdown(r: &SweepResult) -> String {
             p.paper.get(&k).map_or_else(|| "–".to_string(), |x| num(*x))
         }));
     }
-    let mut out = format!("**{}**", r.scenario);
-    if !r.description.is_empty() {
-        out.push_str(&format!(" — {}", r.description));
-    }
-    out.push_str("\n\n");
-    if let Some(m) = &r.method {
-        out.push_str(&format!("*{m}*\n\n"));
-    }
-    out.push_str(&format!("| {} |\n", head.join(" | ")));
-    out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
+    let mut rows = Vec::new();
     for p in &r.points {
         let mut row: Vec<String> = r
             .sweep
@@ -409,9 +423,9 @@ pub fn markdown(r: &SweepResult) -> String {
             })
             .collect();
         row.extend(cells.iter().map(|c| c(p)));
-        out.push_str(&format!("| {} |\n", row.join(" | ")));
+        rows.push(row);
     }
-    out
+    (head, rows)
 }
 
 /// Arguments of `vodbench sweep`.
@@ -619,11 +633,12 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     }
     files.extend(checkpoint::saved_except(&dir, &grid));
     let refs: Vec<(&str, String)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
-    let none = output::Writers {
+    // report.html from the written folder; sweep.csv and the curves are written above
+    let writers = output::Writers {
         tables: None,
-        reporter: None,
+        reporter: registry.writers().reporter,
     };
-    if let Err(e) = output::write_folder(&dir, &refs, &[], none, &[]) {
+    if let Err(e) = output::write_folder(&dir, &refs, &[], writers, &[]) {
         return failure(e);
     }
     if !args.quiet {

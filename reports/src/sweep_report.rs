@@ -1,0 +1,289 @@
+//! `report.html` of a `vodbench sweep` (SPIFFI §7: each figure a family of configurations),
+//! made from its saved `sweep.json`: the maximum glitch-free terminal count of every point as
+//! the paper draws it (Figs. 10–13, 15: one bar group per value of the fastest axis, one bar
+//! per setting of the others), the published values beside vodbench's, disk utilization at
+//! each maximum (Fig. 14), and the table `sweep.md` holds.
+
+use crate::charts::{self, Axes};
+use crate::folder::RunFolder;
+use crate::html::{Card, Cell, HtmlTable, Page};
+use crate::run_report::manifest_facts;
+use vodbench_harness::sweep::search::{table, PointSearch, SweepResult};
+
+/// How far from the paper a maximum may be and still count as reproduced (issue 4: ±10 %).
+pub const PAPER_TOLERANCE: f64 = 0.10;
+
+/// Bars per point, grouped as the paper's figures are: a group per value of the sweep's last
+/// (fastest) axis, a bar per setting of the other axes. With more settings than colours, or
+/// one axis, one bar per point (`series_name`). Returns the categories and the series.
+fn grouped(
+    r: &SweepResult,
+    value: impl Fn(&PointSearch) -> f64,
+    series_name: &str,
+) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
+    let last = |p: &PointSearch| p.label.rsplit(" / ").next().unwrap_or("").to_string();
+    let rest = |p: &PointSearch| {
+        p.label
+            .rsplit_once(" / ")
+            .map_or(String::new(), |(r, _)| r.to_string())
+    };
+    let mut cats: Vec<String> = Vec::new();
+    let mut settings: Vec<String> = Vec::new();
+    for p in &r.points {
+        if !cats.contains(&last(p)) {
+            cats.push(last(p));
+        }
+        if !settings.contains(&rest(p)) {
+            settings.push(rest(p));
+        }
+    }
+    if r.sweep.len() >= 2 && settings.len() <= charts::COLOURS {
+        let series = settings
+            .iter()
+            .map(|s| {
+                let values = cats
+                    .iter()
+                    .map(|c| {
+                        r.points
+                            .iter()
+                            .find(|p| rest(p) == *s && last(p) == *c)
+                            .map_or(0.0, &value)
+                    })
+                    .collect();
+                (s.clone(), values)
+            })
+            .collect();
+        return (cats, series);
+    }
+    let labels: Vec<&str> = r.points.iter().map(|p| p.label.as_str()).collect();
+    (
+        categories(&labels),
+        vec![(
+            series_name.to_string(),
+            r.points.iter().map(&value).collect(),
+        )],
+    )
+}
+
+/// Labels under bars, or the points' numbers (as in the table's first column) when the
+/// labels would overlap.
+fn categories(labels: &[&str]) -> Vec<String> {
+    if charts::categories_fit(labels) {
+        labels.iter().map(|l| l.to_string()).collect()
+    } else {
+        (1..=labels.len()).map(|i| i.to_string()).collect()
+    }
+}
+
+/// The report page of one sweep.
+pub fn page(f: &RunFolder) -> Result<Page, String> {
+    let r: SweepResult = serde_json::from_value(f.summary.clone())
+        .map_err(|e| format!("{}: not a sweep.json: {e}", f.dir.display()))?;
+    let n = r.points.len();
+    let mut p = Page::new(
+        "sweep",
+        r.scenario.clone(),
+        format!(
+            "{}{n} points ({}), each the largest number of terminals without a glitch found by \
+             `vodbench search` (SPIFFI §7.1), 90 % confidence intervals{}",
+            if r.description.is_empty() {
+                String::new()
+            } else {
+                format!("{}. ", r.description)
+            },
+            r.sweep.join(" × "),
+            r.method
+                .as_ref()
+                .map_or(String::new(), |m| format!("; {m}"))
+        ),
+    );
+    let converged = r.points.iter().filter(|p| p.converged).count();
+    if let Some(best) = r.points.iter().max_by_key(|p| p.max_terminals) {
+        p.cards.push(Card {
+            label: "most terminals".into(),
+            value: best.max_terminals.to_string(),
+            detail: best.label.clone(),
+        });
+    }
+    p.cards.push(Card {
+        label: "points".into(),
+        value: n.to_string(),
+        detail: format!(
+            "{converged} converged within ±5 % at 90 %{}",
+            if converged < n {
+                format!(", {} not", n - converged)
+            } else {
+                String::new()
+            }
+        ),
+    });
+    let with_paper: Vec<&PointSearch> = r
+        .points
+        .iter()
+        .filter(|p| p.paper.contains_key("max_terminals"))
+        .collect();
+    if !with_paper.is_empty() {
+        let within = with_paper
+            .iter()
+            .filter(|p| p.ratio.is_some_and(|x| (x - 1.0).abs() <= PAPER_TOLERANCE))
+            .count();
+        p.cards.push(Card {
+            label: "paper".into(),
+            value: format!("{within} of {}", with_paper.len()),
+            detail: format!("published maxima within ±{:.0} %", PAPER_TOLERANCE * 100.0),
+        });
+    }
+    let runs: u64 = r.points.iter().map(|p| u64::from(p.runs)).sum();
+    p.cards.push(Card {
+        label: "simulations".into(),
+        value: runs.to_string(),
+        detail: format!(
+            "{} replications in all",
+            r.points.iter().map(|p| p.replications).sum::<u32>()
+        ),
+    });
+    let numbered = |cats: &[String]| {
+        if cats.first().is_some_and(|c| c == "1")
+            && r.points.first().is_some_and(|p| p.label != "1")
+        {
+            " Points are numbered as in the table below."
+        } else {
+            ""
+        }
+    };
+    let (cats, series) = grouped(&r, |p| p.max_terminals as f64, "max terminals");
+    p.chart(
+        "max-terminals",
+        "Maximum terminals without glitches",
+        &format!(
+            "Largest glitch-free terminal count of each point (sweep.json; intervals in the \
+             table).{}",
+            numbered(&cats)
+        ),
+        charts::bars(
+            &cats,
+            &series,
+            Axes {
+                x: r.sweep.last().map_or("point", String::as_str),
+                y: "terminals without glitches",
+            },
+            false,
+        ),
+    )?;
+    if !with_paper.is_empty() {
+        let labels: Vec<String> = with_paper
+            .iter()
+            .map(|p| {
+                if charts::categories_fit(
+                    &with_paper
+                        .iter()
+                        .map(|p| p.label.as_str())
+                        .collect::<Vec<_>>(),
+                ) {
+                    p.label.clone()
+                } else {
+                    (p.point + 1).to_string()
+                }
+            })
+            .collect();
+        p.chart(
+            "paper",
+            "vodbench against the paper",
+            &format!(
+                "The published maximum ([paper] max_terminals, or [[sweep.paper]]) beside \
+                 vodbench's at every point that has one.{}",
+                numbered(&labels)
+            ),
+            charts::bars(
+                &labels,
+                &[
+                    (
+                        "paper".into(),
+                        with_paper
+                            .iter()
+                            .map(|p| p.paper["max_terminals"])
+                            .collect(),
+                    ),
+                    (
+                        "vodbench".into(),
+                        with_paper.iter().map(|p| p.max_terminals as f64).collect(),
+                    ),
+                ],
+                Axes {
+                    x: "point",
+                    y: "terminals without glitches",
+                },
+                false,
+            ),
+        )?;
+    }
+    if r.points.iter().any(|p| p.at_answer.is_some()) {
+        let (cats, series) = grouped(
+            &r,
+            |p| {
+                p.at_answer
+                    .map_or(0.0, |a| a.disk_utilization_mean_ratio * 100.0)
+            },
+            "disk utilization",
+        );
+        p.chart(
+            "disk-utilization",
+            "Disk utilization at the maximum",
+            &format!(
+                "Mean busy fraction of the disks in the runs at each point's maximum (SPIFFI \
+                 Fig. 14).{}",
+                numbered(&cats)
+            ),
+            charts::bars(
+                &cats,
+                &series,
+                Axes {
+                    x: r.sweep.last().map_or("point", String::as_str),
+                    y: "disk utilization (%)",
+                },
+                false,
+            ),
+        )?;
+    }
+    let (head, rows) = table(&r);
+    let ratio_col = head.iter().position(|h| h == "vodbench / paper");
+    p.tables.push(HtmlTable {
+        id: "table-points".into(),
+        title: "Paper vs vodbench".into(),
+        caption: format!(
+            "Every point as sweep.md shows it; vodbench / paper is marked where it is within \
+             ±{:.0} % and where it is not. Each point's simulations are in curve-NNN.csv \
+             (NNN: the point's number less one).",
+            PAPER_TOLERANCE * 100.0
+        ),
+        header: std::iter::once("#".to_string())
+            .chain(head.clone())
+            .collect(),
+        rows: rows
+            .into_iter()
+            .zip(&r.points)
+            .enumerate()
+            .map(|(i, (row, point))| {
+                std::iter::once(Cell::num((i + 1).to_string()))
+                    .chain(row.into_iter().enumerate().map(|(c, text)| {
+                        if Some(c) == ratio_col {
+                            match point.ratio {
+                                Some(x) if (x - 1.0).abs() <= PAPER_TOLERANCE => {
+                                    Cell::with(text, "good")
+                                }
+                                Some(_) => Cell::with(text, "bad"),
+                                None => Cell::num(text),
+                            }
+                        } else if text.contains("not converged") {
+                            Cell::with(text, "bad")
+                        } else {
+                            Cell::text(text)
+                        }
+                    }))
+                    .collect()
+            })
+            .collect(),
+    });
+    p.facts = manifest_facts(&f.manifest);
+    Ok(p)
+}
