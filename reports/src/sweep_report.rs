@@ -75,6 +75,42 @@ fn categories(labels: &[&str]) -> Vec<String> {
     }
 }
 
+/// " Points are numbered …" when `cats` are the points' numbers rather than their labels.
+fn numbered(r: &SweepResult, cats: &[String]) -> &'static str {
+    if cats.first().is_some_and(|c| c == "1") && r.points.first().is_some_and(|p| p.label != "1") {
+        " Points are numbered as in the table below."
+    } else {
+        ""
+    }
+}
+
+/// A bar chart of `value` at every point, grouped by [`grouped`]; `names` are the chart's
+/// id, title, vertical axis, and the series' name when there is one bar per point.
+fn grouped_chart(
+    p: &mut Page,
+    r: &SweepResult,
+    names: [&str; 4],
+    caption: &str,
+    value: impl Fn(&PointSearch) -> f64,
+) -> Result<(), String> {
+    let [id, title, y, series_name] = names;
+    let (cats, series) = grouped(r, value, series_name);
+    p.chart(
+        id,
+        title,
+        &format!("{caption}{}", numbered(r, &cats)),
+        charts::bars(
+            &cats,
+            &series,
+            Axes {
+                x: r.sweep.last().map_or("point", String::as_str),
+                y,
+            },
+            false,
+        ),
+    )
+}
+
 /// The report page of one sweep.
 pub fn page(f: &RunFolder) -> Result<Page, String> {
     let r: SweepResult = serde_json::from_value(f.summary.clone())
@@ -142,33 +178,17 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             r.points.iter().map(|p| p.replications).sum::<u32>()
         ),
     });
-    let numbered = |cats: &[String]| {
-        if cats.first().is_some_and(|c| c == "1")
-            && r.points.first().is_some_and(|p| p.label != "1")
-        {
-            " Points are numbered as in the table below."
-        } else {
-            ""
-        }
-    };
-    let (cats, series) = grouped(&r, |p| p.max_terminals as f64, "max terminals");
-    p.chart(
-        "max-terminals",
-        "Maximum terminals without glitches",
-        &format!(
-            "Largest glitch-free terminal count of each point (sweep.json; intervals in the \
-             table).{}",
-            numbered(&cats)
-        ),
-        charts::bars(
-            &cats,
-            &series,
-            Axes {
-                x: r.sweep.last().map_or("point", String::as_str),
-                y: "terminals without glitches",
-            },
-            false,
-        ),
+    grouped_chart(
+        &mut p,
+        &r,
+        [
+            "max-terminals",
+            "Maximum terminals without glitches",
+            "terminals without glitches",
+            "max terminals",
+        ],
+        "Largest glitch-free terminal count of each point (sweep.json; intervals in the table).",
+        |p| p.max_terminals as f64,
     )?;
     if !with_paper.is_empty() {
         let labels: Vec<String> = with_paper
@@ -192,7 +212,7 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             &format!(
                 "The published maximum ([paper] max_terminals, or [[sweep.paper]]) beside \
                  vodbench's at every point that has one.{}",
-                numbered(&labels)
+                numbered(&r, &labels)
             ),
             charts::bars(
                 &labels,
@@ -218,31 +238,20 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         )?;
     }
     if r.points.iter().any(|p| p.at_answer.is_some()) {
-        let (cats, series) = grouped(
+        grouped_chart(
+            &mut p,
             &r,
+            [
+                "disk-utilization",
+                "Disk utilization at the maximum",
+                "disk utilization (%)",
+                "disk utilization",
+            ],
+            "Mean busy fraction of the disks in the runs at each point's maximum (SPIFFI Fig. 14).",
             |p| {
                 p.at_answer
                     .map_or(0.0, |a| a.disk_utilization_mean_ratio * 100.0)
             },
-            "disk utilization",
-        );
-        p.chart(
-            "disk-utilization",
-            "Disk utilization at the maximum",
-            &format!(
-                "Mean busy fraction of the disks in the runs at each point's maximum (SPIFFI \
-                 Fig. 14).{}",
-                numbered(&cats)
-            ),
-            charts::bars(
-                &cats,
-                &series,
-                Axes {
-                    x: r.sweep.last().map_or("point", String::as_str),
-                    y: "disk utilization (%)",
-                },
-                false,
-            ),
         )?;
     }
     let (head, rows) = table(&r);
