@@ -106,6 +106,19 @@ fn plugin_parameters_of_the_wrong_type_fail_the_schema_and_check() {
     let base = std::fs::read_to_string(root().join("tests/fixtures/tiny.toml")).unwrap();
     let base: toml::Table = toml::from_str(&base).unwrap();
     let tmp = tempfile::tempdir().unwrap();
+    // a warm-up in nanoseconds, as the scenario format takes it, is valid to both
+    let mut ns = base.clone();
+    ns["run"]
+        .as_table_mut()
+        .unwrap()
+        .insert("warmup".into(), toml::Value::Integer(30_000_000_000));
+    let path = tmp.path().join("warmup-ns.toml");
+    std::fs::write(&path, toml::to_string(&ns).unwrap()).unwrap();
+    let check = vodbench(&["check", path.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check).1);
+    if let Err(e) = schemas.validate(&as_json(&path), index) {
+        panic!("warmup in nanoseconds: {e:#}");
+    }
     let cases: [(&str, &str); 6] = [
         ("prefetcher", "name = \"standard\"\nprocesses = \"many\""),
         (

@@ -116,11 +116,7 @@ fn default_request_sample_every() -> u32 {
 }
 
 /// When measurement starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, JsonSchema)]
-#[schemars(
-    with = "String",
-    description = "\"auto\" or a duration such as \"5min\""
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Warmup {
     /// When every terminal with a start event has begun display.
     #[default]
@@ -135,6 +131,23 @@ impl Serialize for Warmup {
             Warmup::Auto => s.serialize_str("auto"),
             Warmup::Fixed(d) => d.serialize(s),
         }
+    }
+}
+
+impl JsonSchema for Warmup {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Warmup".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // as the deserializer below takes it: "auto", nanoseconds, or a duration string
+        schemars::json_schema!({
+            "description": "\"auto\" or a duration such as \"5min\" (or nanoseconds)",
+            "anyOf": [
+                { "const": "auto" },
+                { "type": "integer", "minimum": 0 },
+                { "type": "string" }
+            ]
+        })
     }
 }
 
