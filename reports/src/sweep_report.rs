@@ -191,15 +191,12 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         |p| p.max_terminals as f64,
     )?;
     if !with_paper.is_empty() {
+        let names: Vec<&str> = with_paper.iter().map(|p| p.label.as_str()).collect();
+        let fit = charts::categories_fit(&names);
         let labels: Vec<String> = with_paper
             .iter()
             .map(|p| {
-                if charts::categories_fit(
-                    &with_paper
-                        .iter()
-                        .map(|p| p.label.as_str())
-                        .collect::<Vec<_>>(),
-                ) {
+                if fit {
                     p.label.clone()
                 } else {
                     (p.point + 1).to_string()
