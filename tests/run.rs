@@ -185,3 +185,49 @@ fn issue2_plugins_and_schema_list_every_builtin() {
         .collect();
     assert!(names.contains(&"global-lru".to_string()), "{names:?}");
 }
+
+/// `vodbench bench` (issue 4's speed benchmark) says how much simulated time each run covers
+/// and how many times faster than real time that is: the simulated seconds are the run's own
+/// (`summary.json`'s `simulated_ns`), and the factor is them over the wall time printed.
+#[test]
+fn issue4_bench_reports_simulated_time_and_real_time_factor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tiny");
+    run_to(&dir, "tests/fixtures/tiny.toml", &[]);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    let simulated_s = summary["simulated_ns"].as_u64().unwrap() as f64 / 1e9;
+
+    let out = vodbench(&["bench", "tests/fixtures/tiny.toml", "--repeat", "2"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let runs: Vec<&str> = stdout.lines().filter(|l| l.starts_with("run ")).collect();
+    assert_eq!(runs.len(), 2, "{stdout}");
+    for line in runs {
+        // run   1: 0.0025 s, 7.46M events/s, 139 s simulated, 56327x real time
+        let field = |after: &str, before: &str| -> f64 {
+            let rest = &line[line.find(after).unwrap() + after.len()..];
+            rest[..rest.find(before).unwrap()].trim().parse().unwrap()
+        };
+        let wall = field(":", " s,");
+        let sim = field("events/s,", " s simulated");
+        let factor = field("simulated,", "x real time");
+        assert_eq!(sim, simulated_s.round(), "{line}");
+        // the wall time is printed to 0.1 ms: the factor agrees with it to that precision
+        let (lo, hi) = (
+            simulated_s / (wall + 0.00005),
+            simulated_s / (wall - 0.00005).max(1e-9),
+        );
+        assert!(
+            factor >= lo.floor() && factor <= hi.ceil(),
+            "{line}: {factor} not in {lo}..{hi}"
+        );
+    }
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.contains(&format!("{:.0} s simulated per run", simulated_s))
+            && last.contains("x real time at the best")
+            && last.contains("at the median"),
+        "{stdout}"
+    );
+}

@@ -602,8 +602,20 @@ fn cmd_run(
     ExitCode::SUCCESS
 }
 
-/// One timed repetition for `vodbench bench`: (wall seconds, units of work done).
-type BenchRun<'a> = Box<dyn FnMut() -> Result<(f64, f64), ExitCode> + 'a>;
+/// One timed repetition for `vodbench bench`: (wall seconds, units of work done, simulated
+/// seconds where the run has a simulated clock).
+type BenchRun<'a> = Box<dyn FnMut() -> Result<(f64, f64, Option<f64>), ExitCode> + 'a>;
+
+/// `, N s simulated, Mx real time` for a bench line (nothing without a simulated clock).
+fn real_time_factor(simulated_s: Option<f64>, wall_s: f64) -> String {
+    match simulated_s {
+        Some(sim) => format!(
+            ", {sim:.0} s simulated, {:.0}x real time",
+            sim / wall_s.max(1e-9)
+        ),
+        None => String::new(),
+    }
+}
 
 fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
     let (mut once, unit): (BenchRun<'_>, &str) = if is_broadcast_file(path) {
@@ -622,7 +634,7 @@ fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
                     .iter()
                     .map(|p| u64::from(p.summary.frames) * u64::from(p.summary.clients))
                     .sum();
-                Ok((wall, frames as f64))
+                Ok((wall, frames as f64, None))
             }),
             "client frames",
         )
@@ -638,7 +650,11 @@ fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
                     runner::RunError::Scenario(e) => input_error(e),
                     e => failure(e),
                 })?;
-                Ok((t.elapsed().as_secs_f64(), r.summary.events as f64))
+                Ok((
+                    t.elapsed().as_secs_f64(),
+                    r.summary.events as f64,
+                    Some(r.summary.simulated_ns as f64 / 1e9),
+                ))
             }),
             "events",
         )
@@ -647,27 +663,36 @@ fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
         return code;
     }
     let mut walls = Vec::with_capacity(repeat as usize);
-    let mut work = 0.0;
+    let (mut work, mut simulated) = (0.0, None);
     for i in 0..repeat {
         match once() {
-            Ok((w, n)) => {
+            Ok((w, n, sim)) => {
                 println!(
-                    "run {:>3}: {:.4} s, {:.2}M {unit}/s",
+                    "run {:>3}: {:.4} s, {:.2}M {unit}/s{}",
                     i + 1,
                     w,
-                    n / w.max(1e-9) / 1e6
+                    n / w.max(1e-9) / 1e6,
+                    real_time_factor(sim, w)
                 );
                 walls.push(w);
-                work = n;
+                (work, simulated) = (n, sim);
             }
             Err(code) => return code,
         }
     }
     walls.sort_by(f64::total_cmp);
     let median = walls[walls.len() / 2];
+    let factors = match simulated {
+        Some(sim) => format!(
+            "; {sim:.0} s simulated per run: {:.0}x real time at the best, {:.0}x at the median",
+            sim / walls[0].max(1e-9),
+            sim / median.max(1e-9)
+        ),
+        None => String::new(),
+    };
     println!(
         "{}: {repeat} runs, wall min {:.4} s, median {:.4} s, max {:.4} s; \
-         {:.0} {unit} per run, {:.2}M {unit}/s at the median",
+         {:.0} {unit} per run, {:.2}M {unit}/s at the median{factors}",
         path.display(),
         walls[0],
         median,
