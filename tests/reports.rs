@@ -877,4 +877,60 @@ fn a_sweep_gets_a_report_of_every_points_maximum_beside_the_paper() {
         html.contains(&format!("class=\"{class}\">{cell}")),
         "{cell} marked {class}"
     );
+    // the published utilization beside vodbench's at the one point that has it
+    let util = &html[html
+        .find("data-chart=\"chart-paper-disk-utilization\"")
+        .unwrap()..];
+    let util = &util[..util.find("</figure>").unwrap()];
+    assert!(util.contains("paper") && util.contains("vodbench"));
+    // every point's glitches against terminals, after the table: a marker per simulation of
+    // its curve-NNN.csv, one curve per replication
+    let table_at = html.find("id=\"table-points\"").unwrap();
+    let points = data["points"].as_array().unwrap();
+    for (i, p) in points.iter().enumerate() {
+        let id = format!("data-chart=\"chart-glitches-{:03}\"", i + 1);
+        let at = html.find(&id).unwrap_or_else(|| panic!("{id} missing"));
+        assert!(at > table_at, "{id} is drawn after the table");
+        let figure = &html[at..at + html[at..].find("</figure>").unwrap()];
+        let csv = std::fs::read_to_string(sweep.join(format!("curve-{i:03}.csv"))).unwrap();
+        let sims = csv.lines().count() - 1;
+        assert_eq!(sims as u64, p["runs"].as_u64().unwrap());
+        assert_eq!(figure.matches("<circle").count(), sims, "{id}");
+        for r in 1..=p["replications"].as_u64().unwrap() {
+            assert!(
+                figure.contains(&format!("\nreplication {r}\n")),
+                "{id}: replication {r}"
+            );
+        }
+        assert!(!figure.contains("stop-at-glitch"), "{id}");
+    }
+    assert!(data.get("stop_at_glitch").is_none() && !md.contains("stop-at-glitch"));
+
+    // the same sweep with --stop-at-glitch: the same maxima, and sweep.json, sweep.md and
+    // every curve's caption say that a glitching run's count is a lower bound
+    let stopped = tmp.path().join("stopped");
+    ok(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "--quiet",
+        "--seeds",
+        "3",
+        "--stop-at-glitch",
+        "--out",
+        stopped.to_str().unwrap(),
+    ]);
+    let data2 = json(&stopped.join("sweep.json"));
+    assert_eq!(data2["stop_at_glitch"], true);
+    for (a, b) in points.iter().zip(data2["points"].as_array().unwrap()) {
+        assert_eq!(a["max_terminals"], b["max_terminals"]);
+    }
+    let md2 = std::fs::read_to_string(stopped.join("sweep.md")).unwrap();
+    assert!(md2.contains("*made with --stop-at-glitch"), "{md2}");
+    let html2 = std::fs::read_to_string(stopped.join("report.html")).unwrap();
+    assert_eq!(
+        html2
+            .matches("this sweep was made with --stop-at-glitch")
+            .count(),
+        points.len()
+    );
 }

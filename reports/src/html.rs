@@ -108,6 +108,10 @@ pub struct Page {
     pub charts: Vec<Chart>,
     /// Tables.
     pub tables: Vec<HtmlTable>,
+    /// Charts drawn after the tables (detail a reader turns to after them: a sweep's
+    /// per-point curves); listed in the contents after the tables. Not in [`Page::data`].
+    #[serde(skip)]
+    pub late_charts: Vec<Chart>,
     /// Footer.
     pub generator: String,
 }
@@ -116,6 +120,7 @@ pub struct Page {
 struct Ctx<'a> {
     css: &'a str,
     page: &'a Page,
+    late: &'a [Chart],
 }
 
 impl Page {
@@ -129,6 +134,7 @@ impl Page {
             facts: Vec::new(),
             charts: Vec::new(),
             tables: Vec::new(),
+            late_charts: Vec::new(),
             generator: format!("vodbench {}", env!("CARGO_PKG_VERSION")),
         }
     }
@@ -153,6 +159,23 @@ impl Page {
         Ok(())
     }
 
+    /// [`Page::chart`], drawn after the tables ([`Page::late_charts`]).
+    pub fn late_chart(
+        &mut self,
+        id: &str,
+        title: &str,
+        caption: &str,
+        svg: Option<Result<String, String>>,
+    ) -> Result<(), String> {
+        let before = self.charts.len();
+        self.chart(id, title, caption, svg)?;
+        if self.charts.len() > before {
+            let c = self.charts.pop().expect("just pushed");
+            self.late_charts.push(c);
+        }
+        Ok(())
+    }
+
     /// The page as HTML.
     pub fn render(&self) -> Result<String, String> {
         let mut tt = TinyTemplate::new();
@@ -163,6 +186,7 @@ impl Page {
             &Ctx {
                 css: CSS,
                 page: self,
+                late: &self.late_charts,
             },
         )
         .map_err(|e| e.to_string())

@@ -14,7 +14,13 @@ use crate::run_report::manifest_facts;
 /// The glitches-vs-terminals curve of every replication, in replication order (`curve.csv`
 /// columns `terminals`, `glitches`, `replication`).
 pub fn replication_curves(f: &RunFolder) -> Vec<Series> {
-    let Some(df) = f.tables.get("curve") else {
+    replication_curves_in(f, "curve")
+}
+
+/// [`replication_curves`] from the folder's table `table` (a sweep's `curve-NNN`); none
+/// when the folder lacks it.
+pub fn replication_curves_in(f: &RunFolder, table: &str) -> Vec<Series> {
+    let Some(df) = f.tables.get(table) else {
         return Vec::new();
     };
     let (Some(t), Some(g), Some(rep)) = (

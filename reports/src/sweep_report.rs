@@ -2,13 +2,18 @@
 //! made from its saved `sweep.json`: the maximum glitch-free terminal count of every point as
 //! the paper draws it (Figs. 10–13, 15: one bar group per value of the fastest axis, one bar
 //! per setting of the others), the published values beside vodbench's, disk utilization at
-//! each maximum (Fig. 14), and the table `sweep.md` holds.
+//! each maximum (Fig. 14) beside the published utilization where a point carries one, the
+//! table `sweep.md` holds, and every point's glitches against terminals, one curve per
+//! replication (SPIFFI Fig. 9; its `curve-NNN.csv`), which shows where a point's replications
+//! met their first glitch — a steady rise, or a band of rare glitches at loads well below the
+//! maximum (the Table 2 ×4 elevator points, `scenarios/spiffi/README.md`).
 
 use crate::charts::{self, Axes};
 use crate::folder::RunFolder;
 use crate::html::{Card, Cell, HtmlTable, Page};
 use crate::run_report::manifest_facts;
-use vodbench_harness::sweep::search::{table, PointSearch, SweepResult};
+use crate::search_report::replication_curves_in;
+use vodbench_harness::sweep::search::{table, PointSearch, SweepResult, STOPPED_AT_GLITCH};
 
 /// How far from the paper a maximum may be and still count as reproduced (issue 4: ±10 %).
 pub const PAPER_TOLERANCE: f64 = 0.10;
@@ -111,6 +116,103 @@ fn grouped_chart(
     )
 }
 
+/// Bars of the published value of `key` beside vodbench's (`ours`) at every point whose
+/// `[paper]` has it, scaled by `scale`; `names` are the chart's id, title and vertical axis.
+/// Nothing when no point has it.
+fn paper_chart(
+    p: &mut Page,
+    r: &SweepResult,
+    key: &str,
+    names: [&str; 3],
+    scale: f64,
+    ours: impl Fn(&PointSearch) -> Option<f64>,
+) -> Result<(), String> {
+    let [id, title, y] = names;
+    let with: Vec<&PointSearch> = r
+        .points
+        .iter()
+        .filter(|p| p.paper.contains_key(key) && ours(p).is_some())
+        .collect();
+    if with.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = with.iter().map(|p| p.label.as_str()).collect();
+    let fit = charts::categories_fit(&names);
+    let labels: Vec<String> = with
+        .iter()
+        .map(|p| {
+            if fit {
+                p.label.clone()
+            } else {
+                (p.point + 1).to_string()
+            }
+        })
+        .collect();
+    p.chart(
+        id,
+        title,
+        &format!(
+            "The published value ([paper] {key}, or [[sweep.paper]]) beside vodbench's at \
+             every point that has one.{}",
+            numbered(r, &labels)
+        ),
+        charts::bars(
+            &labels,
+            &[
+                (
+                    "paper".into(),
+                    with.iter().map(|p| p.paper[key] * scale).collect(),
+                ),
+                (
+                    "vodbench".into(),
+                    with.iter()
+                        .map(|p| ours(p).unwrap_or(0.0) * scale)
+                        .collect(),
+                ),
+            ],
+            Axes { x: "point", y },
+            false,
+        ),
+    )
+}
+
+/// A chart per point of its glitches against terminals, one curve per replication, from its
+/// `curve-NNN.csv` (points whose file is missing are left out).
+fn glitch_curves(p: &mut Page, f: &RunFolder, r: &SweepResult) -> Result<(), String> {
+    let caption = if r.stop_at_glitch {
+        format!(
+            "Glitches in the measured period of each simulation of this point's search, one \
+             curve per replication (curve-NNN.csv); this sweep was {STOPPED_AT_GLITCH}."
+        )
+    } else {
+        "Glitches in the measured period of each simulation of this point's search, one \
+         curve per replication (curve-NNN.csv)."
+            .to_string()
+    };
+    for point in &r.points {
+        let n = point.point;
+        p.late_chart(
+            &format!("glitches-{:03}", n + 1),
+            &format!(
+                "Glitches vs terminals, point {}: {} (maximum {})",
+                n + 1,
+                point.label,
+                point.max_terminals
+            ),
+            &caption,
+            charts::lines(
+                &replication_curves_in(f, &format!("curve-{n:03}")),
+                Axes {
+                    x: "terminals",
+                    y: "glitches",
+                },
+                true,
+            ),
+        )?;
+    }
+    Ok(())
+}
+
 /// The report page of one sweep.
 pub fn page(f: &RunFolder) -> Result<Page, String> {
     let r: SweepResult = serde_json::from_value(f.summary.clone())
@@ -190,50 +292,18 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         "Largest glitch-free terminal count of each point (sweep.json; intervals in the table).",
         |p| p.max_terminals as f64,
     )?;
-    if !with_paper.is_empty() {
-        let names: Vec<&str> = with_paper.iter().map(|p| p.label.as_str()).collect();
-        let fit = charts::categories_fit(&names);
-        let labels: Vec<String> = with_paper
-            .iter()
-            .map(|p| {
-                if fit {
-                    p.label.clone()
-                } else {
-                    (p.point + 1).to_string()
-                }
-            })
-            .collect();
-        p.chart(
+    paper_chart(
+        &mut p,
+        &r,
+        "max_terminals",
+        [
             "paper",
             "vodbench against the paper",
-            &format!(
-                "The published maximum ([paper] max_terminals, or [[sweep.paper]]) beside \
-                 vodbench's at every point that has one.{}",
-                numbered(&r, &labels)
-            ),
-            charts::bars(
-                &labels,
-                &[
-                    (
-                        "paper".into(),
-                        with_paper
-                            .iter()
-                            .map(|p| p.paper["max_terminals"])
-                            .collect(),
-                    ),
-                    (
-                        "vodbench".into(),
-                        with_paper.iter().map(|p| p.max_terminals as f64).collect(),
-                    ),
-                ],
-                Axes {
-                    x: "point",
-                    y: "terminals without glitches",
-                },
-                false,
-            ),
-        )?;
-    }
+            "terminals without glitches",
+        ],
+        1.0,
+        |p| Some(p.max_terminals as f64),
+    )?;
     if r.points.iter().any(|p| p.at_answer.is_some()) {
         grouped_chart(
             &mut p,
@@ -249,6 +319,18 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
                 p.at_answer
                     .map_or(0.0, |a| a.disk_utilization_mean_ratio * 100.0)
             },
+        )?;
+        paper_chart(
+            &mut p,
+            &r,
+            "disk_utilization",
+            [
+                "paper-disk-utilization",
+                "Disk utilization: vodbench against the paper",
+                "disk utilization (%)",
+            ],
+            100.0,
+            |p| p.at_answer.map(|a| a.disk_utilization_mean_ratio),
         )?;
     }
     let (head, rows) = table(&r);
@@ -290,6 +372,7 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             })
             .collect(),
     });
+    glitch_curves(&mut p, f, &r)?;
     p.facts = manifest_facts(&f.manifest);
     Ok(p)
 }

@@ -92,6 +92,11 @@ pub struct SweepResult {
     /// `--climb-from`; see [`crate::search::SearchOptions::default_method`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
+    /// Whether every simulation ended at its first glitch in the measured period
+    /// (`--stop-at-glitch`): the maxima are the same, but each `curve-NNN.csv` then gives a
+    /// glitching run's count as a lower bound (usually 1). Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_at_glitch: bool,
 }
 
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
@@ -190,6 +195,7 @@ pub fn sweep_search(
             sweep: suite.axes.clone(),
             points,
             method: opts.method_text(),
+            stop_at_glitch: opts.stop_at_glitch,
         },
         results,
     ))
@@ -269,6 +275,11 @@ pub fn sweep_csv(r: &SweepResult) -> String {
     out
 }
 
+/// What a sweep made with `--stop-at-glitch` says of its curves (`sweep.md`, `report.html`).
+pub const STOPPED_AT_GLITCH: &str = "made with --stop-at-glitch: each simulation ended at its \
+     first glitch in the measured period, so the maxima are those of a whole run but a \
+     glitching run's count in curve-NNN.csv is a lower bound (usually 1)";
+
 /// `sweep.md`: paper vs vodbench, one row per point. Columns appear only when some point has
 /// something to show in them.
 pub fn markdown(r: &SweepResult) -> String {
@@ -280,6 +291,9 @@ pub fn markdown(r: &SweepResult) -> String {
     out.push_str("\n\n");
     if let Some(m) = &r.method {
         out.push_str(&format!("*{m}*\n\n"));
+    }
+    if r.stop_at_glitch {
+        out.push_str(&format!("*{STOPPED_AT_GLITCH}*\n\n"));
     }
     out.push_str(&format!("| {} |\n", head.join(" | ")));
     out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
