@@ -193,7 +193,10 @@ fn random_scenario(seed: u64) -> Files {
     ]);
     g.set("name", format!("\"{scheduler}\""));
     match scheduler {
-        "gss" => g.maybe_raw(0.7, "groups", &["1", "2", "3", "7", "40", "1000000"]),
+        "gss" => {
+            g.maybe_raw(0.7, "groups", &["1", "2", "3", "7", "40", "1000000"]);
+            g.maybe(0.5, "batch_sweep", &["continue", "from-innermost"]);
+        }
         "real-time" => {
             g.maybe_raw(0.7, "classes", &["1", "2", "3", "64"]);
             g.maybe(0.7, "spacing", &["1ns", "100ms", "4s", "1h"]);

@@ -130,6 +130,8 @@ fn scheduler_configs(registry: &Registry) -> Vec<(&'static str, toml::Table)> {
     for (name, text) in [
         ("gss", "groups = 2"),
         ("gss", "groups = 5"),
+        ("gss", "batch_sweep = \"from-innermost\""),
+        ("gss", "groups = 3\nbatch_sweep = \"from-innermost\""),
         ("real-time", "classes = 1"),
         ("real-time", "classes = 5\nspacing = \"1s\""),
         ("scan-edf", "bucket = \"1ns\""),

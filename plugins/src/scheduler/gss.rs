@@ -8,6 +8,16 @@
 //! pass; with as many groups as terminals it is round-robin. More groups bound each
 //! terminal's wait (and the buffering it needs) more tightly, at the cost of longer seeks.
 //! Requests without a terminal count as terminal `u32::MAX`.
+//!
+//! How each batch is swept is a reading the paper leaves open (`batch_sweep`): §5.2.2 has a
+//! group "serviced using the elevator algorithm", whose definition "scans the disk cylinders
+//! starting with the innermost cylinder and working outward". `continue` (the default) keeps
+//! one elevator running across batches: a batch is taken in SCAN order from wherever the arm
+//! is, in the direction it last moved, turning when nothing of the batch lies ahead.
+//! `from-innermost` runs that definition afresh on every batch: the arm goes to the batch's
+//! lowest cylinder (vodbench's cylinder 0 stands for the innermost) and serves the batch
+//! outward, as C-SCAN does with a whole queue, so each batch but a one-request one starts
+//! with a seek back across the requests it will then pass again.
 
 use super::round_robin::terminal_key;
 use super::sweep::Sweep;
@@ -19,17 +29,34 @@ use vodbench_harness::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
+/// How a batch is swept (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BatchSweep {
+    /// One elevator across batches: from the arm, in its last direction.
+    #[default]
+    Continue,
+    /// Every batch from its lowest cylinder upward (§5.2.2's elevator run per batch).
+    FromInnermost,
+}
+
 /// Parameters of `gss`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct GssParams {
     /// Number of groups; terminal t is in group t mod groups (1..=1000000; default 1).
     pub groups: u32,
+    /// How each batch is swept: "continue" (one elevator across batches, the default) or
+    /// "from-innermost" (each batch from its lowest cylinder upward).
+    pub batch_sweep: BatchSweep,
 }
 
 impl Default for GssParams {
     fn default() -> Self {
-        GssParams { groups: 1 }
+        GssParams {
+            groups: 1,
+            batch_sweep: BatchSweep::Continue,
+        }
     }
 }
 
@@ -44,18 +71,26 @@ pub struct Gss {
     /// The group of the current (or last) batch.
     group: Option<u32>,
     sweep: Sweep,
+    batch_sweep: BatchSweep,
     seq: u64,
 }
 
 impl Gss {
-    /// An empty scheduler with `groups` groups (at least 1).
+    /// An empty scheduler with `groups` groups (at least 1), sweeping batches as `continue`.
     pub fn new(groups: u32) -> Self {
+        Self::with_sweep(groups, BatchSweep::Continue)
+    }
+
+    /// An empty scheduler with `groups` groups (at least 1) sweeping each batch as
+    /// `batch_sweep` says.
+    pub fn with_sweep(groups: u32, batch_sweep: BatchSweep) -> Self {
         Gss {
             groups: groups.max(1),
             waiting: BTreeMap::new(),
             batch: Vec::new(),
             group: None,
             sweep: Sweep::default(),
+            batch_sweep,
             seq: 0,
         }
     }
@@ -99,6 +134,15 @@ impl DiskScheduler for Gss {
     fn dequeue(&mut self, head: &HeadState) -> Option<RequestId> {
         if self.batch.is_empty() {
             self.next_batch();
+            if self.batch_sweep == BatchSweep::FromInnermost {
+                // serve the new batch upward from its lowest cylinder (oldest first on one
+                // cylinder): the batch in that order, taken from the back
+                self.batch
+                    .sort_unstable_by_key(|b| std::cmp::Reverse((b.1, b.2)));
+            }
+        }
+        if self.batch_sweep == BatchSweep::FromInnermost {
+            return self.batch.pop().map(|b| b.0);
         }
         let items = self.batch.iter().enumerate().map(|(i, b)| (i, b.1, b.2));
         let i = self.sweep.pick(head.cylinder, items)?;
@@ -128,7 +172,7 @@ impl Plugin for Gss {
     }
 
     fn build(p: &GssParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskScheduler>, PluginError> {
-        Ok(Box::new(Gss::new(p.groups)))
+        Ok(Box::new(Gss::with_sweep(p.groups, p.batch_sweep)))
     }
 }
 
@@ -180,6 +224,39 @@ mod tests {
             e.enqueue(req(id, t, cyl[id as usize]));
         }
         assert_eq!(drain(&mut e, &cyl, 40), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn from_innermost_serves_each_batch_upward_from_its_lowest_cylinder() {
+        // head at 40 having moved up: `continue` takes 50, 70, then turns for 30, 10;
+        // `from-innermost` goes back to 10 first and works outward: 10, 30, 50, 70
+        let cyl = [0, 50, 10, 70, 30];
+        let fill = |g: &mut Gss| {
+            for id in 1..cyl.len() as u32 {
+                g.enqueue(req(id, id, cyl[id as usize]));
+            }
+        };
+        let mut cont = Gss::new(1);
+        fill(&mut cont);
+        assert_eq!(drain(&mut cont, &cyl, 40), vec![1, 3, 4, 2]);
+        let mut inner = Gss::with_sweep(1, BatchSweep::FromInnermost);
+        fill(&mut inner);
+        assert_eq!(drain(&mut inner, &cyl, 40), vec![2, 4, 1, 3]);
+        // a request arriving during the pass waits for the next batch, which starts from
+        // its own lowest cylinder again, and one cylinder is served oldest first
+        let mut g = Gss::with_sweep(1, BatchSweep::FromInnermost);
+        g.enqueue(req(1, 0, 60));
+        g.enqueue(req(2, 1, 20));
+        assert_eq!(g.dequeue(&head(90)), Some(RequestId(2)));
+        g.enqueue(req(3, 2, 5));
+        g.enqueue(req(4, 3, 80));
+        g.enqueue(req(5, 4, 80));
+        assert_eq!(g.dequeue(&head(20)), Some(RequestId(1)));
+        assert_eq!(g.dequeue(&head(60)), Some(RequestId(3)));
+        assert_eq!(g.dequeue(&head(5)), Some(RequestId(4)));
+        assert_eq!(g.dequeue(&head(80)), Some(RequestId(5)));
+        assert_eq!(g.dequeue(&head(80)), None);
+        assert_eq!(g.len(), 0);
     }
 
     #[test]
