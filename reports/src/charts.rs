@@ -203,8 +203,38 @@ pub fn categories_fit(labels: &[&str]) -> bool {
     (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
 }
 
+/// Pixels around the plot of a bar chart: the margin, and the axis label areas (left,
+/// bottom), as [`bars`] builds it.
+const BAR_MARGIN: u32 = 14;
+const BAR_Y_LABELS: u32 = 64;
+const BAR_X_LABELS: u32 = 42;
+
+/// The least upper bound of a bar chart's vertical axis that keeps every bar clear of the
+/// legend plotters draws in the plot's upper right corner (one 15-pixel row per series,
+/// about 6 pixels a character, 40 pixels of swatch and padding): bars under the legend's
+/// width must end below its bottom. `bars` are (left, right, top) in data coordinates,
+/// `x_range` the horizontal axis, `names` the legend entries.
+fn clear_of_legend(bars: &[(f64, f64, f64)], x_range: (f64, f64), names: &[&str]) -> f64 {
+    let plot_w = f64::from(SIZE.0 - 2 * BAR_MARGIN - BAR_Y_LABELS);
+    let plot_h = f64::from(SIZE.1 - 2 * BAR_MARGIN - BAR_X_LABELS);
+    let chars = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
+    let legend_w = 40.0 + 6.0 * chars + 5.0;
+    // 5 pixels below the plot's top, a row per entry, its padding, and a gap of 4
+    let legend_h = 5.0 + 15.0 * names.len() as f64 + 15.0 + 4.0;
+    if legend_h >= plot_h * 0.75 || legend_w >= plot_w {
+        return 0.0; // a legend this large covers the plot whatever the scale
+    }
+    let left = x_range.0 + (x_range.1 - x_range.0) * (1.0 - legend_w / plot_w);
+    let free = 1.0 - legend_h / plot_h;
+    bars.iter()
+        .filter(|b| b.1 >= left)
+        .map(|b| b.2 / free)
+        .fold(0.0, f64::max)
+}
+
 /// Bars per category; several series are drawn side by side (grouped) or, when `stacked`,
-/// on top of each other. `None` when there is no category.
+/// on top of each other, with the vertical axis tall enough that no bar runs under the
+/// legend. `None` when there is no category.
 pub fn bars(
     categories: &[String],
     series: &[(String, Vec<f64>)],
@@ -225,12 +255,34 @@ pub fn bars(
             }
         })
         .fold(0.0, f64::max);
+    let k = series.len() as f64;
+    // each bar's (left, right, bottom, top), as drawn below
+    let extent = |s: usize, cat: usize| -> (f64, f64, f64, f64) {
+        let x = cat as f64;
+        if stacked {
+            let below: f64 = (0..s).map(|t| value(t, cat)).sum();
+            (x - 0.35, x + 0.35, below, below + value(s, cat))
+        } else {
+            let w = 0.8 / k;
+            let left = x - 0.4 + w * s as f64;
+            (left, left + w * 0.92, 0.0, value(s, cat))
+        }
+    };
+    let tops: Vec<(f64, f64, f64)> = (0..series.len())
+        .flat_map(|s| (0..n).map(move |c| (s, c)))
+        .map(|(s, c)| {
+            let (l, r, _, t) = extent(s, c);
+            (l, r, t)
+        })
+        .collect();
+    let names: Vec<&str> = series.iter().map(|(name, _)| name.as_str()).collect();
+    let y_max = headroom(top).max(clear_of_legend(&tops, (-0.5, n as f64 - 0.5), &names));
     Some(svg(|root| {
         let mut chart = ChartBuilder::on(&root)
-            .margin(14)
-            .x_label_area_size(42)
-            .y_label_area_size(64)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..headroom(top))?;
+            .margin(BAR_MARGIN)
+            .x_label_area_size(BAR_X_LABELS)
+            .y_label_area_size(BAR_Y_LABELS)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..y_max)?;
         let label = |x: &f64| {
             let i = x.round();
             if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
@@ -248,23 +300,12 @@ pub fn bars(
             .y_desc(axes.y)
             .light_line_style(RGBColor(235, 235, 235))
             .draw()?;
-        let k = series.len() as f64;
         for (s, (name, _)) in series.iter().enumerate() {
             let c = colour(s);
             let rects: Vec<Rectangle<(f64, f64)>> = (0..n)
                 .map(|cat| {
-                    let x = cat as f64;
-                    if stacked {
-                        let below: f64 = (0..s).map(|t| value(t, cat)).sum();
-                        Rectangle::new(
-                            [(x - 0.35, below), (x + 0.35, below + value(s, cat))],
-                            c.filled(),
-                        )
-                    } else {
-                        let w = 0.8 / k;
-                        let left = x - 0.4 + w * s as f64;
-                        Rectangle::new([(left, 0.0), (left + w * 0.92, value(s, cat))], c.filled())
-                    }
+                    let (l, r, b, t) = extent(s, cat);
+                    Rectangle::new([(l, b), (r, t)], c.filled())
                 })
                 .collect();
             chart
@@ -351,6 +392,74 @@ mod tests {
     fn no_data_draws_no_chart() {
         assert!(lines(&[], Axes { x: "x", y: "y" }, false).is_none());
         assert!(bars(&[], &[("a".into(), vec![])], Axes { x: "x", y: "y" }, false).is_none());
+    }
+
+    /// The `<rect>`s of an SVG as (x, y, width, height, has a stroke).
+    fn rects(svg: &str) -> Vec<(f64, f64, f64, f64, bool)> {
+        let attr = |r: &str, a: &str| -> f64 {
+            let at = r.find(&format!(" {a}=\"")).unwrap() + a.len() + 3;
+            r[at..at + r[at..].find('"').unwrap()].parse().unwrap()
+        };
+        svg.split("<rect")
+            .skip(1)
+            .map(|r| &r[..r.find('>').unwrap()])
+            .map(|r| {
+                let stroke = !r.contains("stroke=\"none\"");
+                let (x, y) = (attr(r, "x"), attr(r, "y"));
+                (x, y, attr(r, "width"), attr(r, "height"), stroke)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn no_bar_runs_under_the_legend() {
+        // the tallest bars at the right, where the legend goes; 4 series (SPIFFI Fig. 13's
+        // layout × popularity), and a chart whose right-hand bars are low
+        let cats: Vec<String> = vec!["32MiB".into(), "128MiB".into(), "1GiB".into()];
+        let names = [
+            "striped / Zipf z = 1",
+            "striped / uniform",
+            "non-striped / Zipf",
+            "x",
+        ];
+        for values in [[203.0, 206.0, 233.0], [233.0, 206.0, 20.0]] {
+            let series: Vec<(String, Vec<f64>)> = names
+                .iter()
+                .map(|n| (n.to_string(), values.to_vec()))
+                .collect();
+            let svg = bars(&cats, &series, Axes { x: "m", y: "t" }, false)
+                .unwrap()
+                .unwrap();
+            let all = rects(&svg);
+            let legend = *all.iter().find(|r| r.4).expect("the legend's border");
+            let (bottom, left) = (legend.1 + legend.3, legend.0);
+            let mut under = 0;
+            for r in all.iter().filter(|r| !r.4 && r.2 < 100.0 && r.3 > 12.0) {
+                if r.0 + r.2 > left {
+                    under += 1;
+                    assert!(
+                        r.1 > bottom,
+                        "bar {r:?} under the legend ending at {bottom}"
+                    );
+                }
+            }
+            assert!(under > 0, "bars lie below the legend's width");
+        }
+        // with the right-hand bars low the scale is the usual one: the tallest bar reaches
+        // as high as the legend's top (a headroom of 8 %)
+        let low: Vec<(String, Vec<f64>)> = names
+            .iter()
+            .map(|n| (n.to_string(), vec![233.0, 206.0, 20.0]))
+            .collect();
+        let svg = bars(&cats, &low, Axes { x: "m", y: "t" }, false)
+            .unwrap()
+            .unwrap();
+        let tallest = rects(&svg)
+            .into_iter()
+            .filter(|r| !r.4 && r.2 < 100.0 && r.3 > 12.0)
+            .map(|r| r.1)
+            .fold(f64::INFINITY, f64::min);
+        assert!(tallest < 50.0, "{tallest}");
     }
 
     #[test]
