@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use tinytemplate::TinyTemplate;
 
 const TEMPLATE: &str = include_str!("../templates/page.html");
+/// One chart's section, called from the page for the charts before and after the tables.
+const CHART_TEMPLATE: &str = include_str!("../templates/chart.html");
 const CSS: &str = include_str!("../templates/report.css");
 
 /// One headline number.
@@ -180,6 +182,8 @@ impl Page {
     pub fn render(&self) -> Result<String, String> {
         let mut tt = TinyTemplate::new();
         tt.add_template("page", TEMPLATE)
+            .map_err(|e| e.to_string())?;
+        tt.add_template("chart", CHART_TEMPLATE)
             .map_err(|e| e.to_string())?;
         tt.render(
             "page",
