@@ -122,6 +122,20 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
         x1 += 0.5;
     }
     let panel = series.len() > COLOURS;
+    let y_max = if panel {
+        headroom(y1)
+    } else {
+        let points: Vec<(f64, f64, f64)> = pts()
+            .map(|(x, y)| (finite(x), finite(x), finite(y)))
+            .collect();
+        let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+        headroom(y1).max(clear_of_legend(
+            &points,
+            (x0, x1),
+            &names,
+            Corner::UpperLeft,
+        ))
+    };
     Some(svg(|root| {
         let (plot, legend) = if panel {
             let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_PANEL);
@@ -133,7 +147,7 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
             .margin(14)
             .x_label_area_size(42)
             .y_label_area_size(64)
-            .build_cartesian_2d(x0..x1, 0.0..headroom(y1))?;
+            .build_cartesian_2d(x0..x1, 0.0..y_max)?;
         chart
             .configure_mesh()
             .x_desc(axes.x)
@@ -203,31 +217,51 @@ pub fn categories_fit(labels: &[&str]) -> bool {
     (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
 }
 
-/// Pixels around the plot of a bar chart: the margin, and the axis label areas (left,
-/// bottom), as [`bars`] builds it.
+/// Pixels around the plot of a chart: the margin, and the axis label areas (left, bottom),
+/// as [`bars`] and [`lines`] build it.
 const BAR_MARGIN: u32 = 14;
 const BAR_Y_LABELS: u32 = 64;
 const BAR_X_LABELS: u32 = 42;
 
-/// The least upper bound of a bar chart's vertical axis that keeps every bar clear of the
-/// legend plotters draws in the plot's upper right corner (one 15-pixel row per series,
-/// about 6 pixels a character, 40 pixels of swatch and padding): bars under the legend's
-/// width must end below its bottom. `bars` are (left, right, top) in data coordinates,
-/// `x_range` the horizontal axis, `names` the legend entries.
-fn clear_of_legend(bars: &[(f64, f64, f64)], x_range: (f64, f64), names: &[&str]) -> f64 {
+/// The corner of the plot where plotters draws a chart's legend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Corner {
+    /// Bar charts.
+    UpperRight,
+    /// Line charts whose legend is not in a panel beside the plot.
+    UpperLeft,
+}
+
+/// The least upper bound of a chart's vertical axis (which starts at 0) that keeps what it
+/// draws clear of the legend in `corner` (one 15-pixel row per entry, about 6 pixels a
+/// character and 50 of swatch and padding): anything under the legend's width must end below
+/// its bottom. `items` are (left, right, top) in data coordinates (a bar, or a point with
+/// left = right), `x_range` the horizontal axis, `names` the legend entries.
+fn clear_of_legend(
+    items: &[(f64, f64, f64)],
+    x_range: (f64, f64),
+    names: &[&str],
+    corner: Corner,
+) -> f64 {
     let plot_w = f64::from(SIZE.0 - 2 * BAR_MARGIN - BAR_Y_LABELS);
     let plot_h = f64::from(SIZE.1 - 2 * BAR_MARGIN - BAR_X_LABELS);
     let chars = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-    let legend_w = 40.0 + 6.0 * chars + 5.0;
+    // 5 pixels in from the plot's edge, the legend's width, and a gap of 4
+    let legend_w = 5.0 + 50.0 + 6.0 * chars + 4.0;
     // 5 pixels below the plot's top, a row per entry, its padding, and a gap of 4
     let legend_h = 5.0 + 15.0 * names.len() as f64 + 15.0 + 4.0;
     if legend_h >= plot_h * 0.75 || legend_w >= plot_w {
         return 0.0; // a legend this large covers the plot whatever the scale
     }
-    let left = x_range.0 + (x_range.1 - x_range.0) * (1.0 - legend_w / plot_w);
+    let span = (x_range.1 - x_range.0) * legend_w / plot_w;
+    let under = |(l, r): (f64, f64)| match corner {
+        Corner::UpperRight => r >= x_range.1 - span,
+        Corner::UpperLeft => l <= x_range.0 + span,
+    };
     let free = 1.0 - legend_h / plot_h;
-    bars.iter()
-        .filter(|b| b.1 >= left)
+    items
+        .iter()
+        .filter(|b| under((b.0, b.1)))
         .map(|b| b.2 / free)
         .fold(0.0, f64::max)
 }
@@ -276,7 +310,12 @@ pub fn bars(
         })
         .collect();
     let names: Vec<&str> = series.iter().map(|(name, _)| name.as_str()).collect();
-    let y_max = headroom(top).max(clear_of_legend(&tops, (-0.5, n as f64 - 0.5), &names));
+    let y_max = headroom(top).max(clear_of_legend(
+        &tops,
+        (-0.5, n as f64 - 0.5),
+        &names,
+        Corner::UpperRight,
+    ));
     Some(svg(|root| {
         let mut chart = ChartBuilder::on(&root)
             .margin(BAR_MARGIN)
@@ -460,6 +499,41 @@ mod tests {
             .map(|r| r.1)
             .fold(f64::INFINITY, f64::min);
         assert!(tallest < 50.0, "{tallest}");
+    }
+
+    #[test]
+    fn no_line_runs_under_the_legend() {
+        // a utilization series pinned at its maximum from the start, where the line chart's
+        // legend goes (upper left), as `vodbench compare` draws disk utilization over time
+        let s: Vec<Series> = ["r200", "r250"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Series {
+                name: n.to_string(),
+                points: (0..60)
+                    .map(|t| (t as f64 * 10.0, 94.0 + 6.0 * i as f64))
+                    .collect(),
+            })
+            .collect();
+        let svg = lines(&s, Axes { x: "t", y: "%" }, true).unwrap().unwrap();
+        let legend = *rects(&svg)
+            .iter()
+            .find(|r| r.4)
+            .expect("the legend's border");
+        let (right, bottom) = (legend.0 + legend.2, legend.1 + legend.3);
+        let attr = |c: &str, a: &str| -> f64 {
+            let at = c.find(&format!(" {a}=\"")).unwrap() + a.len() + 3;
+            c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
+        };
+        let mut under = 0;
+        for c in svg.split("<circle").skip(1) {
+            let (cx, cy) = (attr(c, "cx"), attr(c, "cy"));
+            if cx <= right + 3.0 {
+                under += 1;
+                assert!(cy - 3.0 > bottom, "marker at ({cx}, {cy}) under the legend");
+            }
+        }
+        assert!(under > 0);
     }
 
     #[test]
