@@ -161,20 +161,15 @@ impl Page {
         Ok(())
     }
 
-    /// [`Page::chart`], drawn after the tables ([`Page::late_charts`]).
-    pub fn late_chart(
+    /// Runs `add`, and draws the charts it adds after the tables ([`Page::late_charts`]).
+    pub fn after_tables(
         &mut self,
-        id: &str,
-        title: &str,
-        caption: &str,
-        svg: Option<Result<String, String>>,
+        add: impl FnOnce(&mut Page) -> Result<(), String>,
     ) -> Result<(), String> {
         let before = self.charts.len();
-        self.chart(id, title, caption, svg)?;
-        if self.charts.len() > before {
-            let c = self.charts.pop().expect("just pushed");
-            self.late_charts.push(c);
-        }
+        add(self)?;
+        let late = self.charts.split_off(before);
+        self.late_charts.extend(late);
         Ok(())
     }
 

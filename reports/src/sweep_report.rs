@@ -177,7 +177,7 @@ fn paper_chart(
 }
 
 /// A chart per point of its glitches against terminals, one curve per replication, from its
-/// `curve-NNN.csv` (points whose file is missing are left out).
+/// `curve-NNN.csv` (points whose file is missing are left out); drawn after the table.
 fn glitch_curves(p: &mut Page, f: &RunFolder, r: &SweepResult) -> Result<(), String> {
     let caption = if r.stop_at_glitch {
         format!(
@@ -191,7 +191,7 @@ fn glitch_curves(p: &mut Page, f: &RunFolder, r: &SweepResult) -> Result<(), Str
     };
     for point in &r.points {
         let n = point.point;
-        p.late_chart(
+        p.chart(
             &format!("glitches-{:03}", n + 1),
             &format!(
                 "Glitches vs terminals, point {}: {} (maximum {})",
@@ -372,7 +372,7 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             })
             .collect(),
     });
-    glitch_curves(&mut p, f, &r)?;
+    p.after_tables(|p| glitch_curves(p, f, &r))?;
     p.facts = manifest_facts(&f.manifest);
     Ok(p)
 }
