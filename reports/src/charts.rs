@@ -212,7 +212,11 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
 /// Whether `labels`, one under each bar group of a chart [`SIZE`] wide, fit side by side
 /// (at about 7 pixels a character, in the plot's width less its axis area).
 pub fn categories_fit(labels: &[&str]) -> bool {
-    let plot = f64::from(SIZE.0) - 100.0;
+    fits_in(labels, f64::from(SIZE.0) - 100.0)
+}
+
+/// Whether `labels` fit side by side in `plot` pixels (see [`categories_fit`]).
+fn fits_in(labels: &[&str], plot: f64) -> bool {
     let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
     (widest + 2.0) * 7.0 * labels.len() as f64 <= plot
 }
@@ -310,13 +314,24 @@ pub fn bars(
         })
         .collect();
     let names: Vec<&str> = series.iter().map(|(name, _)| name.as_str()).collect();
-    let y_max = headroom(top).max(clear_of_legend(
-        &tops,
-        (-0.5, n as f64 - 0.5),
-        &names,
-        Corner::UpperRight,
-    ));
+    let clear = clear_of_legend(&tops, (-0.5, n as f64 - 0.5), &names, Corner::UpperRight);
+    // a legend that would stretch the axis by more than a seventh (a utilization chart to
+    // 140 %) goes in a panel beside the plot instead, if the categories still fit there
+    let cats: Vec<&str> = categories.iter().map(String::as_str).collect();
+    let panel =
+        clear > headroom(top) * 1.15 && fits_in(&cats, f64::from(SIZE.0 - LEGEND_PANEL) - 100.0);
+    let y_max = if panel {
+        headroom(top)
+    } else {
+        headroom(top).max(clear)
+    };
     Some(svg(|root| {
+        let (root, legend) = if panel {
+            let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_PANEL);
+            (plot, Some(legend))
+        } else {
+            (root, None)
+        };
         let mut chart = ChartBuilder::on(&root)
             .margin(BAR_MARGIN)
             .x_label_area_size(BAR_X_LABELS)
@@ -347,17 +362,36 @@ pub fn bars(
                     Rectangle::new([(l, b), (r, t)], c.filled())
                 })
                 .collect();
-            chart
-                .draw_series(rects)?
-                .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+            let drawn = chart.draw_series(rects)?;
+            if legend.is_none() {
+                drawn.label(name.as_str()).legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled())
+                });
+            }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .draw()?;
+        match legend {
+            None => chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(180, 180, 180))
+                .draw()?,
+            Some(area) => {
+                let chars = (LEGEND_PANEL as usize - 44) / 6;
+                for (i, name) in names.iter().enumerate() {
+                    let y = 22 + 16 * i as i32;
+                    area.draw(&Rectangle::new(
+                        [(6, y - 5), (18, y + 5)],
+                        colour(i).filled(),
+                    ))?;
+                    area.draw(&Text::new(
+                        clip(name, chars),
+                        (24, y - 6),
+                        ("sans-serif", 12).into_font(),
+                    ))?;
+                }
+            }
+        }
         Ok(())
     }))
 }
@@ -461,7 +495,14 @@ mod tests {
             "non-striped / Zipf",
             "x",
         ];
-        for values in [[203.0, 206.0, 233.0], [233.0, 206.0, 20.0]] {
+        // (the first goes to a panel beside the plot, the second raises the axis a little,
+        // the third needs nothing)
+        let mut raised = false;
+        for values in [
+            [203.0, 206.0, 233.0],
+            [233.0, 206.0, 186.0],
+            [233.0, 206.0, 20.0],
+        ] {
             let series: Vec<(String, Vec<f64>)> = names
                 .iter()
                 .map(|n| (n.to_string(), values.to_vec()))
@@ -470,7 +511,14 @@ mod tests {
                 .unwrap()
                 .unwrap();
             let all = rects(&svg);
-            let legend = *all.iter().find(|r| r.4).expect("the legend's border");
+            let Some(&legend) = all.iter().find(|r| r.4) else {
+                // the legend went to a panel beside the plot: every name is there
+                assert!(
+                    names.iter().all(|n| svg.contains(&format!("\n{n}\n"))),
+                    "{svg}"
+                );
+                continue;
+            };
             let (bottom, left) = (legend.1 + legend.3, legend.0);
             let mut under = 0;
             for r in all.iter().filter(|r| !r.4 && r.2 < 100.0 && r.3 > 12.0) {
@@ -480,10 +528,15 @@ mod tests {
                         r.1 > bottom,
                         "bar {r:?} under the legend ending at {bottom}"
                     );
+                    raised |= r.1 < bottom + 10.0;
                 }
             }
             assert!(under > 0, "bars lie below the legend's width");
         }
+        assert!(
+            raised,
+            "a bar ends just below the legend: the axis was raised for it"
+        );
         // with the right-hand bars low the scale is the usual one: the tallest bar reaches
         // as high as the legend's top (a headroom of 8 %)
         let low: Vec<(String, Vec<f64>)> = names
@@ -499,6 +552,44 @@ mod tests {
             .map(|r| r.1)
             .fold(f64::INFINITY, f64::min);
         assert!(tallest < 50.0, "{tallest}");
+    }
+
+    #[test]
+    fn a_legend_that_would_stretch_a_percentage_axis_goes_beside_the_plot() {
+        // SPIFFI Fig. 14: disk utilization at the maximum, striped at 100 % in every group
+        let cats: Vec<String> = vec!["32MiB".into(), "128MiB".into(), "1GiB".into()];
+        let series: Vec<(String, Vec<f64>)> = [
+            ("striped / Zipf z = 1", 99.9),
+            ("striped / uniform", 99.8),
+            ("non-striped / Zipf z = 1", 21.5),
+            ("non-striped / uniform", 49.4),
+        ]
+        .iter()
+        .map(|(n, v)| (n.to_string(), vec![*v; 3]))
+        .collect();
+        let svg = bars(&cats, &series, Axes { x: "m", y: "%" }, false)
+            .unwrap()
+            .unwrap();
+        assert!(
+            rects(&svg).iter().all(|r| !r.4),
+            "no legend box in the plot"
+        );
+        for (n, _) in &series {
+            assert!(svg.contains(&format!("\n{n}\n")), "{n} in the panel");
+        }
+        // the axis stays at the usual headroom: no tick label above 100 %
+        assert!(
+            svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
+            "{svg}"
+        );
+        // with categories too wide for the narrower plot the axis is raised instead
+        let wide: Vec<String> = (0..3)
+            .map(|i| format!("{i} a label of forty-odd characters here"))
+            .collect();
+        let svg = bars(&wide, &series, Axes { x: "m", y: "%" }, false)
+            .unwrap()
+            .unwrap();
+        assert!(rects(&svg).iter().any(|r| r.4), "legend box in the plot");
     }
 
     #[test]
