@@ -377,9 +377,10 @@ pub fn bars(
                 .border_style(RGBColor(180, 180, 180))
                 .draw()?,
             Some(area) => {
+                let row = ((SIZE.1 as i32 - 28) / names.len() as i32).clamp(6, 16);
                 let chars = (LEGEND_PANEL as usize - 44) / 6;
                 for (i, name) in names.iter().enumerate() {
-                    let y = 22 + 16 * i as i32;
+                    let y = 14 + row * i as i32 + row / 2;
                     area.draw(&Rectangle::new(
                         [(6, y - 5), (18, y + 5)],
                         colour(i).filled(),
