@@ -524,3 +524,41 @@ fn issue4_love_prefetch_can_keep_prefetches_from_displacing_prefetches() {
     assert!(kept.prefetches_dropped > any.prefetches_dropped);
     assert!(kept.hit_ratio > any.hit_ratio, "{kept:?} vs {any:?}");
 }
+
+/// `scenarios/spiffi/scaleup-x4.toml` is Table 2's ×4 real-time point (its header and the
+/// spiffi README say so, and a `--cache` hands one file's runs to the other): by the run
+/// cache's key the same simulations, from the same seed and terminal count, so the same
+/// search.
+#[test]
+fn issue4_scaleup_x4_is_table_2s_x4_real_time_point() {
+    use vodbench_harness::run_cache::RunCache;
+    use vodbench_harness::sweep::SweepSuite;
+    let registry = vodbench_plugins::registry();
+    let x4 = Scenario::load(&root().join("scenarios/spiffi/scaleup-x4.toml"), &registry).unwrap();
+    let table2 = SweepSuite::load(
+        &root().join("scenarios/spiffi/table2-scaleup-512mb.toml"),
+        &registry,
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = RunCache::open(tmp.path()).unwrap();
+    let key = cache.key(&x4, false).unwrap();
+    let same: Vec<_> = table2
+        .points
+        .iter()
+        .filter(|p| cache.key(&p.scenario, false).unwrap().text() == key.text())
+        .collect();
+    let labels: Vec<String> = same.iter().map(|p| p.label()).collect();
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    assert!(
+        labels[0].contains("real-time") && labels[0].contains("×4"),
+        "{labels:?}"
+    );
+    let point = &same[0].scenario.file;
+    assert_eq!(point.seed, x4.file.seed);
+    assert_eq!(point.terminals.count, x4.file.terminals.count);
+    assert_eq!(
+        point.paper.get("max_terminals"),
+        x4.file.paper.get("max_terminals")
+    );
+}
