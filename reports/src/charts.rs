@@ -144,9 +144,9 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
             (root.clone(), None)
         };
         let mut chart = ChartBuilder::on(&plot)
-            .margin(14)
-            .x_label_area_size(42)
-            .y_label_area_size(64)
+            .margin(PLOT_MARGIN)
+            .x_label_area_size(X_LABELS)
+            .y_label_area_size(Y_LABELS)
             .build_cartesian_2d(x0..x1, 0.0..y_max)?;
         chart
             .configure_mesh()
@@ -223,9 +223,9 @@ fn fits_in(labels: &[&str], plot: f64) -> bool {
 
 /// Pixels around the plot of a chart: the margin, and the axis label areas (left, bottom),
 /// as [`bars`] and [`lines`] build it.
-const BAR_MARGIN: u32 = 14;
-const BAR_Y_LABELS: u32 = 64;
-const BAR_X_LABELS: u32 = 42;
+const PLOT_MARGIN: u32 = 14;
+const Y_LABELS: u32 = 64;
+const X_LABELS: u32 = 42;
 
 /// The corner of the plot where plotters draws a chart's legend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,8 +247,8 @@ fn clear_of_legend(
     names: &[&str],
     corner: Corner,
 ) -> f64 {
-    let plot_w = f64::from(SIZE.0 - 2 * BAR_MARGIN - BAR_Y_LABELS);
-    let plot_h = f64::from(SIZE.1 - 2 * BAR_MARGIN - BAR_X_LABELS);
+    let plot_w = f64::from(SIZE.0 - 2 * PLOT_MARGIN - Y_LABELS);
+    let plot_h = f64::from(SIZE.1 - 2 * PLOT_MARGIN - X_LABELS);
     let chars = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
     // 5 pixels in from the plot's edge, the legend's width, and a gap of 4
     let legend_w = 5.0 + 50.0 + 6.0 * chars + 4.0;
@@ -333,9 +333,9 @@ pub fn bars(
             (root, None)
         };
         let mut chart = ChartBuilder::on(&root)
-            .margin(BAR_MARGIN)
-            .x_label_area_size(BAR_X_LABELS)
-            .y_label_area_size(BAR_Y_LABELS)
+            .margin(PLOT_MARGIN)
+            .x_label_area_size(X_LABELS)
+            .y_label_area_size(Y_LABELS)
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0.0..y_max)?;
         let label = |x: &f64| {
             let i = x.round();

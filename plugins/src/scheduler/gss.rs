@@ -141,12 +141,14 @@ impl DiskScheduler for Gss {
                     .sort_unstable_by_key(|b| std::cmp::Reverse((b.1, b.2)));
             }
         }
-        if self.batch_sweep == BatchSweep::FromInnermost {
-            return self.batch.pop().map(|b| b.0);
+        match self.batch_sweep {
+            BatchSweep::FromInnermost => self.batch.pop().map(|b| b.0),
+            BatchSweep::Continue => {
+                let items = self.batch.iter().enumerate().map(|(i, b)| (i, b.1, b.2));
+                let i = self.sweep.pick(head.cylinder, items)?;
+                Some(self.batch.swap_remove(i).0)
+            }
         }
-        let items = self.batch.iter().enumerate().map(|(i, b)| (i, b.1, b.2));
-        let i = self.sweep.pick(head.cylinder, items)?;
-        Some(self.batch.swap_remove(i).0)
     }
 
     fn len(&self) -> usize {
