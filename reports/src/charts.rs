@@ -270,6 +270,72 @@ fn clear_of_legend(
         .fold(0.0, f64::max)
 }
 
+/// Where a bar chart's legend goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// In the plot's upper right corner (plotters' legend box).
+    Inside,
+    /// In a panel [`LEGEND_PANEL`] wide beside the plot.
+    Beside,
+    /// In a band below the plot.
+    Below(Band),
+}
+
+/// A legend laid out in columns in a band below a chart's plot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Band {
+    columns: usize,
+    rows: usize,
+    /// Characters of a name shown (longer ones are clipped).
+    chars: usize,
+}
+
+impl Band {
+    /// Pixels per legend row in the band.
+    const ROW: u32 = 16;
+    /// Widest name shown whole, in characters (about 6 pixels each).
+    const MOST_CHARS: usize = 60;
+
+    /// The band for legend entries `names`, in as many columns as the chart's width holds;
+    /// `None` when it would take more than a third of the chart's height.
+    fn of(names: &[&str]) -> Option<Band> {
+        let chars = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(Self::MOST_CHARS);
+        // a swatch, a gap and the name, then a gap to the next column
+        let column = 18 + 6 * chars + 16;
+        let width = SIZE.0 as usize - 2 * PLOT_MARGIN as usize;
+        let columns = (width / column).clamp(1, names.len().max(1));
+        let rows = names.len().div_ceil(columns);
+        let band = Band {
+            columns,
+            rows,
+            chars,
+        };
+        (band.height() <= SIZE.1 / 3).then_some(band)
+    }
+
+    /// Height of the band in pixels.
+    fn height(&self) -> u32 {
+        self.rows as u32 * Self::ROW + 12
+    }
+
+    /// Where entry `i`'s swatch goes in the band (its left edge, its vertical middle), row
+    /// by row.
+    fn at(&self, i: usize) -> (i32, i32) {
+        let width = SIZE.0 as usize - 2 * PLOT_MARGIN as usize;
+        let column = width / self.columns;
+        let (row, col) = (i / self.columns, i % self.columns);
+        (
+            (PLOT_MARGIN as usize + col * column) as i32,
+            (4 + row as u32 * Self::ROW + Self::ROW / 2) as i32,
+        )
+    }
+}
+
 /// Bars per category; several series are drawn side by side (grouped) or, when `stacked`,
 /// on top of each other, with the vertical axis tall enough that no bar runs under the
 /// legend. `None` when there is no category.
@@ -316,21 +382,35 @@ pub fn bars(
     let names: Vec<&str> = series.iter().map(|(name, _)| name.as_str()).collect();
     let clear = clear_of_legend(&tops, (-0.5, n as f64 - 0.5), &names, Corner::UpperRight);
     // a legend that would stretch the axis by more than a seventh (a utilization chart to
-    // 140 %) goes in a panel beside the plot instead, if the categories still fit there
+    // 140 %) goes in a panel beside the plot instead, if the categories still fit there, or
+    // else in a band below it
     let cats: Vec<&str> = categories.iter().map(String::as_str).collect();
-    let panel =
-        clear > headroom(top) * 1.15 && fits_in(&cats, f64::from(SIZE.0 - LEGEND_PANEL) - 100.0);
-    let y_max = if panel {
-        headroom(top)
+    let place = if clear <= headroom(top) * 1.15 {
+        Place::Inside
+    } else if fits_in(&cats, f64::from(SIZE.0 - LEGEND_PANEL) - 100.0) {
+        Place::Beside
     } else {
+        match Band::of(&names) {
+            Some(band) => Place::Below(band),
+            None => Place::Inside,
+        }
+    };
+    let y_max = if place == Place::Inside {
         headroom(top).max(clear)
+    } else {
+        headroom(top)
     };
     Some(svg(|root| {
-        let (root, legend) = if panel {
-            let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_PANEL);
-            (plot, Some(legend))
-        } else {
-            (root, None)
+        let (root, legend) = match place {
+            Place::Inside => (root, None),
+            Place::Beside => {
+                let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_PANEL);
+                (plot, Some(legend))
+            }
+            Place::Below(band) => {
+                let (plot, legend) = root.split_vertically(SIZE.1 - band.height());
+                (plot, Some(legend))
+            }
         };
         let mut chart = ChartBuilder::on(&root)
             .margin(PLOT_MARGIN)
@@ -369,14 +449,28 @@ pub fn bars(
                 });
             }
         }
-        match legend {
-            None => chart
+        match (legend, place) {
+            (None, _) => chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperRight)
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(180, 180, 180))
                 .draw()?,
-            Some(area) => {
+            (Some(area), Place::Below(band)) => {
+                for (i, name) in names.iter().enumerate() {
+                    let (x, y) = band.at(i);
+                    area.draw(&Rectangle::new(
+                        [(x, y - 5), (x + 12, y + 5)],
+                        colour(i).filled(),
+                    ))?;
+                    area.draw(&Text::new(
+                        clip(name, band.chars),
+                        (x + 18, y - 6),
+                        ("sans-serif", 12).into_font(),
+                    ))?;
+                }
+            }
+            (Some(area), _) => {
                 let row = ((SIZE.1 as i32 - 28) / names.len() as i32).clamp(6, 16);
                 let chars = (LEGEND_PANEL as usize - 44) / 6;
                 for (i, name) in names.iter().enumerate() {
@@ -583,14 +677,59 @@ mod tests {
             svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
             "{svg}"
         );
-        // with categories too wide for the narrower plot the axis is raised instead
+        // with categories too wide for the narrower plot the legend goes below the plot,
+        // and the axis still stops at 100 %
         let wide: Vec<String> = (0..3)
             .map(|i| format!("{i} a label of forty-odd characters here"))
             .collect();
         let svg = bars(&wide, &series, Axes { x: "m", y: "%" }, false)
             .unwrap()
             .unwrap();
-        assert!(rects(&svg).iter().any(|r| r.4), "legend box in the plot");
+        assert!(
+            rects(&svg).iter().all(|r| !r.4),
+            "no legend box in the plot"
+        );
+        assert!(
+            svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
+            "{svg}"
+        );
+        // every entry is named once, below every bar and the category labels
+        let lowest_bar = rects(&svg)
+            .iter()
+            .filter(|r| !r.4 && r.2 < 100.0 && r.3 > 12.0)
+            .map(|r| r.1 + r.3)
+            .fold(0.0, f64::max);
+        for (n, _) in &series {
+            let at = svg.find(&format!("\n{n}\n")).expect("named");
+            let text = &svg[svg[..at].rfind("<text").unwrap()..at];
+            let y: f64 = text
+                .split("y=\"")
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .and_then(|t| t.parse().ok())
+                .expect("a y attribute");
+            assert!(
+                y > lowest_bar + 30.0,
+                "{n} at {y}, bars end at {lowest_bar}"
+            );
+            assert!(y < f64::from(SIZE.1), "{n} at {y}");
+        }
+    }
+
+    #[test]
+    fn a_legend_band_takes_as_many_columns_as_fit_and_refuses_to_fill_the_chart() {
+        let names = ["a"; 5];
+        let band = Band::of(&names).unwrap();
+        assert_eq!((band.columns, band.rows), (5, 1));
+        let long = vec!["x".repeat(70); 5];
+        let long: Vec<&str> = long.iter().map(String::as_str).collect();
+        let band = Band::of(&long).unwrap();
+        assert_eq!((band.columns, band.rows, band.chars), (1, 5, 60));
+        // entries go row by row, each below the one before in a column
+        assert!(band.at(1).1 > band.at(0).1);
+        let many = vec!["x".repeat(70); 40];
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(Band::of(&many), None);
     }
 
     #[test]
