@@ -166,6 +166,7 @@ fn random_scenario(seed: u64) -> Files {
             g.maybe(0.2, "cylinder_bytes", &["512B", "1.25MiB", "1GiB"]);
             g.maybe(0.2, "settle", &["0s", "0.75ms", "1s"]);
             g.maybe(0.2, "overhead", &["0s", "1ms"]);
+            g.maybe(0.2, "track_switch", &["0s", "0.75ms", "2s"]);
         }
         "linear" => {
             g.maybe(0.5, "access", &["0s", "10ms", "1s"]);

@@ -10,7 +10,12 @@
 //!   angle `(o mod track) / track`, so the wait is the time until that angle comes under the
 //!   head once the seek ends; or drawn uniformly in `[0, rotation)` (`uniform`) from the disk's
 //!   own random stream;
-//! - transfer takes `bytes / transfer_rate`, rounded up to the nanosecond.
+//! - transfer takes `bytes / transfer_rate`, rounded up to the nanosecond, plus
+//!   `track_switch` for each track boundary the bytes cross (a track holds `transfer_rate ×
+//!   rotation` bytes; 0 by default). Table 1 lists a settle time but no head-switch time, and
+//!   SPIFFI's 512 KB reads cross eight or nine tracks, so whether the paper's disk lost time
+//!   at each is one of its open details (`scenarios/spiffi/README.md` records what it
+//!   changes).
 //!
 //! The head ends on the cylinder of the last byte read. There is no on-board cache here (the
 //! `mechanical` model of DiskSim fidelity is separate). Sizes in SPIFFI's table are taken as
@@ -62,6 +67,9 @@ pub struct AnalyticParams {
     pub transfer_rate: Option<u64>,
     /// Controller overhead per request (preset: 0).
     pub overhead: Option<Duration>,
+    /// Time lost at each track boundary a transfer crosses, to switch heads (or step to the
+    /// next cylinder) and settle on the new track (preset: 0, SPIFFI Table 1 lists none).
+    pub track_switch: Option<Duration>,
     /// `position` (default) or `uniform`.
     pub rotational_latency: RotationalLatency,
 }
@@ -77,6 +85,7 @@ impl Default for AnalyticParams {
             rotation: None,
             transfer_rate: None,
             overhead: None,
+            track_switch: None,
             rotational_latency: RotationalLatency::Position,
         }
     }
@@ -99,6 +108,8 @@ pub struct Spec {
     pub transfer_rate: u64,
     /// Overhead, ns.
     pub overhead_ns: u64,
+    /// Time per track boundary crossed by a transfer, ns.
+    pub track_switch_ns: u64,
 }
 
 /// The bundled presets.
@@ -114,6 +125,7 @@ fn preset(name: &str) -> Option<Spec> {
             rotation_ns: 8_333_000,
             transfer_rate: 7_400_000,
             overhead_ns: 0,
+            track_switch_ns: 0,
         }),
         _ => None,
     }
@@ -152,6 +164,9 @@ impl AnalyticParams {
         }
         if let Some(v) = self.overhead {
             s.overhead_ns = v.0;
+        }
+        if let Some(v) = self.track_switch {
+            s.track_switch_ns = v.0;
         }
         let chk = |ok: bool, key: &str, msg: String| {
             if ok {
@@ -203,6 +218,15 @@ impl AnalyticParams {
             "overhead",
             format!("must be at most 1s, got {}", Duration(s.overhead_ns)),
         )?;
+        chk(
+            s.track_switch_ns <= s.rotation_ns,
+            "track_switch",
+            format!(
+                "must be at most one revolution ({}), got {}",
+                Duration(s.rotation_ns),
+                Duration(s.track_switch_ns)
+            ),
+        )?;
         Ok(s)
     }
 }
@@ -250,6 +274,19 @@ impl Analytic {
     }
 }
 
+impl Analytic {
+    /// Media transfer of `a` in nanoseconds: its bytes at the transfer rate, rounded up, and
+    /// `track_switch` for each track boundary it crosses.
+    fn transfer_time(&self, a: &DiskAccess) -> u64 {
+        let media = mul_div_ceil(a.bytes, 1_000_000_000, self.spec.transfer_rate);
+        if self.spec.track_switch_ns == 0 || a.bytes == 0 {
+            return media;
+        }
+        let crossed = (a.offset + a.bytes - 1) / self.track_bytes - a.offset / self.track_bytes;
+        media + crossed * self.spec.track_switch_ns
+    }
+}
+
 impl DiskModel for Analytic {
     fn geometry(&self) -> DiskGeometry {
         DiskGeometry {
@@ -279,7 +316,7 @@ impl DiskModel for Analytic {
             }
             RotationalLatency::Uniform => self.rng.random_range(0..r),
         };
-        let transfer = mul_div_ceil(a.bytes, 1_000_000_000, self.spec.transfer_rate);
+        let transfer = self.transfer_time(a);
         self.head = self.cylinder_of(a.offset + a.bytes.max(1) - 1);
         ServiceTime {
             overhead,
@@ -291,7 +328,7 @@ impl DiskModel for Analytic {
     }
 
     fn service_bound(&self, a: &DiskAccess) -> SimDuration {
-        let transfer = mul_div_ceil(a.bytes, 1_000_000_000, self.spec.transfer_rate);
+        let transfer = self.transfer_time(a);
         SimDuration::from_nanos(
             self.spec.overhead_ns
                 + self.seek_time(self.cylinders).as_nanos()
@@ -395,6 +432,49 @@ mod tests {
         assert_eq!(d.head_cylinder(), 10);
         assert!(t.rotation.as_nanos() < 8_333_000);
         assert_eq!(t.total(), t.overhead + t.seek + t.rotation + t.transfer);
+    }
+
+    #[test]
+    fn each_track_boundary_a_transfer_crosses_costs_a_track_switch() {
+        let p = AnalyticParams {
+            track_switch: Some(Duration(750_000)),
+            ..AnalyticParams::default()
+        };
+        let mut d = Analytic::new(
+            p.resolve().unwrap(),
+            RotationalLatency::Position,
+            stream(1, "disk", 0),
+        );
+        let media = |bytes: u64| mul_div_ceil(bytes, 1_000_000_000, 7_400_000);
+        let read = |d: &mut Analytic, offset: u64, bytes: u64| {
+            let a = DiskAccess {
+                offset,
+                bytes,
+                write: false,
+            };
+            let t = d.service(&a, SimTime::ZERO);
+            assert_eq!(t.total(), d.service_bound(&a).min(t.total()));
+            t.transfer.as_nanos()
+        };
+        // within one track (61,664 bytes): no switch, as without the parameter
+        assert_eq!(read(&mut d, 0, 61_664), media(61_664));
+        // one byte over the boundary: one switch
+        assert_eq!(read(&mut d, 1, 61_664), media(61_664) + 750_000);
+        // a 512 KB stripe block from a track's start crosses 8 boundaries (8.5 tracks)
+        assert_eq!(read(&mut d, 0, 524_288), media(524_288) + 8 * 750_000);
+        // ... and 9 from near a track's end
+        assert_eq!(read(&mut d, 61_000, 524_288), media(524_288) + 9 * 750_000);
+        // the default charges none
+        let mut plain = disk(RotationalLatency::Position);
+        assert_eq!(read(&mut plain, 61_000, 524_288), media(524_288));
+        // more than a revolution is refused, naming the key
+        let p = AnalyticParams {
+            track_switch: Some(Duration(9_000_000)),
+            ..AnalyticParams::default()
+        };
+        assert!(
+            matches!(p.resolve(), Err(PluginError::InvalidParam { path, .. }) if path == "track_switch")
+        );
     }
 
     #[test]
