@@ -904,6 +904,22 @@ fn a_sweep_gets_a_report_of_every_points_maximum_beside_the_paper() {
         }
         assert!(!figure.contains("stop-at-glitch"), "{id}");
     }
+    // the contents lists those curves under a heading of their own, one short entry a point
+    let nav = &html[html.find("<nav id=\"contents\">").unwrap()..html.find("</nav>").unwrap()];
+    let group = &nav[nav
+        .find("<h3>Glitches vs terminals, per point</h3>")
+        .expect("a heading for the curves")..];
+    for (i, p) in points.iter().enumerate() {
+        let entry = format!(
+            "<a href=\"#chart-glitches-{:03}\">{}: {} ({})</a>",
+            i + 1,
+            i + 1,
+            p["label"].as_str().unwrap(),
+            p["max_terminals"]
+        );
+        assert!(group.contains(&entry), "{entry} in\n{group}");
+    }
+    assert_eq!(group.matches("<li>").count(), points.len());
     assert!(data.get("stop_at_glitch").is_none() && !md.contains("stop-at-glitch"));
 
     // the same sweep with --stop-at-glitch: the same maxima, and sweep.json, sweep.md and

@@ -43,6 +43,10 @@ pub struct Chart {
     pub caption: String,
     /// The `<svg>` element.
     pub svg: String,
+    /// Its entry in the contents when it is listed under a heading there (charts after the
+    /// tables, [`Page::after_tables`]); the title when `None`.
+    #[serde(skip)]
+    pub label: Option<String>,
 }
 
 /// One table cell; `class` styles it (`num`, `good`, `bad`, or empty).
@@ -114,6 +118,10 @@ pub struct Page {
     /// per-point curves); listed in the contents after the tables. Not in [`Page::data`].
     #[serde(skip)]
     pub late_charts: Vec<Chart>,
+    /// The heading the late charts are listed under in the contents (none: listed after
+    /// the tables like any other chart).
+    #[serde(skip)]
+    pub late_heading: Option<String>,
     /// Footer.
     pub generator: String,
 }
@@ -123,6 +131,15 @@ struct Ctx<'a> {
     css: &'a str,
     page: &'a Page,
     late: &'a [Chart],
+    late_heading: Option<&'a str>,
+    /// The late charts' contents entries.
+    late_links: Vec<Link<'a>>,
+}
+
+#[derive(Serialize)]
+struct Link<'a> {
+    id: &'a str,
+    text: &'a str,
 }
 
 impl Page {
@@ -137,6 +154,7 @@ impl Page {
             charts: Vec::new(),
             tables: Vec::new(),
             late_charts: Vec::new(),
+            late_heading: None,
             generator: format!("vodbench {}", env!("CARGO_PKG_VERSION")),
         }
     }
@@ -156,20 +174,43 @@ impl Page {
                 title: title.into(),
                 caption: caption.into(),
                 svg: svg.map_err(|e| format!("chart `{title}`: {e}"))?,
+                label: None,
             });
         }
         Ok(())
     }
 
-    /// Runs `add`, and draws the charts it adds after the tables ([`Page::late_charts`]).
+    /// Runs `add`, and draws the charts it adds after the tables ([`Page::late_charts`]);
+    /// the contents lists them under `heading`, each by its [`Chart::label`].
     pub fn after_tables(
         &mut self,
+        heading: &str,
         add: impl FnOnce(&mut Page) -> Result<(), String>,
     ) -> Result<(), String> {
         let before = self.charts.len();
         add(self)?;
         let late = self.charts.split_off(before);
         self.late_charts.extend(late);
+        self.late_heading = Some(heading.into());
+        Ok(())
+    }
+
+    /// [`Page::chart`] with its contents entry under a heading ([`Chart::label`]).
+    pub fn labelled_chart(
+        &mut self,
+        id: &str,
+        title: &str,
+        label: String,
+        caption: &str,
+        svg: Option<Result<String, String>>,
+    ) -> Result<(), String> {
+        let before = self.charts.len();
+        self.chart(id, title, caption, svg)?;
+        if self.charts.len() > before {
+            if let Some(c) = self.charts.last_mut() {
+                c.label = Some(label);
+            }
+        }
         Ok(())
     }
 
@@ -186,6 +227,15 @@ impl Page {
                 css: CSS,
                 page: self,
                 late: &self.late_charts,
+                late_heading: self.late_heading.as_deref(),
+                late_links: self
+                    .late_charts
+                    .iter()
+                    .map(|c| Link {
+                        id: &c.id,
+                        text: c.label.as_deref().unwrap_or(&c.title),
+                    })
+                    .collect(),
             },
         )
         .map_err(|e| e.to_string())

@@ -191,7 +191,7 @@ fn glitch_curves(p: &mut Page, f: &RunFolder, r: &SweepResult) -> Result<(), Str
     };
     for point in &r.points {
         let n = point.point;
-        p.chart(
+        p.labelled_chart(
             &format!("glitches-{:03}", n + 1),
             &format!(
                 "Glitches vs terminals, point {}: {} (maximum {})",
@@ -199,6 +199,7 @@ fn glitch_curves(p: &mut Page, f: &RunFolder, r: &SweepResult) -> Result<(), Str
                 point.label,
                 point.max_terminals
             ),
+            format!("{}: {} ({})", n + 1, point.label, point.max_terminals),
             &caption,
             charts::lines(
                 &replication_curves_in(f, &format!("curve-{n:03}")),
@@ -372,7 +373,9 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             })
             .collect(),
     });
-    p.after_tables(|p| glitch_curves(p, f, &r))?;
+    p.after_tables("Glitches vs terminals, per point", |p| {
+        glitch_curves(p, f, &r)
+    })?;
     p.facts = manifest_facts(&f.manifest);
     Ok(p)
 }
