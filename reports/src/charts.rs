@@ -458,16 +458,7 @@ pub fn bars(
                 .draw()?,
             (Some(area), Place::Below(band)) => {
                 for (i, name) in names.iter().enumerate() {
-                    let (x, y) = band.at(i);
-                    area.draw(&Rectangle::new(
-                        [(x, y - 5), (x + 12, y + 5)],
-                        colour(i).filled(),
-                    ))?;
-                    area.draw(&Text::new(
-                        clip(name, band.chars),
-                        (x + 18, y - 6),
-                        ("sans-serif", 12).into_font(),
-                    ))?;
+                    bar_legend_entry(&area, i, &clip(name, band.chars), band.at(i))?;
                 }
             }
             (Some(area), _) => {
@@ -475,20 +466,32 @@ pub fn bars(
                 let chars = (LEGEND_PANEL as usize - 44) / 6;
                 for (i, name) in names.iter().enumerate() {
                     let y = 14 + row * i as i32 + row / 2;
-                    area.draw(&Rectangle::new(
-                        [(6, y - 5), (18, y + 5)],
-                        colour(i).filled(),
-                    ))?;
-                    area.draw(&Text::new(
-                        clip(name, chars),
-                        (24, y - 6),
-                        ("sans-serif", 12).into_font(),
-                    ))?;
+                    bar_legend_entry(&area, i, &clip(name, chars), (6, y))?;
                 }
             }
         }
         Ok(())
     }))
+}
+
+/// Draws bar series `i`'s legend entry outside the plot: its colour swatch with its left
+/// edge and vertical middle at `(x, y)` in `area`, and `text` beside it.
+fn bar_legend_entry(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    i: usize,
+    text: &str,
+    (x, y): (i32, i32),
+) -> DrawResult {
+    area.draw(&Rectangle::new(
+        [(x, y - 5), (x + 12, y + 5)],
+        colour(i).filled(),
+    ))?;
+    area.draw(&Text::new(
+        text.to_string(),
+        (x + 18, y - 6),
+        ("sans-serif", 12).into_font(),
+    ))?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -662,21 +665,22 @@ mod tests {
         .iter()
         .map(|(n, v)| (n.to_string(), vec![*v; 3]))
         .collect();
+        // no legend box in the plot, and the axis at the usual headroom: no tick label
+        // above 100 %
+        let outside_with_axis_at_100 = |svg: &str| {
+            assert!(rects(svg).iter().all(|r| !r.4), "no legend box in the plot");
+            assert!(
+                svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
+                "{svg}"
+            );
+        };
         let svg = bars(&cats, &series, Axes { x: "m", y: "%" }, false)
             .unwrap()
             .unwrap();
-        assert!(
-            rects(&svg).iter().all(|r| !r.4),
-            "no legend box in the plot"
-        );
+        outside_with_axis_at_100(&svg);
         for (n, _) in &series {
             assert!(svg.contains(&format!("\n{n}\n")), "{n} in the panel");
         }
-        // the axis stays at the usual headroom: no tick label above 100 %
-        assert!(
-            svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
-            "{svg}"
-        );
         // with categories too wide for the narrower plot the legend goes below the plot,
         // and the axis still stops at 100 %
         let wide: Vec<String> = (0..3)
@@ -685,14 +689,7 @@ mod tests {
         let svg = bars(&wide, &series, Axes { x: "m", y: "%" }, false)
             .unwrap()
             .unwrap();
-        assert!(
-            rects(&svg).iter().all(|r| !r.4),
-            "no legend box in the plot"
-        );
-        assert!(
-            svg.contains("\n100.0\n") && !svg.contains("\n120.0\n"),
-            "{svg}"
-        );
+        outside_with_axis_at_100(&svg);
         // every entry is named once, below every bar and the category labels
         let lowest_bar = rects(&svg)
             .iter()
