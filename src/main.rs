@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let mut registry = vodbench_plugins::registry();
-    vodbench_reports::install(&mut registry);
-    vodbench_harness::cli::main_with(registry)
+    let registry = vodbench_plugins::registry();
+    vodbench_harness::cli::main_with(registry, vodbench_reports::outputs())
 }

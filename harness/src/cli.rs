@@ -4,7 +4,7 @@
 //! use vodbench_harness::{cli, plugin::Registry};
 //! fn main() -> std::process::ExitCode {
 //!     let registry = Registry::new(); // add built-ins and your own plugins here
-//!     cli::main_with(registry)
+//!     cli::main_with(registry, vodbench_harness::output::Outputs::none())
 //! }
 //! ```
 //!
@@ -241,8 +241,9 @@ pub(crate) fn failure(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(EXIT_FAILURE)
 }
 
-/// Parses the process arguments and runs the command with `registry`.
-pub fn main_with(registry: Registry) -> ExitCode {
+/// Parses the process arguments and runs the command with `registry`, writing tables and
+/// reports with `outputs`.
+pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -280,7 +281,7 @@ pub fn main_with(registry: Registry) -> ExitCode {
                         scenario.display()
                     ));
                 }
-                crate::broadcast::cli::cmd_run(&registry, &scenario, out, seed, quiet)
+                crate::broadcast::cli::cmd_run(&registry, &outputs, &scenario, out, seed, quiet)
             } else if is_sweep_file(&scenario) {
                 if save_baseline.is_some() {
                     return input_error(format!(
@@ -288,10 +289,12 @@ pub fn main_with(registry: Registry) -> ExitCode {
                         scenario.display()
                     ));
                 }
-                crate::sweep::run::cmd_run(&registry, &scenario, out, terminals, seed, quiet)
+                crate::sweep::run::cmd_run(
+                    &registry, &outputs, &scenario, out, terminals, seed, quiet,
+                )
             } else {
                 let dir = out.unwrap_or_else(|| default_out(&registry, &scenario));
-                let code = cmd_run(&registry, &scenario, &dir, terminals, seed, quiet);
+                let code = cmd_run(&registry, &outputs, &scenario, &dir, terminals, seed, quiet);
                 match save_baseline {
                     Some(name) if code == ExitCode::SUCCESS => {
                         report_cmds::save_baseline(&dir, &name, quiet)
@@ -300,11 +303,11 @@ pub fn main_with(registry: Registry) -> ExitCode {
                 }
             }
         }
-        Command::Compare(args) => report_cmds::cmd_compare(&registry, args),
-        Command::Export(args) => report_cmds::cmd_export(&registry, args),
-        Command::Rerun(args) => report_cmds::cmd_rerun(&registry, args),
-        Command::Search(args) => crate::search::cmd_search(&registry, args),
-        Command::Sweep(args) => crate::sweep::search::cmd_sweep(&registry, args),
+        Command::Compare(args) => report_cmds::cmd_compare(&registry, &outputs, args),
+        Command::Export(args) => report_cmds::cmd_export(&outputs, args),
+        Command::Rerun(args) => report_cmds::cmd_rerun(&registry, &outputs, args),
+        Command::Search(args) => crate::search::cmd_search(&registry, &outputs, args),
+        Command::Sweep(args) => crate::sweep::search::cmd_sweep(&registry, &outputs, args),
         Command::SweepTable { dirs } => crate::sweep::search::cmd_sweep_table(&dirs),
         Command::Check { scenarios } => {
             let mut bad = false;
@@ -530,6 +533,7 @@ fn default_out(registry: &Registry, path: &Path) -> PathBuf {
 
 fn cmd_run(
     registry: &Registry,
+    outputs: &output::Outputs,
     path: &Path,
     dir: &Path,
     terminals: Option<u32>,
@@ -582,7 +586,7 @@ fn cmd_run(
     bar.finish_and_clear();
     let wall = started.elapsed();
     let manifest = runner::manifest(&s, &events);
-    if let Err(e) = output::write_run(dir, &manifest, &results, registry.writers()) {
+    if let Err(e) = output::write_run(dir, &manifest, &results, outputs.writers()) {
         return failure(e);
     }
     if !quiet {
@@ -595,7 +599,7 @@ fn cmd_run(
             results.summary.events as f64 / wall.as_secs_f64().max(1e-9) / 1e6,
             dir.display()
         );
-        if registry.table_writer().is_none() {
+        if outputs.table_writer().is_none() {
             println!("(no table writer installed: CSV tables were not written)");
         }
     }

@@ -356,6 +356,7 @@ pub fn cmd_replay(
         index: 0,
         nodes: 1,
         disks_per_node: 1,
+        terminals: 0,
         block_bytes: SECTOR_BYTES,
         video_blocks: &[],
         geometry: None,

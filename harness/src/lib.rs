@@ -20,11 +20,8 @@
 pub mod broadcast;
 pub mod cli;
 pub mod disk_replay;
-pub mod ids;
 pub mod output;
-pub mod plugin;
 pub mod results;
-pub mod rng;
 pub mod run_cache;
 pub mod runner;
 pub mod scenario;
@@ -32,7 +29,7 @@ pub mod schema;
 pub mod search;
 pub mod sim;
 pub mod sweep;
-pub mod time;
 pub mod trace;
-pub mod units;
 pub mod video;
+
+pub use vodbench_plugin_api::{ids, plugin, rng, time, units};

@@ -7,7 +7,7 @@
 //! the same scenario and seed give byte-identical folders on one machine and byte-identical
 //! results files (everything but `manifest.json`) anywhere.
 //!
-//! Two hooks, installed into the [`crate::plugin::Registry`] by the binary, turn saved results
+//! Two hooks, handed to the command line by the binary ([`Outputs`]), turn saved results
 //! into files without the harness knowing how: a [`TableWriter`] (CSV/Parquet) and a
 //! [`Reporter`] (`report.html`, comparisons, exports). Reporters read only saved folders; they
 //! never simulate.
@@ -36,8 +36,8 @@ impl TableFormat {
     }
 }
 
-/// Writes tables to files; implemented by `vodbench-reports` with polars and installed into
-/// the [`crate::plugin::Registry`] by the binary.
+/// Writes tables to files; implemented by `vodbench-reports` with polars and handed to the
+/// command line in [`Outputs`] by the binary.
 pub trait TableWriter: Send + Sync {
     /// Writes `table` as `dir/<table.name>.<ext>`.
     fn write(&self, table: &Table, dir: &Path, format: TableFormat) -> Result<PathBuf, String>;
@@ -99,8 +99,8 @@ pub struct CompareRun {
     pub replications: Option<PathBuf>,
 }
 
-/// Turns saved output folders into reports; implemented by `vodbench-reports` and installed
-/// with [`crate::plugin::Registry::set_reporter`].
+/// Turns saved output folders into reports; implemented by `vodbench-reports` and handed to
+/// the command line in [`Outputs`].
 pub trait Reporter: Send + Sync {
     /// Files derived from the saved output folder `dir` (e.g. `report.html`), as (file name,
     /// contents), to be published in the same folder. Reads only the files in `dir`.
@@ -118,8 +118,43 @@ pub trait Reporter: Send + Sync {
     ) -> Result<Vec<PathBuf>, ReportError>;
 }
 
-/// The hooks [`write_folder`] uses; [`crate::plugin::Registry::writers`] gives the installed
-/// ones.
+/// The hooks that turn saved results into files, as the binary installs them
+/// (`vodbench_reports::outputs()` gives both); without them no table or report file is
+/// written.
+#[derive(Clone, Default)]
+pub struct Outputs {
+    /// Writes CSV/Parquet tables.
+    pub tables: Option<std::sync::Arc<dyn TableWriter>>,
+    /// Writes `report.html`, comparisons and exports.
+    pub reporter: Option<std::sync::Arc<dyn Reporter>>,
+}
+
+impl Outputs {
+    /// No hooks: results are saved as JSON only.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// The installed table writer, if any.
+    pub fn table_writer(&self) -> Option<&dyn TableWriter> {
+        self.tables.as_deref()
+    }
+
+    /// The installed reporter, if any.
+    pub fn reporter(&self) -> Option<&dyn Reporter> {
+        self.reporter.as_deref()
+    }
+
+    /// The hooks as [`write_folder`] takes them.
+    pub fn writers(&self) -> Writers<'_> {
+        Writers {
+            tables: self.table_writer(),
+            reporter: self.reporter(),
+        }
+    }
+}
+
+/// The hooks [`write_folder`] uses, borrowed from [`Outputs`].
 #[derive(Clone, Copy, Default)]
 pub struct Writers<'a> {
     /// Writes CSV/Parquet tables; without it no table files are written.

@@ -743,7 +743,7 @@ pub struct SearchArgs {
 }
 
 /// `vodbench search`.
-pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
+pub fn cmd_search(registry: &Registry, outputs: &output::Outputs, args: SearchArgs) -> ExitCode {
     let path = &args.scenario;
     if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
         return input_error(format!(
@@ -818,7 +818,7 @@ pub fn cmd_search(registry: &Registry, args: SearchArgs) -> ExitCode {
             ("curve.csv", curve_csv(&result.probes)),
         ],
         &[],
-        registry.writers(),
+        outputs.writers(),
         &[],
     );
     if let Err(e) = written {

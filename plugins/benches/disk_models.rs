@@ -46,6 +46,7 @@ fn model(name: &str, params: &[(&str, &str)]) -> Box<dyn DiskModel> {
         index: 0,
         nodes: 1,
         disks_per_node: 1,
+        terminals: 0,
         block_bytes: SECTOR,
         video_blocks: &[],
         geometry: None,

@@ -13,6 +13,7 @@ fn ctx(pages: u32) -> BuildContext<'static> {
         index: 0,
         nodes: 1,
         disks_per_node: 1,
+        terminals: 1,
         block_bytes: 1000,
         video_blocks: &[],
         geometry: None,

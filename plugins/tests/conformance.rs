@@ -15,6 +15,7 @@ fn ctx<'a>(blocks: &'a [u32], geometry: Option<DiskGeometry>, pages: u32) -> Bui
         index: 0,
         nodes: 2,
         disks_per_node: 3,
+        terminals: 4,
         block_bytes: 1 << 19,
         video_blocks: blocks,
         geometry,

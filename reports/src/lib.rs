@@ -14,7 +14,7 @@
 //! Every HTML report is a [`html::Page`] (a serializable context: cards, facts, charts,
 //! tables) filled into one template; charts are inline SVG drawn by [`charts`]; the page has
 //! inline CSS, no script and a Content-Security-Policy that forbids loading anything. The
-//! binary installs both hooks into the harness registry with [`install`].
+//! binary hands both hooks to the command line with [`outputs`].
 #![deny(missing_docs)]
 
 pub mod broadcast_report;
@@ -32,8 +32,7 @@ pub use tables::{to_dataframe, PolarsTableWriter};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use vodbench_harness::output::{CompareRun, ExportFormat, ReportError, Reporter};
-use vodbench_harness::plugin::Registry;
+use vodbench_harness::output::{CompareRun, ExportFormat, Outputs, ReportError, Reporter};
 
 /// The reporter the binary installs: `report.html` for every output folder, comparisons and
 /// exports.
@@ -71,8 +70,11 @@ impl Reporter for HtmlReporter {
     }
 }
 
-/// Installs the polars table writer and the HTML reporter into `registry`.
-pub fn install(registry: &mut Registry) {
-    registry.set_table_writer(Arc::new(PolarsTableWriter));
-    registry.set_reporter(Arc::new(HtmlReporter));
+/// The polars table writer and the HTML reporter, as the command line takes them
+/// (`vodbench_harness::cli::main_with(registry, vodbench_reports::outputs())`).
+pub fn outputs() -> Outputs {
+    Outputs {
+        tables: Some(Arc::new(PolarsTableWriter)),
+        reporter: Some(Arc::new(HtmlReporter)),
+    }
 }

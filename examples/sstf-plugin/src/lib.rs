@@ -1,21 +1,22 @@
 //! An example third-party vodbench plugin: a shortest-seek-time-first disk scheduler.
 //!
-//! This crate depends only on the public API of `vodbench-harness` (plus the built-in plugins
-//! and report writers, to assemble a full binary). It shows the whole recipe:
+//! The plugin depends on `vodbench-plugin-api` alone; the `cli` feature (on by default) adds
+//! the simulator, the built-in plugins and the report writers to assemble a full binary. It
+//! shows the whole recipe:
 //!
 //! 1. implement the policy trait ([`DiskScheduler`]) on your type;
 //! 2. implement [`Plugin`] for it: a name, a one-line description, a serde `Params` type and a
 //!    constructor;
 //! 3. in your binary, add it to a registry with one line and hand the registry to
-//!    `vodbench_harness::cli::main_with` (see `src/main.rs`).
+//!    `vodbench_harness::cli::main_with` with the report writers (see `src/main.rs`).
 //!
 //! Scenarios then select it with `[disk.scheduler] name = "sstf"`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
@@ -81,8 +82,8 @@ impl Plugin for Sstf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::plugin::RequestClass;
-    use vodbench_harness::time::SimTime;
+    use vodbench_plugin_api::plugin::RequestClass;
+    use vodbench_plugin_api::time::SimTime;
 
     fn req(id: u32, cylinder: u32) -> QueuedRequest {
         QueuedRequest {

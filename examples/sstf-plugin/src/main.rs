@@ -5,6 +5,5 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let mut registry = vodbench_plugins::registry();
     registry.add::<vodbench_sstf_example::Sstf>();
-    vodbench_reports::install(&mut registry);
-    vodbench_harness::cli::main_with(registry)
+    vodbench_harness::cli::main_with(registry, vodbench_reports::outputs())
 }

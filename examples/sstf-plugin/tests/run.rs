@@ -38,3 +38,50 @@ fn issue2_third_party_binary_runs_its_own_scheduler() {
     let text = String::from_utf8_lossy(&listing.stdout);
     assert!(text.contains("sstf") && text.contains("elevator"), "{text}");
 }
+
+/// The plugin alone (`--no-default-features`: no binary) builds against the plugin API only:
+/// none of the simulator's command line, thread pool, progress bars or dataframes.
+#[test]
+fn issue29_the_plugin_depends_on_the_plugin_api_alone() {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "vodbench-sstf-example",
+            "--no-default-features",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let crates: Vec<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(crates.contains(&"vodbench-plugin-api"), "{tree}");
+    for heavy in [
+        "vodbench-harness",
+        "vodbench-plugins",
+        "vodbench-reports",
+        "clap",
+        "rayon",
+        "indicatif",
+        "polars",
+        "plotters",
+    ] {
+        assert!(
+            !crates.contains(&heavy),
+            "the plugin pulls in {heavy}:\n{tree}"
+        );
+    }
+}

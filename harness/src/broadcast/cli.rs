@@ -12,6 +12,7 @@ use std::time::Instant;
 /// Runs a broadcast scenario file (all sweep points) and writes its output folder.
 pub fn cmd_run(
     registry: &Registry,
+    outputs: &output::Outputs,
     path: &Path,
     out: Option<PathBuf>,
     seed: Option<u64>,
@@ -67,7 +68,7 @@ pub fn cmd_run(
         &dir,
         &files,
         &results.tables(),
-        registry.writers(),
+        outputs.writers(),
         &[TableFormat::Csv],
     ) {
         return failure(e);

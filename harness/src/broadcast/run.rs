@@ -190,6 +190,7 @@ pub(super) fn build_context<'a>(
         index,
         nodes: 1,
         disks_per_node: 1,
+        terminals: s.file.receiver.clients,
         block_bytes: d.frame_bytes,
         video_blocks: &[],
         geometry: None,

@@ -87,8 +87,8 @@ pub(crate) fn check_baseline_name(name: &str) -> Result<(), String> {
     }
 }
 
-fn reporter(registry: &Registry) -> Result<&dyn Reporter, ExitCode> {
-    registry.reporter().ok_or_else(|| {
+fn reporter(outputs: &output::Outputs) -> Result<&dyn Reporter, ExitCode> {
+    outputs.reporter().ok_or_else(|| {
         failure("no reporter is installed in this binary (vodbench-reports provides one)")
     })
 }
@@ -213,13 +213,17 @@ pub(crate) fn save_baseline(dir: &Path, name: &str, quiet: bool) -> ExitCode {
 }
 
 /// Runs `s` and writes its output folder `dir`; returns its summary as JSON.
-fn run_into(registry: &Registry, s: &Scenario, dir: &Path) -> Result<serde_json::Value, ExitCode> {
+fn run_into(
+    outputs: &output::Outputs,
+    s: &Scenario,
+    dir: &Path,
+) -> Result<serde_json::Value, ExitCode> {
     let (results, events) = runner::run(s, &mut |_, _| {}).map_err(|e| match e {
         runner::RunError::Scenario(e) => input_error(e),
         e => failure(e),
     })?;
     let manifest = runner::manifest(s, &events);
-    output::write_run(dir, &manifest, &results, registry.writers()).map_err(failure)?;
+    output::write_run(dir, &manifest, &results, outputs.writers()).map_err(failure)?;
     Ok(serde_json::to_value(&results.summary).expect("serialisable"))
 }
 
@@ -234,8 +238,12 @@ fn unique_label(labels: &[String], want: &str) -> String {
 }
 
 /// `vodbench compare`.
-pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
-    let rep = match reporter(registry) {
+pub(crate) fn cmd_compare(
+    registry: &Registry,
+    outputs: &output::Outputs,
+    args: CompareArgs,
+) -> ExitCode {
+    let rep = match reporter(outputs) {
         Ok(r) => r,
         Err(c) => return c,
     };
@@ -308,7 +316,7 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
                 );
             }
             if args.replications == 1 {
-                if let Err(c) = run_into(registry, &s, &arm) {
+                if let Err(c) = run_into(outputs, &s, &arm) {
                     return c;
                 }
                 push(&mut runs, &label, arm, None);
@@ -319,7 +327,7 @@ pub(crate) fn cmd_compare(registry: &Registry, args: CompareArgs) -> ExitCode {
                     let mut r = s.clone();
                     r.file.seed = base_seed.wrapping_add(k);
                     let name = format!("rep-{}", k + 1);
-                    match run_into(registry, &r, &arm.join(&name)) {
+                    match run_into(outputs, &r, &arm.join(&name)) {
                         Ok(summary) => summaries.push(summary),
                         Err(c) => return c,
                     }
@@ -458,8 +466,8 @@ fn list_dirs(dir: &Path) -> Vec<String> {
 }
 
 /// `vodbench export`.
-pub(crate) fn cmd_export(registry: &Registry, args: ExportArgs) -> ExitCode {
-    let rep = match reporter(registry) {
+pub(crate) fn cmd_export(outputs: &output::Outputs, args: ExportArgs) -> ExitCode {
+    let rep = match reporter(outputs) {
         Ok(r) => r,
         Err(c) => return c,
     };
@@ -519,7 +527,11 @@ fn results_files(dir: &Path) -> Result<Vec<String>, String> {
 }
 
 /// `vodbench rerun`.
-pub(crate) fn cmd_rerun(registry: &Registry, args: RerunArgs) -> ExitCode {
+pub(crate) fn cmd_rerun(
+    registry: &Registry,
+    outputs: &output::Outputs,
+    args: RerunArgs,
+) -> ExitCode {
     let path = &args.manifest;
     let path = if path.is_dir() {
         path.join("manifest.json")
@@ -610,7 +622,7 @@ pub(crate) fn cmd_rerun(registry: &Registry, args: RerunArgs) -> ExitCode {
             .map_or("run".into(), |n| n.to_string_lossy().into_owned());
         original.with_file_name(format!("{name}.rerun"))
     });
-    if let Err(c) = run_into(registry, &s, &out) {
+    if let Err(c) = run_into(outputs, &s, &out) {
         return c;
     }
     let (before, after) = match (results_files(&original), results_files(&out)) {

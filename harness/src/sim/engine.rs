@@ -352,6 +352,7 @@ impl<'a> Sim<'a> {
             index,
             nodes: s.nodes,
             disks_per_node: s.disks_per_node,
+            terminals: f.terminals.count,
             block_bytes,
             video_blocks: &blocks,
             geometry: None,

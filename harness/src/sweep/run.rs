@@ -145,6 +145,7 @@ pub fn summary_text(suite: &SweepSuite, summaries: &[&Summary]) -> String {
 /// `vodbench run` of an on-demand sweep file.
 pub fn cmd_run(
     registry: &Registry,
+    outputs: &output::Outputs,
     path: &Path,
     out: Option<PathBuf>,
     terminals: Option<u32>,
@@ -227,7 +228,7 @@ pub fn cmd_run(
     for (i, (p, (r, events))) in suite.points.iter().zip(&results).enumerate() {
         let manifest = runner::manifest(&p.scenario, events);
         let sub = dir.join("points").join(suite.point_dir(i));
-        if let Err(e) = output::write_run(&sub, &manifest, r, registry.writers()) {
+        if let Err(e) = output::write_run(&sub, &manifest, r, outputs.writers()) {
             return failure(e);
         }
     }

@@ -469,7 +469,7 @@ pub struct SweepArgs {
 }
 
 /// `vodbench sweep`.
-pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
+pub fn cmd_sweep(registry: &Registry, outputs: &output::Outputs, args: SweepArgs) -> ExitCode {
     let path = &args.scenario;
     if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
         return input_error(format!(
@@ -650,7 +650,7 @@ pub fn cmd_sweep(registry: &Registry, args: SweepArgs) -> ExitCode {
     // report.html from the written folder; sweep.csv and the curves are written above
     let writers = output::Writers {
         tables: None,
-        reporter: registry.writers().reporter,
+        reporter: outputs.reporter(),
     };
     if let Err(e) = output::write_folder(&dir, &refs, &[], writers, &[]) {
         return failure(e);

@@ -15,7 +15,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
 };
 

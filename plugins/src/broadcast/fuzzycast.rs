@@ -16,7 +16,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     ideal_bandwidth, BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
 };
 

@@ -6,7 +6,7 @@
 //! rates. Its peak is large: every instant divisible by many windows gets all of them.
 
 use crate::NoParams;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
 };
 
@@ -61,7 +61,7 @@ mod tests {
         let expected: u64 = (3..=12u64).map(|l| 27_720 / l).sum();
         assert_eq!(s.total_transmissions(), expected);
         let (mean, _) = s.bandwidth(1);
-        let eq1 = vodbench_harness::plugin::ideal_bandwidth(10, 2);
+        let eq1 = vodbench_plugin_api::plugin::ideal_bandwidth(10, 2);
         assert!((mean - eq1).abs() < 1e-12, "{mean} vs {eq1}");
     }
 }

@@ -1,12 +1,12 @@
 //! Periodic broadcast schedules
-//! ([`BroadcastSchedule`](vodbench_harness::plugin::BroadcastSchedule); Waldvogel et al.
+//! ([`BroadcastSchedule`](vodbench_plugin_api::plugin::BroadcastSchedule); Waldvogel et al.
 //! §III, §IV, §VII).
 
 pub mod chunked;
 pub mod fuzzycast;
 pub mod ideal;
 
-use vodbench_harness::plugin::Registry;
+use vodbench_plugin_api::plugin::Registry;
 
 /// Registers the built-in broadcast schedules.
 pub fn register(r: &mut Registry) {

@@ -4,8 +4,8 @@
 //! operation is O(1) and allocation-free.
 
 use crate::NoParams;
-use vodbench_harness::ids::PageId;
-use vodbench_harness::plugin::{BufferPool, BuildContext, Plugin, PluginError};
+use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::{BufferPool, BuildContext, Plugin, PluginError};
 
 const NIL: u32 = u32::MAX;
 

@@ -24,8 +24,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::ids::PageId;
-use vodbench_harness::plugin::{BufferPool, BuildContext, Plugin, PluginError};
+use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::{BufferPool, BuildContext, Plugin, PluginError};
 
 const NIL: u32 = u32::MAX;
 

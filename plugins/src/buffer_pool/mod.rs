@@ -1,9 +1,9 @@
-//! Buffer-pool page replacement ([`BufferPool`](vodbench_harness::plugin::BufferPool)).
+//! Buffer-pool page replacement ([`BufferPool`](vodbench_plugin_api::plugin::BufferPool)).
 
 pub mod global_lru;
 pub mod love_prefetch;
 
-use vodbench_harness::plugin::Registry;
+use vodbench_plugin_api::plugin::Registry;
 
 /// Registers the built-in buffer pools.
 pub fn register(r: &mut Registry) {

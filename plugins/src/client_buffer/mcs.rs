@@ -8,7 +8,7 @@
 
 use super::BatchParams;
 use std::collections::VecDeque;
-use vodbench_harness::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
+use vodbench_plugin_api::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
 
 /// The `mcs` policy.
 #[derive(Debug, Clone)]

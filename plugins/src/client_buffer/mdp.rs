@@ -6,7 +6,7 @@
 //! and disk more than once — MDP trades extra transfers for fewer seeks.
 
 use super::BatchParams;
-use vodbench_harness::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
+use vodbench_plugin_api::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
 
 /// The `mdp` policy.
 #[derive(Debug, Clone)]

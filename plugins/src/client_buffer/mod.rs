@@ -1,5 +1,5 @@
 //! Broadcast receivers' buffer policies
-//! ([`ClientBuffer`](vodbench_harness::plugin::ClientBuffer); Waldvogel et al. §V–VI).
+//! ([`ClientBuffer`](vodbench_plugin_api::plugin::ClientBuffer); Waldvogel et al. §V–VI).
 
 pub mod mcs;
 pub mod mdp;
@@ -8,8 +8,8 @@ pub mod radix_heap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{BuildContext, PluginError, Registry};
-use vodbench_harness::units::Portion;
+use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
+use vodbench_plugin_api::units::Portion;
 
 /// Registers the built-in client buffer policies.
 pub fn register(r: &mut Registry) {

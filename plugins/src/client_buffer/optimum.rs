@@ -5,7 +5,7 @@
 //! why the paper finds it far from optimal in disk time.
 
 use crate::NoParams;
-use vodbench_harness::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
+use vodbench_plugin_api::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
 
 /// The `optimum` policy.
 #[derive(Debug, Clone, Copy, Default)]

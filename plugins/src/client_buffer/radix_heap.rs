@@ -31,10 +31,10 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BuildContext, CacheView, ClientBuffer, ExtentId, Plugin, PluginError, Removal,
 };
-use vodbench_harness::units::Portion;
+use vodbench_plugin_api::units::Portion;
 
 const BUCKETS: usize = 33;
 /// Frames below `last` still in memory (read mode: the bucket was redistributed around a

@@ -29,12 +29,12 @@
 use rand::Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskAccess, DiskGeometry, DiskModel, Plugin, PluginError, ServiceTime,
 };
-use vodbench_harness::rng::SimRng;
-use vodbench_harness::time::{mul_div_ceil, mul_div_floor, SimDuration, SimTime};
-use vodbench_harness::units::{Bytes, Duration};
+use vodbench_plugin_api::rng::SimRng;
+use vodbench_plugin_api::time::{mul_div_ceil, mul_div_floor, SimDuration, SimTime};
+use vodbench_plugin_api::units::{Bytes, Duration};
 
 /// How rotational latency is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -364,7 +364,7 @@ impl Plugin for Analytic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::rng::stream;
+    use vodbench_plugin_api::rng::stream;
 
     fn disk(mode: RotationalLatency) -> Analytic {
         Analytic::new(

@@ -67,8 +67,8 @@
 //! error and that instance continues with its `mechanical` twin; [`DiskSim::failure`] tells.
 //!
 //! ```no_run
-//! use vodbench_harness::plugin::{DiskAccess, DiskModel};
-//! use vodbench_harness::time::SimTime;
+//! use vodbench_plugin_api::plugin::{DiskAccess, DiskModel};
+//! use vodbench_plugin_api::time::SimTime;
 //! use vodbench_plugins::disk_model::disksim::DiskSim;
 //! let mut d = DiskSim::bundled("barracuda", None).unwrap();
 //! let t = d.service(&DiskAccess { offset: 0, bytes: 4096, write: false }, SimTime::ZERO);
@@ -83,10 +83,10 @@ use std::ffi::{c_char, c_int, c_ulong, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskAccess, DiskGeometry, DiskModel, Plugin, PluginError, ServiceTime,
 };
-use vodbench_harness::time::{SimDuration, SimTime};
+use vodbench_plugin_api::time::{SimDuration, SimTime};
 
 /// Bytes per sector.
 const SECTOR: u64 = mechanical::SECTOR;

@@ -10,11 +10,11 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskAccess, DiskGeometry, DiskModel, Plugin, PluginError, ServiceTime,
 };
-use vodbench_harness::time::{SimDuration, SimTime};
-use vodbench_harness::units::{Bytes, Duration};
+use vodbench_plugin_api::time::{SimDuration, SimTime};
+use vodbench_plugin_api::units::{Bytes, Duration};
 
 /// Parameters of `linear`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,4 +1,4 @@
-//! Disk timing models ([`DiskModel`](vodbench_harness::plugin::DiskModel)).
+//! Disk timing models ([`DiskModel`](vodbench_plugin_api::plugin::DiskModel)).
 
 pub mod analytic;
 #[cfg(feature = "disksim")]
@@ -6,7 +6,7 @@ pub mod disksim;
 pub mod linear;
 pub mod mechanical;
 
-use vodbench_harness::plugin::Registry;
+use vodbench_plugin_api::plugin::Registry;
 
 /// Registers the built-in disk models.
 pub fn register(r: &mut Registry) {

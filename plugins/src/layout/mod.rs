@@ -1,9 +1,9 @@
-//! Data layouts ([`Layout`](vodbench_harness::plugin::Layout)).
+//! Data layouts ([`Layout`](vodbench_plugin_api::plugin::Layout)).
 
 pub mod non_striped;
 pub mod striped;
 
-use vodbench_harness::plugin::{BuildContext, PluginError, Registry};
+use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
 
 /// Registers the built-in layouts.
 pub fn register(r: &mut Registry) {
@@ -21,8 +21,8 @@ fn check_fits(ctx: &BuildContext<'_>, disk: u32, needed: u64) -> Result<(), Plug
         return Err(PluginError::Build(format!(
             "the videos need {} on disk {disk} but it holds {} ({} bytes over); use more \
              disks, fewer or shorter videos, or a larger disk (e.g. `capacity` of the disk model)",
-            vodbench_harness::units::Bytes(needed),
-            vodbench_harness::units::Bytes(cap),
+            vodbench_plugin_api::units::Bytes(needed),
+            vodbench_plugin_api::units::Bytes(cap),
             needed - cap
         )));
     }

@@ -8,8 +8,8 @@
 use rand::seq::SliceRandom;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::ids::{BlockId, DiskId, NodeId};
-use vodbench_harness::plugin::{BuildContext, Layout, Location, Plugin, PluginError};
+use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId};
+use vodbench_plugin_api::plugin::{BuildContext, Layout, Location, Plugin, PluginError};
 
 /// How videos are assigned to disks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]

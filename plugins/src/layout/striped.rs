@@ -7,8 +7,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::ids::{BlockId, DiskId, NodeId};
-use vodbench_harness::plugin::{BuildContext, Layout, Location, Plugin, PluginError};
+use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId};
+use vodbench_plugin_api::plugin::{BuildContext, Layout, Location, Plugin, PluginError};
 
 /// Parameters of `striped`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -157,7 +157,7 @@ impl Plugin for Striped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::ids::VideoId;
+    use vodbench_plugin_api::ids::VideoId;
 
     fn striped(nodes: u32, disks_per_node: u32, stagger: bool, videos: &[u32]) -> Box<dyn Layout> {
         let ctx = BuildContext {
@@ -166,9 +166,10 @@ mod tests {
             index: 0,
             nodes,
             disks_per_node,
+            terminals: 1,
             block_bytes: 1000,
             video_blocks: videos,
-            geometry: Some(vodbench_harness::plugin::DiskGeometry {
+            geometry: Some(vodbench_plugin_api::plugin::DiskGeometry {
                 capacity_bytes: 1 << 30,
                 cylinders: 100,
             }),

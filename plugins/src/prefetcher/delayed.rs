@@ -4,14 +4,14 @@
 //! most about `max_advance` before their reader arrives, which cuts the server memory needed
 //! (SPIFFI Fig. 12: 8 s works well with 512 MB; 4 s issues prefetches too late). Queues,
 //! estimates and limits are those of `real-time`; a disk whose most urgent prefetch is not
-//! due yet answers [`PrefetchPoll::WaitUntil`](vodbench_harness::plugin::PrefetchPoll::WaitUntil)
+//! due yet answers [`PrefetchPoll::WaitUntil`](vodbench_plugin_api::plugin::PrefetchPoll::WaitUntil)
 //! the instant it becomes due.
 
 use super::real_time::{validate_limits, DeadlinePrefetch};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::plugin::{BuildContext, Plugin, PluginError, Prefetcher};
-use vodbench_harness::units::Duration;
+use vodbench_plugin_api::plugin::{BuildContext, Plugin, PluginError, Prefetcher};
+use vodbench_plugin_api::units::Duration;
 
 /// Parameters of `delayed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -70,9 +70,9 @@ impl Plugin for Delayed {
 mod tests {
     use super::*;
     use crate::prefetcher::real_time::tests::{issued, reference, secs, Two};
-    use vodbench_harness::ids::DiskId;
-    use vodbench_harness::plugin::PrefetchPoll;
-    use vodbench_harness::time::{SimDuration, SimTime};
+    use vodbench_plugin_api::ids::DiskId;
+    use vodbench_plugin_api::plugin::PrefetchPoll;
+    use vodbench_plugin_api::time::{SimDuration, SimTime};
 
     #[test]
     fn waits_until_within_max_advance_of_the_deadline() {

@@ -1,11 +1,11 @@
-//! Prefetchers ([`Prefetcher`](vodbench_harness::plugin::Prefetcher)).
+//! Prefetchers ([`Prefetcher`](vodbench_plugin_api::plugin::Prefetcher)).
 
 pub mod delayed;
 pub mod none;
 pub mod real_time;
 pub mod standard;
 
-use vodbench_harness::plugin::Registry;
+use vodbench_plugin_api::plugin::Registry;
 
 /// Registers the built-in prefetchers.
 pub fn register(r: &mut Registry) {

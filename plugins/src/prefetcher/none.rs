@@ -1,11 +1,11 @@
 //! `none`: no read-ahead; every block is read when a terminal asks for it.
 
 use crate::NoParams;
-use vodbench_harness::ids::DiskId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::DiskId;
+use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchPoll, Prefetcher, Reference,
 };
-use vodbench_harness::time::SimTime;
+use vodbench_plugin_api::time::SimTime;
 
 /// Never prefetches.
 #[derive(Debug, Default)]

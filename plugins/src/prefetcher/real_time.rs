@@ -24,12 +24,12 @@ use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_harness::ids::{BlockId, DiskId};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::{BlockId, DiskId};
+use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
 };
-use vodbench_harness::time::{SimDuration, SimTime};
+use vodbench_plugin_api::time::{SimDuration, SimTime};
 
 /// Parameters of `real-time`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -269,8 +269,8 @@ impl Plugin for RealTimePrefetch {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use vodbench_harness::ids::{NodeId, TerminalId, VideoId};
-    use vodbench_harness::plugin::Location;
+    use vodbench_plugin_api::ids::{NodeId, TerminalId, VideoId};
+    use vodbench_plugin_api::plugin::Location;
 
     /// Two disks; block i of every video on disk i % 2.
     pub(crate) struct Two;
@@ -360,12 +360,12 @@ pub(crate) mod tests {
 #[cfg(test)]
 mod search_tests {
     use super::*;
-    use vodbench_harness::ids::{TerminalId, VideoId};
+    use vodbench_plugin_api::ids::{TerminalId, VideoId};
 
     #[test]
     fn galloping_search_answers_as_binary_search() {
         use rand::{Rng, SeedableRng};
-        let mut rng = vodbench_harness::rng::SimRng::seed_from_u64(4);
+        let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(4);
         let c = PrefetchCandidate {
             block: BlockId {
                 video: VideoId(0),

@@ -19,12 +19,12 @@ use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_harness::ids::{BlockId, BlockNumbering, DiskId};
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::{BlockId, BlockNumbering, DiskId};
+use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
 };
-use vodbench_harness::time::SimTime;
+use vodbench_plugin_api::time::SimTime;
 
 /// Parameters of `standard`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -326,8 +326,8 @@ mod tests {
     use super::*;
     // two disks; block i on disk i % 2
     use crate::prefetcher::real_time::tests::Two;
-    use vodbench_harness::ids::{TerminalId, VideoId};
-    use vodbench_harness::time::SimDuration;
+    use vodbench_plugin_api::ids::{TerminalId, VideoId};
+    use vodbench_plugin_api::time::SimDuration;
 
     /// One video of 30 blocks: the tests' later blocks lie past its end, so both ways of
     /// keeping the queued blocks are used.
@@ -350,7 +350,7 @@ mod tests {
 
     fn behaves_as_a_map(mut index: QueuedIndex) {
         use rand::{Rng, SeedableRng};
-        let mut rng = vodbench_harness::rng::SimRng::seed_from_u64(9);
+        let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(9);
         let mut reference = FxHashMap::default();
         for _ in 0..50_000 {
             // blocks inside and outside the library, and values either way of the limits
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(s.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
         // a hint still wins
         let mut r = reference(4);
-        r.hint = Some(vodbench_harness::plugin::PrefetchHint {
+        r.hint = Some(vodbench_plugin_api::plugin::PrefetchHint {
             block: BlockId {
                 video: VideoId(0),
                 index: 1,

@@ -5,8 +5,8 @@
 
 use crate::NoParams;
 use std::collections::BTreeMap;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
@@ -51,8 +51,8 @@ impl Plugin for Edf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::plugin::RequestClass;
-    use vodbench_harness::time::SimTime;
+    use vodbench_plugin_api::plugin::RequestClass;
+    use vodbench_plugin_api::time::SimTime;
 
     fn req(id: u32, cylinder: u32, deadline: Option<u64>) -> QueuedRequest {
         QueuedRequest {

@@ -4,8 +4,8 @@
 //! seeks with bounded unfairness; SPIFFI's baseline scheduler.
 
 use crate::NoParams;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
@@ -89,8 +89,8 @@ impl Plugin for Elevator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::plugin::RequestClass;
-    use vodbench_harness::time::SimTime;
+    use vodbench_plugin_api::plugin::RequestClass;
+    use vodbench_plugin_api::time::SimTime;
 
     fn req(id: u32, cylinder: u32) -> QueuedRequest {
         QueuedRequest {
@@ -147,7 +147,7 @@ mod tests {
         // the reference: the SCAN rule of `sweep`, by linear search over what is queued
         use crate::scheduler::sweep::Sweep;
         use rand::{Rng, SeedableRng};
-        let mut rng = vodbench_harness::rng::SimRng::seed_from_u64(11);
+        let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(11);
         let mut e = Elevator::new();
         let mut sweep = Sweep::default();
         let mut queued: Vec<(u32, u32, u64)> = Vec::new(); // (id, cylinder, seq)

@@ -3,8 +3,8 @@
 
 use crate::NoParams;
 use std::collections::VecDeque;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 

@@ -1,4 +1,4 @@
-//! Disk schedulers ([`DiskScheduler`](vodbench_harness::plugin::DiskScheduler)).
+//! Disk schedulers ([`DiskScheduler`](vodbench_plugin_api::plugin::DiskScheduler)).
 
 pub mod c_scan;
 pub mod edf;
@@ -10,7 +10,7 @@ pub mod round_robin;
 pub mod scan_edf;
 mod sweep;
 
-use vodbench_harness::plugin::Registry;
+use vodbench_plugin_api::plugin::Registry;
 
 /// Registers the built-in disk schedulers.
 pub fn register(r: &mut Registry) {

@@ -16,12 +16,12 @@
 use super::sweep::Sweep;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
-use vodbench_harness::time::{SimDuration, SimTime};
-use vodbench_harness::units::Duration;
+use vodbench_plugin_api::time::{SimDuration, SimTime};
+use vodbench_plugin_api::units::Duration;
 
 /// Parameters of `real-time`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -164,7 +164,7 @@ impl Plugin for RealTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::plugin::RequestClass;
+    use vodbench_plugin_api::plugin::RequestClass;
 
     fn secs(s: u64) -> SimTime {
         SimTime::from_nanos(s * 1_000_000_000)

@@ -7,8 +7,8 @@
 
 use crate::NoParams;
 use std::collections::BTreeMap;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
 
@@ -63,9 +63,9 @@ impl Plugin for RoundRobin {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use vodbench_harness::ids::TerminalId;
-    use vodbench_harness::plugin::RequestClass;
-    use vodbench_harness::time::SimTime;
+    use vodbench_plugin_api::ids::TerminalId;
+    use vodbench_plugin_api::plugin::RequestClass;
+    use vodbench_plugin_api::time::SimTime;
 
     /// A demand request `id` of `terminal` at `cylinder`.
     pub(crate) fn req(id: u32, terminal: u32, cylinder: u32) -> QueuedRequest {

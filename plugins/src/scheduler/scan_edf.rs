@@ -13,11 +13,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use vodbench_harness::ids::RequestId;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };
-use vodbench_harness::units::Duration;
+use vodbench_plugin_api::units::Duration;
 
 /// Parameters of `scan-edf`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -121,8 +121,8 @@ impl Plugin for ScanEdf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vodbench_harness::plugin::RequestClass;
-    use vodbench_harness::time::SimTime;
+    use vodbench_plugin_api::plugin::RequestClass;
+    use vodbench_plugin_api::time::SimTime;
 
     fn req(id: u32, cylinder: u32, deadline_ms: Option<u64>) -> QueuedRequest {
         QueuedRequest {

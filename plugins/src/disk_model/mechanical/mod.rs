@@ -33,10 +33,10 @@ use disk::Disk;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use vodbench_harness::plugin::{
+use vodbench_plugin_api::plugin::{
     BuildContext, DiskAccess, DiskGeometry, DiskModel, Plugin, PluginError, ServiceTime,
 };
-use vodbench_harness::time::{SimDuration, SimTime};
+use vodbench_plugin_api::time::{SimDuration, SimTime};
 
 /// Bytes per sector.
 pub const SECTOR: u64 = 512;

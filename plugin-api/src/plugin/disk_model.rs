@@ -51,8 +51,8 @@ impl ServiceTime {
 /// takes, by part. Models must be deterministic given their construction-time random stream.
 ///
 /// ```
-/// use vodbench_harness::plugin::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
-/// use vodbench_harness::time::{SimDuration, SimTime};
+/// use vodbench_plugin_api::plugin::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
+/// use vodbench_plugin_api::time::{SimDuration, SimTime};
 ///
 /// /// Every access costs 1 ms plus 1 ns per byte; no seeks.
 /// struct Flat;

@@ -38,7 +38,7 @@ pub fn stream_seed(seed: u64, name: &str, index: u64) -> u64 {
 ///
 /// ```
 /// use rand::Rng;
-/// use vodbench_harness::rng::stream;
+/// use vodbench_plugin_api::rng::stream;
 /// let mut a = stream(7, "disk", 3);
 /// let mut b = stream(7, "disk", 3);
 /// assert_eq!(a.random::<u64>(), b.random::<u64>());

@@ -198,7 +198,7 @@ pub fn ideal_bandwidth_approx(frames: u32, delay: u32) -> f64 {
 /// the run naming the plugin if it fails. Schedules must be deterministic.
 ///
 /// ```
-/// use vodbench_harness::plugin::{BroadcastSchedule, PluginError, Schedule, ScheduleSpec};
+/// use vodbench_plugin_api::plugin::{BroadcastSchedule, PluginError, Schedule, ScheduleSpec};
 ///
 /// /// Sends every frame in every instant: always correct, hopelessly wasteful.
 /// struct Flood;

@@ -1,60 +1,15 @@
-//! Named constructors for every plugin kind.
+//! Named constructors for every plugin kind, and the default plugin of each kind.
 
-use super::{
-    BroadcastSchedule, BufferPool, ClientBuffer, DiskGeometry, DiskModel, DiskScheduler, Layout,
-    Prefetcher,
-};
+use super::kinds::{EntryInfo, Kind, Tables};
+use super::DiskGeometry;
 use crate::rng::{stream, SimRng};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-
-/// The plugin kinds, with the scenario key each is chosen by.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// `[disk.model]`
-    DiskModel,
-    /// `[disk.scheduler]`
-    DiskScheduler,
-    /// `[buffer_pool]`
-    BufferPool,
-    /// `[prefetcher]`
-    Prefetcher,
-    /// `[layout]`
-    Layout,
-    /// `[broadcast.schedule]`
-    BroadcastSchedule,
-    /// `[receiver.buffer]`
-    ClientBuffer,
-}
-
-impl Kind {
-    /// Every kind, in listing order.
-    pub const ALL: [Kind; 7] = [
-        Kind::DiskModel,
-        Kind::DiskScheduler,
-        Kind::BufferPool,
-        Kind::Prefetcher,
-        Kind::Layout,
-        Kind::BroadcastSchedule,
-        Kind::ClientBuffer,
-    ];
-    /// The scenario table that selects a plugin of this kind.
-    pub fn key(self) -> &'static str {
-        match self {
-            Kind::DiskModel => "disk.model",
-            Kind::DiskScheduler => "disk.scheduler",
-            Kind::BufferPool => "buffer_pool",
-            Kind::Prefetcher => "prefetcher",
-            Kind::Layout => "layout",
-            Kind::BroadcastSchedule => "broadcast.schedule",
-            Kind::ClientBuffer => "receiver.buffer",
-        }
-    }
-}
 
 /// Errors from choosing, configuring or running a plugin.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -105,6 +60,8 @@ pub struct BuildContext<'a> {
     pub nodes: u32,
     /// Disks per node.
     pub disks_per_node: u32,
+    /// Number of terminals (clients) of the scenario; 0 where the system has none.
+    pub terminals: u32,
     /// Stripe block size in bytes (the unit of every read).
     pub block_bytes: u64,
     /// Number of blocks of each video, indexed by video id.
@@ -140,8 +97,8 @@ impl BuildContext<'_> {
 /// ```
 /// use schemars::JsonSchema;
 /// use serde::{Deserialize, Serialize};
-/// use vodbench_harness::ids::RequestId;
-/// use vodbench_harness::plugin::*;
+/// use vodbench_plugin_api::ids::RequestId;
+/// use vodbench_plugin_api::plugin::*;
 ///
 /// #[derive(Default)]
 /// struct Lifo(Vec<RequestId>);
@@ -183,12 +140,14 @@ pub trait Plugin: 'static {
         Ok(())
     }
     /// Builds one instance (one per disk for disk models and schedulers, one per node for
-    /// buffer pools, one per run for prefetchers and layouts).
+    /// buffer pools, one per run for prefetchers, layouts, interconnects and admission
+    /// policies).
     fn build(params: &Self::Params, ctx: &BuildContext<'_>)
         -> Result<Box<Self::Kind>, PluginError>;
 }
 
-/// A plugin trait object type that the registry can hold (implemented for the seven `dyn` kinds).
+/// A plugin trait object type that the registry can hold: one per line of the kinds table
+/// ([`Kind`]), implemented there for each `dyn` trait.
 pub trait PluginKind: 'static {
     /// Which kind this is.
     const KIND: Kind;
@@ -198,7 +157,7 @@ pub trait PluginKind: 'static {
     fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>>;
 }
 
-type ParseFn =
+pub(super) type ParseFn =
     fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>;
 type BuildFn<T> = fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>;
 
@@ -236,6 +195,17 @@ impl<T: ?Sized> Entry<T> {
     /// The plugin's parameters.
     pub fn params(&self) -> Vec<ParamInfo> {
         (self.params)()
+    }
+
+    /// What every kind's entries have in common (no builder).
+    pub(super) fn info(&self, kind: Kind) -> EntryInfo {
+        EntryInfo {
+            kind,
+            name: self.name,
+            description: self.description,
+            params: self.params,
+            parse: self.parse,
+        }
     }
 }
 
@@ -333,21 +303,27 @@ fn build_erased<P: Plugin>(
     P::build(params, ctx)
 }
 
-/// Every plugin the binary knows, by kind and name.
+/// A default: the plugin a scenario gets at a table where it chooses none, with the
+/// parameters it is given then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefaultChoice {
+    /// The plugin's kind.
+    pub kind: Kind,
+    /// Plugin name.
+    pub name: String,
+    /// Its parameters (a plugin table without `name`).
+    pub params: toml::Table,
+}
+
+/// Every plugin the binary knows, by kind and name, and each kind's default.
 ///
 /// The harness registers nothing itself: the `vodbench` binary (or a third-party binary) adds
-/// the built-ins and its own plugins, then hands the registry to [`crate::cli::main_with`].
+/// the built-ins (`vodbench_plugins::register_all`, which also sets the defaults) and its
+/// own plugins, then hands the registry to the command line.
 #[derive(Default)]
 pub struct Registry {
-    disk_models: Vec<Entry<dyn DiskModel>>,
-    schedulers: Vec<Entry<dyn DiskScheduler>>,
-    pools: Vec<Entry<dyn BufferPool>>,
-    prefetchers: Vec<Entry<dyn Prefetcher>>,
-    layouts: Vec<Entry<dyn Layout>>,
-    schedules: Vec<Entry<dyn BroadcastSchedule>>,
-    client_buffers: Vec<Entry<dyn ClientBuffer>>,
-    table_writer: Option<Arc<dyn crate::output::TableWriter>>,
-    reporter: Option<Arc<dyn crate::output::Reporter>>,
+    pub(super) tables: Tables,
+    defaults: BTreeMap<String, DefaultChoice>,
 }
 
 impl Registry {
@@ -380,6 +356,68 @@ impl Registry {
         self
     }
 
+    /// Makes `name`, with `params`, the plugin of kind `K` that a scenario gets at the table
+    /// `slot` (`disk.model`; `receiver.disk` for a broadcast receiver's disk) when it chooses
+    /// none there, replacing an earlier default.
+    ///
+    /// ```
+    /// # use vodbench_plugin_api::plugin::*;
+    /// # #[derive(Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    /// # #[serde(deny_unknown_fields, default)]
+    /// # struct NoParams {}
+    /// # struct Fifo;
+    /// # impl DiskScheduler for Fifo {
+    /// #     fn enqueue(&mut self, _: QueuedRequest) {}
+    /// #     fn dequeue(&mut self, _: &HeadState) -> Option<vodbench_plugin_api::ids::RequestId> { None }
+    /// #     fn len(&self) -> usize { 0 }
+    /// # }
+    /// # impl Plugin for Fifo {
+    /// #     type Kind = dyn DiskScheduler;
+    /// #     type Params = NoParams;
+    /// #     const NAME: &'static str = "fifo";
+    /// #     const DESCRIPTION: &'static str = "first come, first served";
+    /// #     fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskScheduler>, PluginError> {
+    /// #         Ok(Box::new(Fifo))
+    /// #     }
+    /// # }
+    /// let mut registry = Registry::new();
+    /// registry.add::<Fifo>();
+    /// registry.set_default::<dyn DiskScheduler>("disk.scheduler", "fifo", toml::Table::new());
+    /// let d = registry.default_choice("disk.scheduler").unwrap();
+    /// assert_eq!((d.kind, d.name.as_str()), (Kind::DiskScheduler, "fifo"));
+    /// ```
+    ///
+    /// # Panics
+    /// If no plugin of kind `K` is registered under `name`, or `params` are not valid for it —
+    /// a wiring bug in the binary, not a user error.
+    pub fn set_default<K: PluginKind + ?Sized>(
+        &mut self,
+        slot: &str,
+        name: &str,
+        params: toml::Table,
+    ) -> &mut Self {
+        if let Err(e) = self.resolve::<K>(name, &params) {
+            panic!(
+                "default {} `{name}` at `{slot}` does not resolve: {e}",
+                K::KIND.key()
+            );
+        }
+        self.defaults.insert(
+            slot.to_string(),
+            DefaultChoice {
+                kind: K::KIND,
+                name: name.to_string(),
+                params,
+            },
+        );
+        self
+    }
+
+    /// The plugin a scenario gets at table `slot` when it chooses none there.
+    pub fn default_choice(&self, slot: &str) -> Option<&DefaultChoice> {
+        self.defaults.get(slot)
+    }
+
     /// The registered plugins of one kind, sorted by name.
     pub fn entries<K: PluginKind + ?Sized>(&self) -> &[Entry<K>] {
         K::table(self)
@@ -388,6 +426,17 @@ impl Registry {
     /// Names of the registered plugins of one kind.
     pub fn names<K: PluginKind + ?Sized>(&self) -> Vec<&'static str> {
         K::table(self).iter().map(|e| e.name).collect()
+    }
+
+    /// The registered plugins of `kind` (name, description, parameters), sorted by name:
+    /// what code that goes through every kind reads ([`Kind::ALL`]).
+    pub fn infos(&self, kind: Kind) -> Vec<EntryInfo> {
+        self.tables.infos(kind)
+    }
+
+    /// Names of the registered plugins of `kind`, sorted.
+    pub fn names_of(&self, kind: Kind) -> Vec<&'static str> {
+        self.infos(kind).iter().map(|e| e.name).collect()
     }
 
     /// Chooses plugin `name` of kind `K` and checks its parameters (`params` is the scenario
@@ -415,76 +464,34 @@ impl Registry {
         })
     }
 
-    /// Installs the writer for CSV/Parquet tables (done by `vodbench-reports`).
-    pub fn set_table_writer(&mut self, w: Arc<dyn crate::output::TableWriter>) -> &mut Self {
-        self.table_writer = Some(w);
-        self
+    /// [`resolve`](Registry::resolve) for a kind known only at run time: the plugin's name
+    /// and its parameters with defaults filled in, or why they are not valid.
+    pub fn check(
+        &self,
+        kind: Kind,
+        name: &str,
+        params: &toml::Table,
+    ) -> Result<(&'static str, serde_json::Value), PluginError> {
+        let infos = self.infos(kind);
+        let entry = infos
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| PluginError::Unknown {
+                kind: kind.key(),
+                name: name.to_string(),
+                known: infos.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
+            })?;
+        let (json, _) = (entry.parse)(params)?;
+        Ok((entry.name, json))
     }
 
-    /// The installed table writer, if any.
-    pub fn table_writer(&self) -> Option<&dyn crate::output::TableWriter> {
-        self.table_writer.as_deref()
-    }
-
-    /// Installs the reporter that writes `report.html`, comparisons and exports (done by
-    /// `vodbench-reports`).
-    pub fn set_reporter(&mut self, r: Arc<dyn crate::output::Reporter>) -> &mut Self {
-        self.reporter = Some(r);
-        self
-    }
-
-    /// The installed reporter, if any.
-    pub fn reporter(&self) -> Option<&dyn crate::output::Reporter> {
-        self.reporter.as_deref()
-    }
-
-    /// The installed output hooks, for [`crate::output::write_folder`].
-    pub fn writers(&self) -> crate::output::Writers<'_> {
-        crate::output::Writers {
-            tables: self.table_writer(),
-            reporter: self.reporter(),
-        }
-    }
-
-    /// Every registered plugin: kind, name, description and parameters.
+    /// Every registered plugin: kind, name, description and parameters, kind by kind in the
+    /// order of [`Kind::ALL`], names sorted.
     pub fn listing(&self) -> Vec<(Kind, &'static str, &'static str, Vec<ParamInfo>)> {
-        let mut out = Vec::new();
-        fn push<K: PluginKind + ?Sized>(
-            r: &Registry,
-            out: &mut Vec<(Kind, &'static str, &'static str, Vec<ParamInfo>)>,
-        ) {
-            for e in K::table(r) {
-                out.push((K::KIND, e.name, e.description, e.params()));
-            }
-        }
-        push::<dyn DiskModel>(self, &mut out);
-        push::<dyn DiskScheduler>(self, &mut out);
-        push::<dyn BufferPool>(self, &mut out);
-        push::<dyn Prefetcher>(self, &mut out);
-        push::<dyn Layout>(self, &mut out);
-        push::<dyn BroadcastSchedule>(self, &mut out);
-        push::<dyn ClientBuffer>(self, &mut out);
-        out
+        Kind::ALL
+            .iter()
+            .flat_map(|&k| self.infos(k))
+            .map(|e| (e.kind, e.name, e.description, e.params()))
+            .collect()
     }
 }
-
-macro_rules! kind {
-    ($t:ty, $k:expr, $field:ident) => {
-        impl PluginKind for $t {
-            const KIND: Kind = $k;
-            fn table(reg: &Registry) -> &Vec<Entry<Self>> {
-                &reg.$field
-            }
-            fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>> {
-                &mut reg.$field
-            }
-        }
-    };
-}
-kind!(dyn DiskModel, Kind::DiskModel, disk_models);
-kind!(dyn DiskScheduler, Kind::DiskScheduler, schedulers);
-kind!(dyn BufferPool, Kind::BufferPool, pools);
-kind!(dyn Prefetcher, Kind::Prefetcher, prefetchers);
-kind!(dyn Layout, Kind::Layout, layouts);
-kind!(dyn BroadcastSchedule, Kind::BroadcastSchedule, schedules);
-kind!(dyn ClientBuffer, Kind::ClientBuffer, client_buffers);

@@ -1,8 +1,10 @@
-//! Human-friendly quantities for scenario files: sizes, durations and bit rates.
+//! Human-friendly quantities for scenario files: sizes, durations, bit rates and link
+//! bandwidths.
 //!
 //! Each accepts either a plain integer in the base unit (bytes, nanoseconds, bits/s) or a
 //! string with a unit: sizes `512KiB`, `2MiB`, `1GiB`, `1.25MiB` (binary) or `500KB`, `1MB`
-//! (decimal); durations `5us`, `0.75ms`, `4s`, `10min`, `1h`; rates `4Mbit/s`, `1.5Gbit/s`.
+//! (decimal); durations `5us`, `0.75ms`, `4s`, `10min`, `1h`; rates `4Mbit/s`, `1.5Gbit/s`;
+//! bandwidths as rates or in bytes per second, `13.8MB/s`, `100MiB/s`.
 //! Decimal fractions are converted exactly (no floating point), rounding down to the base unit.
 
 use crate::time::SimDuration;
@@ -219,6 +221,67 @@ quantity!(
     fmt_bit_rate
 );
 
+quantity!(
+    /// A link's bandwidth in bits per second. Scenario syntax: an integer (bits/s), a bit rate
+    /// (`122Mbit/s`) or bytes per second (`13.8MB/s`, `25MB/s`, `100MiB/s`).
+    Bandwidth,
+    "a bandwidth: bits per second or a string like \"13.8MB/s\", \"100MiB/s\", \"122Mbit/s\"",
+    parse_bandwidth,
+    fmt_bandwidth
+);
+
+/// Parses a bandwidth into bits per second: a bit rate ([`parse_bit_rate`]) or bytes per
+/// second with a decimal or binary unit (`B/s`, `kB/s`, `KB/s`, `MB/s`, `GB/s`, `KiB/s`,
+/// `MiB/s`, `GiB/s`).
+pub fn parse_bandwidth(s: &str) -> Option<u64> {
+    if let Some(b) = parse_bit_rate(s) {
+        return Some(b);
+    }
+    let (num, unit) = split_unit(s);
+    let bytes: u64 = match unit {
+        "B/s" => 1,
+        "kB/s" | "KB/s" => 1_000,
+        "MB/s" => 1_000_000,
+        "GB/s" => 1_000_000_000,
+        "KiB/s" => 1 << 10,
+        "MiB/s" => 1 << 20,
+        "GiB/s" => 1 << 30,
+        _ => return None,
+    };
+    parse_scaled(num, bytes.checked_mul(8)?)
+}
+
+/// Formats bits/s as bytes per second when whole bytes (`25MB/s`, `13800kB/s`), else as a
+/// bit rate.
+pub fn fmt_bandwidth(bits: u64) -> String {
+    if bits > 0 && bits % 8 == 0 {
+        let bytes = bits / 8;
+        for (unit, scale) in [
+            ("GB/s", 1_000_000_000u64),
+            ("MB/s", 1_000_000),
+            ("kB/s", 1_000),
+        ] {
+            if bytes >= scale && bytes % scale == 0 {
+                return format!("{}{unit}", bytes / scale);
+            }
+        }
+        return format!("{bytes}B/s");
+    }
+    fmt_bit_rate(bits)
+}
+
+impl Bandwidth {
+    /// Time to send `bytes` at this bandwidth, rounded up to the nanosecond (the longest
+    /// span for a zero bandwidth).
+    pub fn time_for(self, bytes: u64) -> SimDuration {
+        if self.0 == 0 {
+            return SimDuration::MAX;
+        }
+        let ns = (u128::from(bytes) * 8 * 1_000_000_000).div_ceil(u128::from(self.0));
+        SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+    }
+}
+
 impl Duration {
     /// As a simulated span.
     pub fn sim(self) -> SimDuration {
@@ -374,6 +437,28 @@ mod tests {
         assert_eq!(c.of(1_000_000), 54);
         assert!(serde_json::from_str::<Portion>("\"2.5\"").is_err());
         assert!(serde_json::from_str::<Portion>("-3").is_err());
+    }
+
+    #[test]
+    fn bandwidths() {
+        assert_eq!(parse_bandwidth("13.8MB/s"), Some(110_400_000));
+        assert_eq!(parse_bandwidth("25MB/s"), Some(200_000_000));
+        assert_eq!(parse_bandwidth("1MiB/s"), Some(8 << 20));
+        assert_eq!(parse_bandwidth("122Mbit/s"), Some(122_000_000));
+        assert_eq!(parse_bandwidth("12 furlongs"), None);
+        assert_eq!(fmt_bandwidth(200_000_000), "25MB/s");
+        assert_eq!(fmt_bandwidth(110_400_000), "13800kB/s");
+        assert_eq!(fmt_bandwidth(122_000_001), "122000001bit/s");
+        // 25 MB/s is SPIFFI's 0.04 µs per byte
+        assert_eq!(
+            Bandwidth(200_000_000).time_for(1000),
+            SimDuration::from_nanos(40_000)
+        );
+        assert_eq!(
+            Bandwidth(3).time_for(1),
+            SimDuration::from_nanos(2_666_666_667)
+        );
+        assert_eq!(Bandwidth(0).time_for(1), SimDuration::MAX);
     }
 
     #[test]

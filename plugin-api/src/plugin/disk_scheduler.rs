@@ -53,8 +53,8 @@ pub struct HeadState {
 ///
 /// ```
 /// use std::collections::VecDeque;
-/// use vodbench_harness::ids::RequestId;
-/// use vodbench_harness::plugin::{DiskScheduler, HeadState, QueuedRequest};
+/// use vodbench_plugin_api::ids::RequestId;
+/// use vodbench_plugin_api::plugin::{DiskScheduler, HeadState, QueuedRequest};
 ///
 /// /// Last in, first out: a deliberately unfair example.
 /// #[derive(Default)]

@@ -133,7 +133,7 @@ impl<'a> CacheView<'a> {
 /// A broken answer stops the run with an error naming the plugin.
 ///
 /// ```
-/// use vodbench_harness::plugin::{CacheView, ClientBuffer};
+/// use vodbench_plugin_api::plugin::{CacheView, ClientBuffer};
 ///
 /// /// Writes the single most distant frame: Belady's choice, one seek per frame.
 /// struct MostDistant;

@@ -43,9 +43,9 @@ impl Reference {
     /// this one's deadline, `k` being how many blocks further on it is.
     ///
     /// ```
-    /// use vodbench_harness::ids::{BlockId, DiskId, NodeId, TerminalId, VideoId};
-    /// use vodbench_harness::plugin::{Layout, Location, PrefetchHint, Reference};
-    /// use vodbench_harness::time::{SimDuration, SimTime};
+    /// use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId, TerminalId, VideoId};
+    /// use vodbench_plugin_api::plugin::{Layout, Location, PrefetchHint, Reference};
+    /// use vodbench_plugin_api::time::{SimDuration, SimTime};
     ///
     /// /// Two disks, block i on disk i % 2.
     /// struct Two;
@@ -120,9 +120,9 @@ pub enum PrefetchPoll {
 /// for which no free page exists.
 ///
 /// ```
-/// use vodbench_harness::ids::DiskId;
-/// use vodbench_harness::plugin::{Layout, PrefetchPoll, Prefetcher, Reference};
-/// use vodbench_harness::time::SimTime;
+/// use vodbench_plugin_api::ids::DiskId;
+/// use vodbench_plugin_api::plugin::{Layout, PrefetchPoll, Prefetcher, Reference};
+/// use vodbench_plugin_api::time::SimTime;
 ///
 /// /// Never reads ahead.
 /// struct Never;

@@ -47,6 +47,11 @@ id!(
     /// A request slot held by the engine while a disk request is outstanding.
     RequestId
 );
+id!(
+    /// A link of the interconnect (a port, a mesh channel), numbered from 0 in the order the
+    /// interconnect lists them.
+    LinkId
+);
 
 /// One stripe block of a video: the unit of every terminal read, disk read and buffer page.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -63,7 +68,7 @@ pub struct BlockId {
 /// are).
 ///
 /// ```
-/// use vodbench_harness::ids::{BlockId, BlockNumbering, VideoId};
+/// use vodbench_plugin_api::ids::{BlockId, BlockNumbering, VideoId};
 /// let n = BlockNumbering::new(&[3, 0, 2]);
 /// assert_eq!(n.total(), 5);
 /// assert_eq!(n.number(BlockId { video: VideoId(2), index: 1 }), Some(4));

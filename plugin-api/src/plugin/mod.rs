@@ -12,22 +12,30 @@
 //! | `buffer_pool` | [`BufferPool`] | which evictable page a node reuses |
 //! | `prefetcher` | [`Prefetcher`] | which blocks to read ahead, and when |
 //! | `layout` | [`Layout`] | where each stripe block lives (node, disk, byte address) |
+//! | `server.network` | [`Interconnect`] | which links a message holds and for how long |
+//! | `admission` | [`Admission`] | whether a new stream is accepted |
 //! | `broadcast.schedule` | [`BroadcastSchedule`] | which frames a periodic broadcast sends when |
 //! | `receiver.buffer` | [`ClientBuffer`] | which frames a broadcast receiver spills to disk together |
 //!
-//! Built-ins live in the `vodbench-plugins` crate and register through exactly this API, as a
-//! third-party crate would (see [`Plugin`]).
+//! The kinds are declared once, in the table of `kinds.rs` ([`Kind`]). Built-ins live in the
+//! `vodbench-plugins` crate and register through exactly this API, as a third-party crate
+//! would (see [`Plugin`]); it also sets each kind's default ([`Registry::set_default`]), so
+//! the simulator names no built-in.
 
+mod admission;
 mod broadcast_schedule;
 mod buffer_pool;
 mod client_buffer;
 mod disk_model;
 mod disk_scheduler;
+mod interconnect;
+mod kinds;
 mod layout;
 pub mod param_schema;
 mod prefetcher;
 mod registry;
 
+pub use admission::{Admission, ServerLoad, StreamRequest, Verdict};
 pub use broadcast_schedule::{
     ideal_bandwidth, ideal_bandwidth_approx, BroadcastSchedule, Schedule, ScheduleSpec,
     WindowViolation,
@@ -36,8 +44,11 @@ pub use buffer_pool::BufferPool;
 pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
 pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
 pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
+pub use interconnect::{Endpoint, Interconnect, Transfer};
+pub use kinds::{EntryInfo, Kind};
 pub use layout::{Layout, Location};
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
 pub use registry::{
-    BuildContext, Entry, Kind, ParamInfo, Plugin, PluginError, PluginKind, Registry, Resolved,
+    BuildContext, DefaultChoice, Entry, ParamInfo, Plugin, PluginError, PluginKind, Registry,
+    Resolved,
 };

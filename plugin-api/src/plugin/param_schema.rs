@@ -59,7 +59,7 @@ fn inline(schema: &Value, defs: Option<&Value>, depth: u32) -> Value {
 ///
 /// ```
 /// use serde_json::json;
-/// use vodbench_harness::plugin::param_schema::type_name;
+/// use vodbench_plugin_api::plugin::param_schema::type_name;
 /// let defs = json!({ "Bytes": { "description": "a size: a byte count or a string", "anyOf": [] } });
 /// let optional_size = json!({ "anyOf": [{ "$ref": "#/$defs/Bytes" }, { "type": "null" }] });
 /// assert_eq!(type_name(&optional_size, Some(&defs)), "a size or null");

@@ -10,8 +10,8 @@ use crate::ids::PageId;
 ///
 /// ```
 /// use std::collections::VecDeque;
-/// use vodbench_harness::ids::PageId;
-/// use vodbench_harness::plugin::BufferPool;
+/// use vodbench_plugin_api::ids::PageId;
+/// use vodbench_plugin_api::plugin::BufferPool;
 ///
 /// /// Evicts pages in the order they were released (FIFO).
 /// #[derive(Default)]

@@ -18,8 +18,8 @@ pub struct Location {
 /// stream). Two blocks never share a byte range on the same disk.
 ///
 /// ```
-/// use vodbench_harness::ids::{BlockId, DiskId, NodeId};
-/// use vodbench_harness::plugin::{Layout, Location};
+/// use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId};
+/// use vodbench_plugin_api::plugin::{Layout, Location};
 ///
 /// /// Everything on disk 0 of node 0, videos back to back (1000 blocks each).
 /// struct OneDisk { block: u64 }

@@ -1,0 +1,12 @@
+//! Admission control ([`Admission`](vodbench_plugin_api::plugin::Admission)).
+
+pub mod accept_all;
+pub mod static_limit;
+
+use vodbench_plugin_api::plugin::Registry;
+
+/// Registers the built-in admission policies.
+pub fn register(r: &mut Registry) {
+    r.add::<accept_all::AcceptAll>();
+    r.add::<static_limit::StaticLimit>();
+}

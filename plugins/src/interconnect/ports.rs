@@ -1,0 +1,218 @@
+//! `ports`: every server node has a send port and a receive port of a given bandwidth, each
+//! serving one message at a time, first come first served, so concurrent transfers out of or
+//! into one node wait for each other. A message from a node holds that node's send port; one
+//! to a node holds its receive port; a node-to-node message holds both (the send port
+//! first, kept while it waits for the receive port, as a cut-through transfer does).
+//! Terminals have no ports: their side of the network never contends.
+//!
+//! A message holds its ports for `per_message + size / bandwidth` and is delivered
+//! `latency` after releasing them. The defaults (25 MB/s, 5 µs per message, no latency) make
+//! an idle network time every message exactly as `ideal` does (5 µs + 0.04 µs/byte, SPIFFI
+//! Table 1), so the difference between the two is the contention alone. This is the
+//! shared-nothing node's network interface that Jadav et al. §3 measure point to point
+//! (13.8 MB/s on the Paragon) and that Pappas et al. §2.2's egress link bounds.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use vodbench_plugin_api::ids::LinkId;
+use vodbench_plugin_api::plugin::{
+    BuildContext, Endpoint, Interconnect, Plugin, PluginError, Transfer,
+};
+use vodbench_plugin_api::time::SimDuration;
+use vodbench_plugin_api::units::{fmt_duration_ns, Bandwidth, Duration};
+
+/// `ports`'s parameters.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct PortsParams {
+    /// Bandwidth of each port (default 25MB/s, SPIFFI's 0.04 µs/byte).
+    pub bandwidth: Bandwidth,
+    /// Time a port spends on each message beyond its bytes (default 5us).
+    pub per_message: Duration,
+    /// Propagation delay after the ports are released (default 0).
+    pub latency: Duration,
+}
+
+impl Default for PortsParams {
+    fn default() -> Self {
+        PortsParams {
+            bandwidth: Bandwidth(200_000_000),
+            per_message: Duration(5_000),
+            latency: Duration(0),
+        }
+    }
+}
+
+/// Send and receive ports per node.
+#[derive(Debug, Clone)]
+pub struct Ports {
+    nodes: u32,
+    bandwidth: Bandwidth,
+    per_message: SimDuration,
+    latency: SimDuration,
+}
+
+impl Ports {
+    /// Link of node `n`'s send port: the send ports come first, so that every path takes
+    /// its links in increasing order (no deadlock).
+    fn send(&self, n: u32) -> LinkId {
+        LinkId(n)
+    }
+    fn receive(&self, n: u32) -> LinkId {
+        LinkId(self.nodes + n)
+    }
+}
+
+impl Interconnect for Ports {
+    fn links(&self) -> Vec<String> {
+        (0..self.nodes)
+            .map(|n| format!("node {n} send"))
+            .chain((0..self.nodes).map(|n| format!("node {n} receive")))
+            .collect()
+    }
+
+    fn route(
+        &mut self,
+        from: Endpoint,
+        to: Endpoint,
+        bytes: u64,
+        path: &mut Vec<LinkId>,
+    ) -> Transfer {
+        if let Endpoint::Node(n) = from {
+            path.push(self.send(n.0));
+        }
+        if let Endpoint::Node(n) = to {
+            path.push(self.receive(n.0));
+        }
+        Transfer {
+            setup: SimDuration::ZERO,
+            hold: self.per_message + self.bandwidth.time_for(bytes),
+            delivery: self.latency,
+        }
+    }
+}
+
+impl Plugin for Ports {
+    type Kind = dyn Interconnect;
+    type Params = PortsParams;
+    const NAME: &'static str = "ports";
+    const DESCRIPTION: &'static str =
+        "a send and a receive port per node, first come first served: transfers into or out of one node wait";
+
+    fn validate(p: &PortsParams) -> Result<(), PluginError> {
+        if p.bandwidth.0 < 1_000 || p.bandwidth.0 > 10_000_000_000_000 {
+            return Err(PluginError::param(
+                "bandwidth",
+                format!("must be in 1kbit/s..=10Tbit/s, got {}", p.bandwidth),
+            ));
+        }
+        for (key, v) in [("per_message", p.per_message.0), ("latency", p.latency.0)] {
+            if v > 10_000_000_000 {
+                return Err(PluginError::param(
+                    key,
+                    format!("must be in 0s..=10s, got {}", fmt_duration_ns(v)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn build(
+        p: &PortsParams,
+        ctx: &BuildContext<'_>,
+    ) -> Result<Box<dyn Interconnect>, PluginError> {
+        Ok(Box::new(Ports {
+            nodes: ctx.nodes,
+            bandwidth: p.bandwidth,
+            per_message: p.per_message.sim(),
+            latency: p.latency.sim(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vodbench_plugin_api::ids::{NodeId, TerminalId};
+
+    fn ports(nodes: u32) -> Ports {
+        let p = PortsParams::default();
+        Ports {
+            nodes,
+            bandwidth: p.bandwidth,
+            per_message: p.per_message.sim(),
+            latency: p.latency.sim(),
+        }
+    }
+
+    #[test]
+    fn paths_hold_the_ports_of_the_nodes_involved_sends_first() {
+        let mut net = ports(3);
+        assert_eq!(
+            net.links(),
+            [
+                "node 0 send",
+                "node 1 send",
+                "node 2 send",
+                "node 0 receive",
+                "node 1 receive",
+                "node 2 receive"
+            ]
+        );
+        let mut path = Vec::new();
+        net.route(
+            Endpoint::Node(NodeId(2)),
+            Endpoint::Terminal(TerminalId(7)),
+            10,
+            &mut path,
+        );
+        assert_eq!(path, [LinkId(2)]);
+        path.clear();
+        net.route(
+            Endpoint::Terminal(TerminalId(7)),
+            Endpoint::Node(NodeId(1)),
+            10,
+            &mut path,
+        );
+        assert_eq!(path, [LinkId(4)]);
+        path.clear();
+        net.route(
+            Endpoint::Node(NodeId(2)),
+            Endpoint::Node(NodeId(0)),
+            10,
+            &mut path,
+        );
+        assert_eq!(path, [LinkId(2), LinkId(3)]);
+        assert!(
+            path.windows(2).all(|w| w[0] < w[1]),
+            "increasing: no deadlock"
+        );
+    }
+
+    #[test]
+    fn an_idle_transfer_takes_what_ideal_takes_by_default() {
+        let mut net = ports(1);
+        let mut path = Vec::new();
+        let t = net.route(
+            Endpoint::Node(NodeId(0)),
+            Endpoint::Terminal(TerminalId(0)),
+            524_288,
+            &mut path,
+        );
+        // 5 µs + 0.04 µs/byte, as SPIFFI Table 1 and `ideal`
+        assert_eq!(t.unloaded(), SimDuration::from_nanos(5_000 + 40 * 524_288));
+        assert_eq!(t.hold, t.unloaded());
+    }
+
+    #[test]
+    fn bandwidth_range_names_the_key() {
+        let p = PortsParams {
+            bandwidth: Bandwidth(10),
+            ..PortsParams::default()
+        };
+        assert!(matches!(
+            Ports::validate(&p),
+            Err(PluginError::InvalidParam { path, .. }) if path == "bandwidth"
+        ));
+    }
+}
