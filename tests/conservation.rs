@@ -8,9 +8,9 @@
 use proptest::prelude::*;
 use std::path::Path;
 use vodbench_harness::runner;
-use vodbench_harness::scenario::Scenario;
+use vodbench_harness::system::ondemand::spec::Scenario;
+use vodbench_harness::system::ondemand::video::VideoLibrary;
 use vodbench_harness::units::Bytes;
-use vodbench_harness::video::VideoLibrary;
 
 #[allow(clippy::too_many_arguments)]
 fn scenario_text(

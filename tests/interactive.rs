@@ -4,8 +4,8 @@
 
 use vodbench_harness::ids::{TerminalId, VideoId};
 use vodbench_harness::results::Summary;
-use vodbench_harness::scenario::Scenario;
-use vodbench_harness::sim::simulate;
+use vodbench_harness::system::ondemand::simulate;
+use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::time::{SimDuration, SimTime};
 use vodbench_harness::trace::{EventKind, TraceEvent};
 

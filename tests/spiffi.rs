@@ -10,7 +10,7 @@ use vodbench_harness::plugin::{
 };
 use vodbench_harness::results::Summary;
 use vodbench_harness::runner;
-use vodbench_harness::scenario::Scenario;
+use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::time::SimTime;
 
 const FIXTURE: &str = "tests/fixtures/search_small.toml";
@@ -200,7 +200,7 @@ fn issue4_search_stopping_at_the_first_glitch_finds_the_same_maxima() {
 
 #[test]
 fn issue4_a_run_stopped_at_its_first_glitch_ends_there() {
-    use vodbench_harness::sim::SimOptions;
+    use vodbench_harness::system::ondemand::SimOptions;
     let mut s = Scenario::load(&root().join(FIXTURE), &vodbench_plugins::registry()).unwrap();
     let stop = SimOptions {
         stop_at_first_glitch: true,
@@ -232,7 +232,7 @@ fn issue4_a_run_stopped_at_its_first_glitch_ends_there() {
 #[test]
 fn issue4_a_run_measuring_only_search_figures_changes_none_of_them() {
     use vodbench_harness::results::flatten_metrics;
-    use vodbench_harness::sim::SimOptions;
+    use vodbench_harness::system::ondemand::SimOptions;
     let mut s = Scenario::load(&root().join(FIXTURE), &vodbench_plugins::registry()).unwrap();
     let lean = SimOptions {
         search_figures_only: true,

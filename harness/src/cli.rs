@@ -13,7 +13,7 @@
 
 use crate::plugin::Registry;
 use crate::results::Summary;
-use crate::scenario::Scenario;
+use crate::system::ondemand::spec::Scenario;
 use crate::time::SimTime;
 use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
 use crate::units::Duration;
@@ -199,7 +199,7 @@ enum TraceCmd {
 /// Whether the file at `path` is a broadcast scenario (unreadable files are not; loading them
 /// as on-demand scenarios reports the error).
 fn is_broadcast_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t))
+    std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t))
 }
 
 fn is_sweep_file(path: &Path) -> bool {
@@ -281,7 +281,9 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
                         scenario.display()
                     ));
                 }
-                crate::broadcast::cli::cmd_run(&registry, &outputs, &scenario, out, seed, quiet)
+                crate::system::broadcast::cli::cmd_run(
+                    &registry, &outputs, &scenario, out, seed, quiet,
+                )
             } else if is_sweep_file(&scenario) {
                 if save_baseline.is_some() {
                     return input_error(format!(
@@ -313,7 +315,7 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
             let mut bad = false;
             for p in scenarios {
                 if is_broadcast_file(&p) {
-                    match crate::broadcast::BroadcastSuite::load(&p, &registry) {
+                    match crate::system::broadcast::BroadcastSuite::load(&p, &registry) {
                         Ok(s) => println!(
                             "ok: {} ({}, broadcast, {} point{})",
                             p.display(),
@@ -362,9 +364,9 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
         }
         Command::Schema { broadcast } => {
             let schema = if broadcast {
-                crate::schema::broadcast_schema(&registry)
+                crate::spec::json_schema::broadcast_schema(&registry)
             } else {
-                crate::schema::scenario_schema(&registry)
+                crate::spec::json_schema::scenario_schema(&registry)
             };
             println!("{}", output::to_json(&schema).trim_end());
             ExitCode::SUCCESS
@@ -623,14 +625,14 @@ fn real_time_factor(simulated_s: Option<f64>, wall_s: f64) -> String {
 
 fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
     let (mut once, unit): (BenchRun<'_>, &str) = if is_broadcast_file(path) {
-        let suite = match crate::broadcast::BroadcastSuite::load(path, registry) {
+        let suite = match crate::system::broadcast::BroadcastSuite::load(path, registry) {
             Ok(s) => s,
             Err(e) => return input_error(e),
         };
         (
             Box::new(move || {
                 let t = Instant::now();
-                let r = crate::broadcast::run::run_suite(&suite, &|_, _| {})
+                let r = crate::system::broadcast::run::run_suite(&suite, &|_, _| {})
                     .map_err(|e| failure(format!("{}: {e}", path.display())))?;
                 let wall = t.elapsed().as_secs_f64();
                 let frames: u64 = r

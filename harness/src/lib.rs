@@ -17,19 +17,16 @@
 //! ([`rng`]), so a scenario and seed always give byte-identical outputs.
 #![deny(missing_docs)]
 
-pub mod broadcast;
 pub mod cli;
 pub mod disk_replay;
 pub mod output;
 pub mod results;
 pub mod run_cache;
 pub mod runner;
-pub mod scenario;
-pub mod schema;
 pub mod search;
-pub mod sim;
+pub mod spec;
 pub mod sweep;
+pub mod system;
 pub mod trace;
-pub mod video;
 
 pub use vodbench_plugin_api::{ids, plugin, rng, time, units};

@@ -227,7 +227,7 @@ pub struct Summary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchSummary {
     /// `skip` or `version`.
-    pub mode: crate::scenario::SearchMode,
+    pub mode: crate::system::ondemand::spec::SearchMode,
     /// `ff`/`rewind` searches started.
     pub searches: u64,
     /// Skip search: segments read and shown.

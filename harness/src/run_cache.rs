@@ -34,8 +34,8 @@
 //! a folder. Delete the folder to empty the cache.
 
 use crate::output::{oerr, write_atomic, OutputError};
-use crate::scenario::Scenario;
 use crate::search::AnswerStats;
+use crate::system::ondemand::spec::Scenario;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! Running a scenario: workload events, simulation, manifest.
 
 use crate::results::RunResults;
-use crate::scenario::{Scenario, ScenarioError, Warmup};
-use crate::sim::{simulate_with, Progress, SimError, SimOptions};
+use crate::system::ondemand::spec::{Scenario, ScenarioError, Warmup};
+use crate::system::ondemand::{simulate_with, Progress, SimError, SimOptions};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use serde_json::json;
@@ -60,7 +60,7 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// every frame, that every plugin can be built for the scenario. `vodbench check` runs
 /// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    crate::sim::check_buildable(s)
+    crate::system::ondemand::check_buildable(s)
 }
 
 /// Runs a scenario end to end.

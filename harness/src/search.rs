@@ -54,9 +54,9 @@ use crate::output;
 use crate::plugin::Registry;
 use crate::run_cache::{CachedRun, RunCache};
 use crate::runner::{self, RunError};
-use crate::scenario::{Scenario, MAX_TERMINALS};
-use crate::sim::SimOptions;
-use crate::video::LibraryMemo;
+use crate::system::ondemand::spec::{Scenario, MAX_TERMINALS};
+use crate::system::ondemand::video::LibraryMemo;
+use crate::system::ondemand::SimOptions;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -83,7 +83,7 @@ pub struct SearchOptions {
     /// Largest terminal count tried; a replication glitch-free there reports it as `capped`.
     pub max_terminals: u32,
     /// End every simulation at its first glitch in the measured period
-    /// ([`SimOptions::stop_at_first_glitch`](crate::sim::SimOptions)): the search only asks
+    /// ([`SimOptions::stop_at_first_glitch`](crate::system::ondemand::SimOptions)): the search only asks
     /// whether a run glitches, so the answers are the same, but each glitching run's count
     /// in the curve is then a lower bound (usually 1) instead of its hour's total.
     pub stop_at_glitch: bool,
@@ -745,7 +745,7 @@ pub struct SearchArgs {
 /// `vodbench search`.
 pub fn cmd_search(registry: &Registry, outputs: &output::Outputs, args: SearchArgs) -> ExitCode {
     let path = &args.scenario;
-    if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
+    if std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t)) {
         return input_error(format!(
             "{}: search finds the most on-demand terminals without glitches; this is a \
              broadcast scenario",

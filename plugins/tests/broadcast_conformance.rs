@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use vodbench_harness::broadcast::{receive, ClientOutcome, Derived};
 use vodbench_harness::plugin::*;
+use vodbench_harness::system::broadcast::{receive, ClientOutcome, Derived};
 
 fn ctx(pages: u32) -> BuildContext<'static> {
     BuildContext {

@@ -11,7 +11,7 @@ use crate::output::{self, CompareRun, ExportFormat, ReportError, Reporter};
 use crate::plugin::Registry;
 use crate::results::Replications;
 use crate::runner;
-use crate::scenario::{Scenario, ScenarioFile};
+use crate::system::ondemand::spec::{Scenario, ScenarioFile};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -184,7 +184,7 @@ fn sweep_run_points(dir: &Path) -> Option<Result<Vec<(String, PathBuf)>, String>
             .iter()
             .filter_map(|a| p["values"].get(*a))
             .map(|v| match serde_json::from_value::<toml::Value>(v.clone()) {
-                Ok(t) => crate::sweep::grid::value_text(&t),
+                Ok(t) => crate::spec::grid::value_text(&t),
                 Err(_) => v.to_string(),
             })
             .collect::<Vec<_>>()

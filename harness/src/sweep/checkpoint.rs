@@ -11,11 +11,11 @@
 //! resumed `sweep.json` is byte-identical to an uninterrupted one.
 
 use crate::output::{oerr, OutputError};
-use crate::scenario::Scenario;
 use crate::search::{
     assemble, AnswerStats, Probe, ReplicationResult, SearchOptions, SearchResult, CONFIDENCE,
     PRECISION,
 };
+use crate::system::ondemand::spec::Scenario;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -2,13 +2,13 @@
 //! the scenario's seed, so the results do not depend on the thread count), one output folder
 //! per point under `points/`, and the combined `summary.json` and `sweep.csv`.
 
-use super::grid::value_text;
-use super::suite::SweepSuite;
 use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
 use crate::results::{RunResults, Summary};
 use crate::runner::{self, RunError};
+use crate::spec::grid::value_text;
+use crate::sweep::SweepSuite;
 use crate::trace::TraceEvent;
 use rayon::prelude::*;
 use serde_json::json;
@@ -161,7 +161,7 @@ pub fn cmd_run(
         ("--seed", "seed", seed.is_some()),
     ];
     for (flag, key, _) in flags.into_iter().filter(|f| f.2) {
-        if let Some(m) = super::grid::flag_overrides_sweep(path, &suite.swept, flag, key) {
+        if let Some(m) = crate::spec::grid::flag_overrides_sweep(path, &suite.swept, flag, key) {
             return input_error(m);
         }
     }

@@ -14,9 +14,7 @@
 //! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
 use super::checkpoint::{self, Unused};
-use super::grid::value_text;
 use super::run::{csv_field, values_json};
-use super::suite::SweepSuite;
 use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
@@ -26,6 +24,8 @@ use crate::search::{
     cache_text, progress_bar, search_cached, worker_pool, AnswerStats, Probe, SearchLimits,
     SearchOptions, SearchResult,
 };
+use crate::spec::grid::value_text;
+use crate::sweep::SweepSuite;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -471,7 +471,7 @@ pub struct SweepArgs {
 /// `vodbench sweep`.
 pub fn cmd_sweep(registry: &Registry, outputs: &output::Outputs, args: SweepArgs) -> ExitCode {
     let path = &args.scenario;
-    if std::fs::read_to_string(path).is_ok_and(|t| crate::broadcast::is_broadcast(&t)) {
+    if std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t)) {
         return input_error(format!(
             "{}: sweep searches the most on-demand terminals without glitches; this is a \
              broadcast scenario (`vodbench run` runs its sweep)",

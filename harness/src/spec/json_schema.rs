@@ -5,7 +5,7 @@ use crate::plugin::{
     BroadcastSchedule, BufferPool, ClientBuffer, DiskModel, DiskScheduler, Layout, PluginKind,
     Prefetcher, Registry,
 };
-use crate::scenario::ScenarioFile;
+use crate::system::ondemand::spec::ScenarioFile;
 use serde_json::{json, Value};
 
 fn plugin_choices<K: PluginKind + ?Sized>(registry: &Registry) -> Value {
@@ -58,7 +58,7 @@ pub fn scenario_schema(registry: &Registry) -> Value {
         (&["prefetcher"], plugin_choices::<dyn Prefetcher>(registry)),
         (&["layout"], plugin_choices::<dyn Layout>(registry)),
     ];
-    root["properties"]["sweep"] = crate::sweep::grid::json_schema();
+    root["properties"]["sweep"] = crate::spec::grid::json_schema();
     for (path, choices) in slots {
         if path.len() == 1 {
             root["properties"][path[0]] = choices;
@@ -71,14 +71,16 @@ pub fn scenario_schema(registry: &Registry) -> Value {
 
 /// The JSON Schema of broadcast scenarios (files with a `[broadcast]` table).
 pub fn broadcast_schema(registry: &Registry) -> Value {
-    let mut root = serde_json::to_value(schemars::schema_for!(crate::broadcast::BroadcastFile))
-        .expect("schema");
+    let mut root = serde_json::to_value(schemars::schema_for!(
+        crate::system::broadcast::BroadcastFile
+    ))
+    .expect("schema");
     root["$defs"]["BroadcastSection"]["properties"]["schedule"] =
         plugin_choices::<dyn BroadcastSchedule>(registry);
     root["$defs"]["ReceiverSection"]["properties"]["buffer"] =
         plugin_choices::<dyn ClientBuffer>(registry);
     root["$defs"]["ReceiverSection"]["properties"]["disk"] =
         plugin_choices::<dyn DiskModel>(registry);
-    root["properties"]["sweep"] = crate::sweep::grid::json_schema();
+    root["properties"]["sweep"] = crate::spec::grid::json_schema();
     root
 }

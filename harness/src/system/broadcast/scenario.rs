@@ -24,7 +24,7 @@
 //! ```
 
 use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Registry, Resolved};
-use crate::scenario::{PluginTable, ScenarioError};
+use crate::system::ondemand::spec::{PluginTable, ScenarioError};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -271,13 +271,13 @@ impl BroadcastFile {
 
 /// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
 pub fn is_broadcast(text: &str) -> bool {
-    crate::sweep::grid::has_table(text, "broadcast")
+    crate::spec::grid::has_table(text, "broadcast")
 }
 
 impl BroadcastSuite {
     /// Reads and validates a broadcast scenario file, expanding its sweep.
     pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
-        let text = crate::sweep::grid::read_scenario(path)?;
+        let text = crate::spec::grid::read_scenario(path)?;
         Self::parse(&text, path, registry)
     }
 
@@ -287,8 +287,8 @@ impl BroadcastSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<BroadcastSuite, ScenarioError> {
-        let mut base = crate::sweep::grid::parse_table(text, path)?;
-        let grid = crate::sweep::Grid::expand(&mut base, text, path)?;
+        let mut base = crate::spec::grid::parse_table(text, path)?;
+        let grid = crate::spec::Grid::expand(&mut base, text, path)?;
         let name = base
             .get("name")
             .and_then(|v| v.as_str())
@@ -315,7 +315,7 @@ impl BroadcastSuite {
         }
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| {
-                crate::sweep::suite::base_value_error(path, text, key, message)
+                crate::system::ondemand::spec::suite::base_value_error(path, text, key, message)
             };
             Self::point(table, Vec::new(), registry, &base_dir, &at)?;
         }
@@ -343,24 +343,28 @@ impl BroadcastSuite {
             .map_err(|e| {
                 let path = e.path().to_string();
                 let (key, message) =
-                    crate::scenario::key_and_message(&path, &e.into_inner().to_string());
+                    crate::spec::error::key_and_message(&path, &e.into_inner().to_string());
                 at(&key, message)
             })?;
         let d = file.derive().map_err(|(k, m)| at(&k, m))?;
-        let schedule = crate::scenario::resolve_plugin(
+        let schedule = crate::system::ondemand::spec::resolve_plugin(
             registry,
             "broadcast.schedule",
             &file.broadcast.schedule,
             at,
         )?;
-        let buffer = crate::scenario::resolve_plugin(
+        let buffer = crate::system::ondemand::spec::resolve_plugin(
             registry,
             "receiver.buffer",
             &file.receiver.buffer,
             at,
         )?;
-        let disk =
-            crate::scenario::resolve_plugin(registry, "receiver.disk", &file.receiver.disk, at)?;
+        let disk = crate::system::ondemand::spec::resolve_plugin(
+            registry,
+            "receiver.disk",
+            &file.receiver.disk,
+            at,
+        )?;
         let s = BroadcastScenario {
             file,
             point,

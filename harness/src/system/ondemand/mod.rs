@@ -20,8 +20,10 @@ mod engine;
 mod piggyback;
 mod queue;
 mod server;
+pub mod spec;
 mod stats;
 mod terminal;
+pub mod video;
 mod visual_search;
 
 pub use engine::{check_buildable, simulate, simulate_with, Progress, SimError, SimOptions};

@@ -36,7 +36,7 @@ use super::engine::Sim;
 use super::terminal::{PrimeKind, Search, TState};
 use crate::ids::{BlockId, DiskId};
 use crate::plugin::PrefetchHint;
-use crate::scenario::SearchMode;
+use crate::system::ondemand::spec::SearchMode;
 use crate::time::SimTime;
 
 /// Later segments a skip-search hint looks through for a block on the reference's disk.

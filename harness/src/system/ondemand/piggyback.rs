@@ -2,7 +2,7 @@
 //! same video join the first, after which the group is served as one terminal.
 //!
 //! A `start` at position 0 of a video with a non-zero delay (`[piggyback]`, see
-//! [`crate::scenario::PiggybackSection`]) opens a group, or joins the group already open for
+//! [`crate::system::ondemand::spec::PiggybackSection`]) opens a group, or joins the group already open for
 //! that video; the terminal then waits. When the delay since the group opened has passed, a
 //! group of one simply starts its video; a larger group gets a *stream*: a hidden terminal
 //! (an extra slot after the real terminals) that reads and plays the video exactly like one
@@ -26,7 +26,7 @@ use super::engine::{Ev, Sim};
 use super::stats::DurStat;
 use super::terminal::{PrimeKind, TState, Term};
 use crate::results::PiggybackSummary;
-use crate::scenario::PiggybackSection;
+use crate::system::ondemand::spec::PiggybackSection;
 use crate::time::SimDuration;
 use rustc_hash::FxHashMap;
 

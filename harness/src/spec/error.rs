@@ -1,3 +1,5 @@
+//! A scenario that cannot be used: the file, the line and the key, and what is wrong.
+
 use super::locate;
 use std::fmt;
 use std::path::{Path, PathBuf};

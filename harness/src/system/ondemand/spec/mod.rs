@@ -31,17 +31,16 @@
 //! z = 1.0
 //! ```
 
-mod error;
+mod file;
 mod interactive;
-pub(crate) mod locate;
 mod piggyback;
-mod schema;
+pub mod suite;
 
-pub(crate) use error::key_and_message;
-pub use error::ScenarioError;
+pub use crate::spec::ScenarioError;
+pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
 pub use piggyback::PiggybackSection;
-pub use schema::*;
+pub use suite::{has_sweep, SweepPoint, SweepSuite};
 
 use crate::plugin::{
     BufferPool, DiskModel, DiskScheduler, Layout, PluginError, PluginKind, Prefetcher, Registry,
@@ -93,12 +92,15 @@ impl Scenario {
         let at = |key: &str, message: String| ScenarioError::at(path, text, key, message);
         let de = toml::de::Deserializer::parse(text).map_err(|e| ScenarioError::Syntax {
             file: path.to_path_buf(),
-            line: e.span().map(|s| locate::line_of(text, s.start)),
+            line: e
+                .span()
+                .map(|s| crate::spec::locate::line_of(text, s.start)),
             message: e.message().to_string(),
         })?;
         let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            let (key, message) = error::key_and_message(&path, e.into_inner().message());
+            let (key, message) =
+                crate::spec::error::key_and_message(&path, e.into_inner().message());
             if key == "sweep" {
                 return at(
                     "sweep",

@@ -552,7 +552,7 @@ impl ScenarioFile {
         if let Some(p) = t.prime {
             range("terminals.prime", p.0, 1, t.memory.0, &size)?;
         }
-        let blocks = crate::video::blocks_per_video(v, s.stripe.0);
+        let blocks = crate::system::ondemand::video::blocks_per_video(v, s.stripe.0);
         if blocks > u64::from(u32::MAX) {
             return Err((
                 "server.stripe".into(),

@@ -24,7 +24,7 @@ pub fn cmd_run(
     };
     if let Some(seed) = seed {
         if let Some(m) =
-            crate::sweep::grid::flag_overrides_sweep(path, &suite.swept, "--seed", "seed")
+            crate::spec::grid::flag_overrides_sweep(path, &suite.swept, "--seed", "seed")
         {
             return input_error(m);
         }

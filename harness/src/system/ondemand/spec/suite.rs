@@ -1,9 +1,10 @@
 //! An on-demand scenario file with a `[sweep]`: every point parsed, validated and resolved as
 //! a scenario of its own (SPIFFI §7: each figure is a family of configurations).
 
-use super::grid::{value_text, Axis, Grid};
 use crate::plugin::Registry;
-use crate::scenario::{key_and_message, Scenario, ScenarioError, ScenarioFile};
+use crate::spec::error::key_and_message;
+use crate::spec::grid::{value_text, Axis, Grid};
+use crate::system::ondemand::spec::{Scenario, ScenarioError, ScenarioFile};
 use std::path::{Path, PathBuf};
 
 /// One point: its axis values and its scenario.
@@ -47,13 +48,13 @@ pub struct SweepSuite {
 
 /// Whether scenario text has a top-level `[sweep]` table.
 pub fn has_sweep(text: &str) -> bool {
-    super::grid::has_table(text, "sweep")
+    crate::spec::grid::has_table(text, "sweep")
 }
 
 impl SweepSuite {
     /// Reads a scenario file and expands its sweep (one point without one).
     pub fn load(path: &Path, registry: &Registry) -> Result<SweepSuite, ScenarioError> {
-        let text = crate::sweep::grid::read_scenario(path)?;
+        let text = crate::spec::grid::read_scenario(path)?;
         Self::parse(&text, path, registry)
     }
 
@@ -63,7 +64,7 @@ impl SweepSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<SweepSuite, ScenarioError> {
-        let mut base = crate::sweep::grid::parse_table(text, path)?;
+        let mut base = crate::spec::grid::parse_table(text, path)?;
         let grid = Grid::expand(&mut base, text, path)?;
         let mut points = Vec::with_capacity(grid.points.len());
         for p in &grid.points {

@@ -13,10 +13,10 @@ use crate::results::{
     BufferPools, Column, Conservation, Cpus, Disks, Glitches, IoTime, RunResults, SearchSummary,
     Summary, Table, TerminalBuffers,
 };
-use crate::scenario::{Scenario, ScenarioError, Warmup};
+use crate::system::ondemand::spec::{Scenario, ScenarioError, Warmup};
+use crate::system::ondemand::video::{LibraryMemo, VideoLibrary};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
-use crate::video::{LibraryMemo, VideoLibrary};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -284,7 +284,7 @@ pub(super) struct Sim<'a> {
     /// Real terminals (`terms` beyond them are piggyback streams).
     pub n_real: usize,
     /// `[interactive]` (defaults when absent).
-    pub interactive: crate::scenario::InteractiveSection,
+    pub interactive: crate::system::ondemand::spec::InteractiveSection,
     pub pig: super::piggyback::Piggyback,
     /// [`SimOptions::stop_at_first_glitch`].
     pub stop_at_first_glitch: bool,
@@ -364,7 +364,7 @@ impl<'a> Sim<'a> {
             let name = name.to_string();
             move |error: PluginError| {
                 let text = std::fs::read_to_string(&scenario.path).unwrap_or_default();
-                let line = |key: &str| crate::scenario::locate::line_of_key(&text, key);
+                let line = |key: &str| crate::spec::locate::line_of_key(&text, key);
                 ScenarioError::Invalid {
                     file: scenario.path.clone(),
                     // the table's header, or where the plugin is named in a dotted table
