@@ -364,9 +364,9 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
         }
         Command::Schema { broadcast } => {
             let schema = if broadcast {
-                crate::spec::json_schema::broadcast_schema(&registry)
+                crate::system::broadcast::scenario::json_schema(&registry)
             } else {
-                crate::spec::json_schema::scenario_schema(&registry)
+                crate::system::ondemand::spec::json_schema(&registry)
             };
             println!("{}", output::to_json(&schema).trim_end());
             ExitCode::SUCCESS

@@ -133,7 +133,6 @@ pub fn host() -> serde_json::Value {
 /// The manifest of a run: everything needed to reproduce it (`vodbench rerun`), plus where it
 /// was made (`host`, `git_commit`: the only fields that differ between machines or builds).
 pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
-    let p = &s.plugins;
     json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
@@ -152,13 +151,7 @@ pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
             "events": events.len(),
             "fingerprint": workload_fingerprint(events),
         },
-        "plugins": {
-            "disk.model": { "name": p.disk_model.name, "params": p.disk_model.params },
-            "disk.scheduler": { "name": p.scheduler.name, "params": p.scheduler.params },
-            "buffer_pool": { "name": p.buffer_pool.name, "params": p.buffer_pool.params },
-            "prefetcher": { "name": p.prefetcher.name, "params": p.prefetcher.params },
-            "layout": { "name": p.layout.name, "params": p.layout.params },
-        },
+        "plugins": s.plugins.manifest_lines(),
         "resolved_scenario": s.file,
     })
 }

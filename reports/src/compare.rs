@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vodbench_harness::output::{to_json, write_atomic, CompareRun, ReportError};
 use vodbench_harness::results::{flatten_metrics, Replications};
+use vodbench_harness::system::ondemand::spec::SLOTS;
 
 /// One loaded side of the comparison.
 struct Side {
@@ -343,29 +344,30 @@ fn runs_table(sides: &[Side]) -> HtmlTable {
             .unwrap_or("")
             .to_string()
     };
+    // a column for each plugin table some side's manifest records, in the system's order
+    let slots: Vec<&str> = SLOTS
+        .iter()
+        .map(|s| s.key)
+        .filter(|k| {
+            sides
+                .iter()
+                .any(|s| s.folder.manifest["plugins"].get(*k).is_some())
+        })
+        .collect();
+    let mut header: Vec<String> = ["run", "scenario", "terminals", "seed", "replications"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    header.extend(slots.iter().map(|k| k.to_string()));
     HtmlTable {
         id: "table-runs".into(),
         title: "Runs".into(),
         caption: "What each side is: its scenario, load, seed and policies.".into(),
-        header: [
-            "run",
-            "scenario",
-            "terminals",
-            "seed",
-            "replications",
-            "disk.scheduler",
-            "buffer_pool",
-            "prefetcher",
-            "layout",
-            "disk.model",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        header,
         rows: sides
             .iter()
             .map(|s| {
-                vec![
+                let mut row = vec![
                     Cell::text(&s.label),
                     Cell::text(s.folder.scenario()),
                     Cell::num(s.folder.summary["terminals"].to_string()),
@@ -384,12 +386,9 @@ fn runs_table(sides: &[Side]) -> HtmlTable {
                             .map_or(1, |r| r.seeds.len())
                             .to_string(),
                     ),
-                    Cell::text(m(s, "disk.scheduler")),
-                    Cell::text(m(s, "buffer_pool")),
-                    Cell::text(m(s, "prefetcher")),
-                    Cell::text(m(s, "layout")),
-                    Cell::text(m(s, "disk.model")),
-                ]
+                ];
+                row.extend(slots.iter().map(|k| Cell::text(m(s, k))));
+                row
             })
             .collect(),
     }

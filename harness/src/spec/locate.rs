@@ -1,4 +1,5 @@
 //! Maps a dotted key path back to its line in the scenario text, for error messages.
+//! [`super::Source`] parses a file for this once and keeps the spans.
 
 use toml_edit::{Document, Item};
 
@@ -14,9 +15,19 @@ pub fn line_of(text: &str, pos: usize) -> usize {
 /// The line where `key` (dotted path, e.g. `server.disks_per_node` or `run.duration`) is set,
 /// or failing that the line of the deepest table on the path that exists.
 pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
-    let doc = Document::parse(text.to_string())
+    line_in(&document(text)?, text, key)
+}
+
+/// `text` parsed with the spans of its keys (integers above `i64::MAX` read as 0, so that a
+/// large seed does not hide every line); `None` if it is not TOML.
+pub fn document(text: &str) -> Option<Document<String>> {
+    Document::parse(text.to_string())
         .or_else(|_| Document::parse(without_large_integers(text)))
-        .ok()?;
+        .ok()
+}
+
+/// [`line_of_key`] in a document already parsed from `text` ([`document`]).
+pub fn line_in(doc: &Document<String>, text: &str, key: &str) -> Option<usize> {
     let mut item: &Item = doc.as_item();
     let mut best = None;
     for seg in key.split('.').filter(|s| !s.is_empty()) {
@@ -53,7 +64,7 @@ pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
 /// `seed = 13702643148169166723`, which scenarios accept as a `u64` but TOML's own integers
 /// cannot hold) replaced by `0` and spaces of the same length, so that the rest can be
 /// located at the same byte offsets.
-pub(crate) fn without_large_integers(text: &str) -> String {
+pub fn without_large_integers(text: &str) -> String {
     text.split_inclusive('\n')
         .map(|line| {
             let Some(eq) = line.find('=') else {

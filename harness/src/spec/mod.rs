@@ -8,6 +8,9 @@ pub mod error;
 pub mod grid;
 pub mod json_schema;
 pub mod locate;
+pub mod slots;
+mod source;
 
 pub use error::ScenarioError;
 pub use grid::{Axis, Grid, GridPoint, SeriesEntry, MAX_SWEEP_POINTS};
+pub use source::Source;

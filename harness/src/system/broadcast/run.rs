@@ -690,11 +690,7 @@ impl SuiteResults {
             "points": suite.points.iter().map(|p| json!({
                 "values": p.point.iter().map(|(k, v)| (k.clone(), toml_to_json(v)))
                     .collect::<serde_json::Map<_, _>>(),
-                "plugins": {
-                    "broadcast.schedule": { "name": p.schedule.name, "params": p.schedule.params },
-                    "receiver.buffer": { "name": p.buffer.name, "params": p.buffer.params },
-                    "receiver.disk": { "name": p.disk.name, "params": p.disk.params },
-                },
+                "plugins": crate::spec::slots::manifest_lines(super::scenario::SLOTS, &p.chosen),
             })).collect::<Vec<_>>(),
             "resolved_scenario": first.file,
         })

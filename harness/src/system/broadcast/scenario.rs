@@ -23,13 +23,15 @@
 //! "receiver.cache" = ["0.5%", "1%", "2%"]
 //! ```
 
-use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Registry, Resolved};
-use crate::system::ondemand::spec::{PluginTable, ScenarioError};
+use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Kind, Registry, Resolved};
+use crate::spec::slots::{self, Chosen, PluginTable, Slot};
+use crate::spec::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Most frames a movie may have.
 pub const MAX_FRAMES: u32 = 50_000_000;
@@ -79,9 +81,9 @@ pub struct BroadcastSection {
     pub bit_rate: BitRate,
     /// Initial delay `w` before playout starts, at least one instant (e.g. "30s").
     pub delay: Duration,
-    /// Broadcast schedule plugin (default `ideal`).
-    #[serde(default = "default_schedule")]
-    pub schedule: PluginTable,
+    /// Broadcast schedule plugin (default: the binary's; `ideal` in vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<PluginTable>,
 }
 
 fn default_rate() -> u32 {
@@ -89,12 +91,6 @@ fn default_rate() -> u32 {
 }
 fn default_bit_rate() -> BitRate {
     BitRate(4_000_000)
-}
-fn default_schedule() -> PluginTable {
-    PluginTable::named("ideal")
-}
-fn default_disk() -> PluginTable {
-    PluginTable::named("linear")
 }
 fn default_clients() -> u32 {
     1
@@ -126,9 +122,10 @@ pub struct ReceiverSection {
     pub sample: Option<Duration>,
     /// Client buffer policy plugin.
     pub buffer: PluginTable,
-    /// The receiver's local disk: any disk model (default `linear`).
-    #[serde(default = "default_disk")]
-    pub disk: PluginTable,
+    /// The receiver's local disk: any disk model (default: the binary's; `linear` in
+    /// vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk: Option<PluginTable>,
 }
 
 /// One point of a scenario, parsed and validated, with its plugins resolved.
@@ -144,7 +141,28 @@ pub struct BroadcastScenario {
     pub buffer: Resolved<dyn ClientBuffer>,
     /// `[receiver.disk]`
     pub disk: Resolved<dyn DiskModel>,
+    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
+    pub chosen: Vec<Chosen>,
 }
+
+/// The tables of a broadcast scenario that choose a plugin.
+pub const SLOTS: &[Slot] = &[
+    Slot {
+        key: "broadcast.schedule",
+        kind: Kind::BroadcastSchedule,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "receiver.buffer",
+        kind: Kind::ClientBuffer,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "receiver.disk",
+        kind: Kind::DiskModel,
+        recorded_when_chosen: false,
+    },
+];
 
 /// A broadcast scenario file: every point of its sweep (one point without a sweep).
 #[derive(Debug, Clone)]
@@ -277,8 +295,7 @@ pub fn is_broadcast(text: &str) -> bool {
 impl BroadcastSuite {
     /// Reads and validates a broadcast scenario file, expanding its sweep.
     pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
-        let text = crate::spec::grid::read_scenario(path)?;
-        Self::parse(&text, path, registry)
+        Self::from_source(&Source::read(path)?, registry)
     }
 
     /// Parses scenario text; `path` is used in messages and for relative paths.
@@ -287,6 +304,15 @@ impl BroadcastSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<BroadcastSuite, ScenarioError> {
+        Self::from_source(&Source::from_text(path, text), registry)
+    }
+
+    /// Validates a broadcast scenario file already read, expanding its sweep.
+    pub fn from_source(
+        source: &Arc<Source>,
+        registry: &Registry,
+    ) -> Result<BroadcastSuite, ScenarioError> {
+        let (text, path) = (source.text(), source.path());
         let mut base = crate::spec::grid::parse_table(text, path)?;
         let grid = crate::spec::Grid::expand(&mut base, text, path)?;
         let name = base
@@ -339,38 +365,36 @@ impl BroadcastSuite {
         base_dir: &Path,
         at: &dyn Fn(&str, String) -> ScenarioError,
     ) -> Result<BroadcastScenario, ScenarioError> {
-        let file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
+        let mut file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
             .map_err(|e| {
-                let path = e.path().to_string();
-                let (key, message) =
-                    crate::spec::error::key_and_message(&path, &e.into_inner().to_string());
-                at(&key, message)
-            })?;
+            let path = e.path().to_string();
+            let (key, message) =
+                crate::spec::error::key_and_message(&path, &e.into_inner().to_string());
+            at(&key, message)
+        })?;
         let d = file.derive().map_err(|(k, m)| at(&k, m))?;
-        let schedule = crate::system::ondemand::spec::resolve_plugin(
-            registry,
-            "broadcast.schedule",
-            &file.broadcast.schedule,
-            at,
-        )?;
-        let buffer = crate::system::ondemand::spec::resolve_plugin(
-            registry,
-            "receiver.buffer",
-            &file.receiver.buffer,
-            at,
-        )?;
-        let disk = crate::system::ondemand::spec::resolve_plugin(
-            registry,
-            "receiver.disk",
-            &file.receiver.disk,
-            at,
-        )?;
+        let table = |i: usize, given: Option<&PluginTable>| {
+            slots::table_for(registry, &SLOTS[i], given, at)
+        };
+        let schedule_table = table(0, file.broadcast.schedule.as_ref())?;
+        let schedule = slots::resolve(registry, SLOTS[0].key, &schedule_table, at)?;
+        let buffer = slots::resolve(registry, SLOTS[1].key, &file.receiver.buffer, at)?;
+        let disk_table = table(2, file.receiver.disk.as_ref())?;
+        let disk = slots::resolve(registry, SLOTS[2].key, &disk_table, at)?;
+        let chosen = vec![
+            chosen_of(&SLOTS[0], &schedule, file.broadcast.schedule.is_some()),
+            chosen_of(&SLOTS[1], &buffer, true),
+            chosen_of(&SLOTS[2], &disk, file.receiver.disk.is_some()),
+        ];
+        file.broadcast.schedule = Some(schedule_table);
+        file.receiver.disk = Some(disk_table);
         let s = BroadcastScenario {
             file,
             point,
             schedule,
             buffer,
             disk,
+            chosen,
         };
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
             at(key, format!("cannot build {key} `{name}`: {e}"))
@@ -391,5 +415,21 @@ impl BroadcastSuite {
             .build(&c)
             .map_err(|e| cannot("receiver.disk", s.disk.name, e))?;
         Ok(s)
+    }
+}
+
+/// The JSON Schema of broadcast scenario files (`vodbench schema --broadcast`).
+pub fn json_schema(registry: &Registry) -> serde_json::Value {
+    let root = serde_json::to_value(schemars::schema_for!(BroadcastFile)).expect("schema");
+    crate::spec::json_schema::with_slots(root, registry, SLOTS, &[])
+}
+
+/// How the manifest records the plugin `r` chosen at `slot`.
+fn chosen_of<K: ?Sized>(slot: &Slot, r: &Resolved<K>, named: bool) -> Chosen {
+    Chosen {
+        key: slot.key,
+        name: r.name,
+        params: r.params.clone(),
+        named,
     }
 }

@@ -4,10 +4,11 @@ use super::block_set::BlockSet;
 use super::queue::EventQueue;
 use super::stats::{DurStat, Level};
 use super::terminal::{TState, Term};
+use crate::ids::LinkId;
 use crate::ids::{BlockId, VideoId};
 use crate::plugin::{
-    BufferPool, BuildContext, DiskModel, DiskScheduler, Layout, PluginError, Prefetcher,
-    RequestClass, ServiceTime,
+    BufferPool, BuildContext, DiskModel, DiskScheduler, Endpoint, Interconnect, Layout,
+    PluginError, Prefetcher, RequestClass, ServiceTime,
 };
 use crate::results::{
     BufferPools, Column, Conservation, Cpus, Disks, Glitches, IoTime, RunResults, SearchSummary,
@@ -259,6 +260,8 @@ pub(super) struct Sim<'a> {
     pub block_bytes: u64,
     pub layout: Box<dyn Layout>,
     pub prefetcher: Box<dyn Prefetcher>,
+    pub net: Box<dyn Interconnect>,
+    pub net_path: Vec<LinkId>,
     pub nodes: Vec<Node>,
     pub disks: Vec<Disk>,
     pub terms: Vec<Term>,
@@ -309,14 +312,12 @@ impl<'a> Sim<'a> {
         SimDuration::from_nanos(instr.saturating_mul(self.ns_per_instr_milli) / 1000)
     }
 
-    /// Wire delay of a message of `bytes`.
-    pub(super) fn wire(&self, bytes: u64) -> SimDuration {
-        let n = &self.scenario.file.server.network;
-        SimDuration::from_nanos(
-            n.latency
-                .0
-                .saturating_add(n.per_byte.0.saturating_mul(bytes)),
-        )
+    /// Wire delay of a message of `bytes` from `from` to `to`.
+    pub(super) fn wire(&mut self, from: Endpoint, to: Endpoint, bytes: u64) -> SimDuration {
+        self.net_path.clear();
+        self.net
+            .route(from, to, bytes, &mut self.net_path)
+            .unloaded()
     }
 
     pub(super) fn block_len(&self, video: u32, index: u32) -> u64 {
@@ -363,8 +364,7 @@ impl<'a> Sim<'a> {
         let err = |kind: &'static str, name: &str| {
             let name = name.to_string();
             move |error: PluginError| {
-                let text = std::fs::read_to_string(&scenario.path).unwrap_or_default();
-                let line = |key: &str| crate::spec::locate::line_of_key(&text, key);
+                let line = |key: &str| scenario.source.line_of_key(key);
                 ScenarioError::Invalid {
                     file: scenario.path.clone(),
                     // the table's header, or where the plugin is named in a dotted table
@@ -429,6 +429,18 @@ impl<'a> Sim<'a> {
             .prefetcher
             .build(&c)
             .map_err(err("prefetcher", p.prefetcher.name))?;
+        let net = p
+            .interconnect
+            .build(&ctx("server.network", 0))
+            .map_err(err("server.network", p.interconnect.name))?;
+        if !net.links().is_empty() {
+            return Err(err("server.network", p.interconnect.name)(
+                PluginError::Build("an interconnect with links is not simulated yet".into()),
+            ));
+        }
+        p.admission
+            .build(&ctx("admission", 0))
+            .map_err(err("admission", p.admission.name))?;
         let mut nodes = Vec::with_capacity(s.nodes as usize);
         for n in 0..s.nodes {
             let pool = p
@@ -481,6 +493,8 @@ impl<'a> Sim<'a> {
             block_bytes,
             layout,
             prefetcher,
+            net,
+            net_path: Vec::new(),
             nodes,
             disks,
             terms,

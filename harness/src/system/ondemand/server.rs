@@ -5,8 +5,10 @@
 //! here, and a broken contract stops the run with an error naming the plugin.
 
 use super::engine::{CpuJob, DReq, Ev, PageState, Sim, NONE};
-use crate::ids::{DiskId, PageId, RequestId, TerminalId};
-use crate::plugin::{DiskAccess, HeadState, PrefetchPoll, QueuedRequest, Reference, RequestClass};
+use crate::ids::{DiskId, NodeId, PageId, RequestId, TerminalId};
+use crate::plugin::{
+    DiskAccess, Endpoint, HeadState, PrefetchPoll, QueuedRequest, Reference, RequestClass,
+};
 
 impl Sim<'_> {
     pub(super) fn cpu_push(&mut self, node: usize, job: CpuJob) {
@@ -50,7 +52,12 @@ impl Sim<'_> {
                 self.reqs[r as usize].stage = 2;
                 self.cons.sent_bytes += bytes;
                 self.in_transit_bytes += bytes;
-                let at = now + self.wire(bytes);
+                let r_ = self.reqs[r as usize];
+                let (from, to) = (
+                    Endpoint::Node(NodeId(r_.node)),
+                    Endpoint::Terminal(TerminalId(r_.terminal)),
+                );
+                let at = now + self.wire(from, to, bytes);
                 self.q.schedule(at, Ev::Arrive(r));
             }
         }

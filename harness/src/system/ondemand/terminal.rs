@@ -17,7 +17,8 @@
 
 use super::engine::{Ev, Req, Sim, NONE};
 use super::stats::clip;
-use crate::ids::{BlockId, VideoId};
+use crate::ids::{BlockId, TerminalId, VideoId};
+use crate::plugin::Endpoint;
 use crate::time::{mul_div_ceil, SimDuration, SimTime, NANOS_PER_SEC};
 use crate::trace::EventKind;
 use std::collections::VecDeque;
@@ -465,7 +466,12 @@ impl Sim<'_> {
         tm.next_block += 1;
         tm.outstanding += 1;
         self.cons.issued += 1;
-        let at = now + self.wire(self.scenario.file.server.network.request_bytes.0);
+        let request_bytes = self.scenario.file.server.network.request_bytes.0;
+        let (from, to) = (
+            Endpoint::Terminal(TerminalId(t as u32)),
+            Endpoint::Node(loc.node),
+        );
+        let at = now + self.wire(from, to, request_bytes);
         self.q.schedule(at, Ev::ReqAtNode(r));
     }
 

@@ -1,5 +1,6 @@
 //! The scenario file's structure: every section, key, default and allowed range.
 
+use crate::spec::slots::PluginTable;
 use crate::trace::GeneratorParams;
 use crate::units::{BitRate, Bytes, Duration};
 use schemars::JsonSchema;
@@ -34,15 +35,19 @@ pub struct ScenarioFile {
     /// Disk timing model and disk scheduler.
     #[serde(default)]
     pub disk: DiskSection,
-    /// Data layout plugin (default `striped`).
-    #[serde(default = "default_layout")]
-    pub layout: PluginTable,
-    /// Buffer-pool page replacement plugin (default `global-lru`).
-    #[serde(default = "default_pool")]
-    pub buffer_pool: PluginTable,
-    /// Prefetching plugin (default `standard`).
-    #[serde(default = "default_prefetcher")]
-    pub prefetcher: PluginTable,
+    /// Data layout plugin (default: the binary's; `striped` in vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<PluginTable>,
+    /// Buffer-pool page replacement plugin (default: the binary's; `global-lru` in vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_pool: Option<PluginTable>,
+    /// Prefetching plugin (default: the binary's; `standard` in vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefetcher: Option<PluginTable>,
+    /// Admission control: which new streams are served (default: the binary's; in vodbench
+    /// `accept-all`, every stream, as SPIFFI). Recorded in manifests only when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admission: Option<PluginTable>,
     /// The video terminals (clients).
     pub terminals: TerminalSection,
     /// Where the viewers' events come from: a trace file or a generator.
@@ -269,88 +274,51 @@ impl Default for CpuCosts {
     }
 }
 
-/// `[server.network]`: a bus of unlimited aggregate bandwidth with a per-message wire delay
-/// of `latency + per_byte × size` (SPIFFI §6.2, Table 1: 5 µs + 0.04 µs/byte).
+/// `[server.network]`: the interconnect between terminals and nodes, a plugin. Without
+/// `name` it is the binary's default interconnect (in vodbench `ideal`: SPIFFI §6.2, Table
+/// 1's bus of unlimited aggregate bandwidth with a per-message delay of `latency + per_byte ×
+/// size`, 5 µs + 0.04 µs/byte) and the section's other keys are its parameters; `name =
+/// "ports"` (say) chooses another. `request_bytes` belongs to the terminals' protocol, not to
+/// the interconnect.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
 pub struct Network {
-    /// Fixed delay per message (default 5us).
-    pub latency: Duration,
-    /// Delay per byte (default 40ns = 0.04 µs).
-    pub per_byte: Duration,
+    /// The interconnect plugin (default: the binary's default interconnect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The interconnect's parameters (`vodbench plugins` lists them).
+    #[serde(flatten)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub params: toml::Table,
     /// Size of a terminal's read request message (default 128 bytes).
+    #[serde(default = "default_request_bytes")]
     pub request_bytes: Bytes,
+}
+
+fn default_request_bytes() -> Bytes {
+    Bytes(128)
 }
 
 impl Default for Network {
     fn default() -> Self {
         Network {
-            latency: Duration(5_000),
-            per_byte: Duration(40),
-            request_bytes: Bytes(128),
+            name: None,
+            params: toml::Table::new(),
+            request_bytes: default_request_bytes(),
         }
     }
 }
 
 /// `[disk]`: the disk timing model and the scheduler, both plugins.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiskSection {
-    /// Disk model (default `analytic` with the SPIFFI ST15150N spec).
-    #[serde(default = "default_model")]
-    pub model: PluginTable,
-    /// Disk scheduler (default `elevator`).
-    #[serde(default = "default_scheduler")]
-    pub scheduler: PluginTable,
-}
-
-impl Default for DiskSection {
-    fn default() -> Self {
-        DiskSection {
-            model: default_model(),
-            scheduler: default_scheduler(),
-        }
-    }
-}
-
-/// A plugin choice: `name` plus the plugin's own parameters (see `vodbench plugins`).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
-pub struct PluginTable {
-    /// Registered plugin name.
-    pub name: String,
-    /// The plugin's parameters.
-    #[serde(flatten)]
-    #[schemars(with = "std::collections::BTreeMap<String, serde_json::Value>")]
-    pub params: toml::Table,
-}
-
-impl PluginTable {
-    /// A plugin with default parameters.
-    pub fn named(name: &str) -> Self {
-        PluginTable {
-            name: name.into(),
-            params: toml::Table::new(),
-        }
-    }
-}
-
-fn default_model() -> PluginTable {
-    let mut t = PluginTable::named("analytic");
-    t.params
-        .insert("spec".into(), toml::Value::String("st15150n".into()));
-    t
-}
-fn default_scheduler() -> PluginTable {
-    PluginTable::named("elevator")
-}
-fn default_layout() -> PluginTable {
-    PluginTable::named("striped")
-}
-fn default_pool() -> PluginTable {
-    PluginTable::named("global-lru")
-}
-fn default_prefetcher() -> PluginTable {
-    PluginTable::named("standard")
+    /// Disk model (default: the binary's; in vodbench `analytic` with the SPIFFI ST15150N
+    /// spec).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<PluginTable>,
+    /// Disk scheduler (default: the binary's; `elevator` in vodbench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<PluginTable>,
 }
 
 /// `[terminals]`: the clients (SPIFFI §5.1).
@@ -507,20 +475,6 @@ impl ScenarioFile {
         ] {
             range(k, val, 0, 1_000_000_000, &plain)?;
         }
-        range(
-            "server.network.latency",
-            s.network.latency.0,
-            0,
-            10_000_000_000,
-            &dur,
-        )?;
-        range(
-            "server.network.per_byte",
-            s.network.per_byte.0,
-            0,
-            1_000_000,
-            &dur,
-        )?;
         range(
             "server.network.request_bytes",
             s.network.request_bytes.0,

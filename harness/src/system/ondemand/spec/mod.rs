@@ -43,11 +43,53 @@ pub use piggyback::PiggybackSection;
 pub use suite::{has_sweep, SweepPoint, SweepSuite};
 
 use crate::plugin::{
-    BufferPool, DiskModel, DiskScheduler, Layout, PluginError, PluginKind, Prefetcher, Registry,
-    Resolved,
+    Admission, BufferPool, DiskModel, DiskScheduler, Interconnect, Kind, Layout, PluginKind,
+    Prefetcher, Registry, Resolved,
 };
+use crate::spec::slots::{self, Chosen, PluginTable, Slot};
+use crate::spec::Source;
 use crate::trace::{self, TraceEvent, TraceHeader};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The tables of an on-demand scenario that choose a plugin, in the order reports show them.
+pub const SLOTS: &[Slot] = &[
+    Slot {
+        key: "disk.scheduler",
+        kind: Kind::DiskScheduler,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "buffer_pool",
+        kind: Kind::BufferPool,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "prefetcher",
+        kind: Kind::Prefetcher,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "layout",
+        kind: Kind::Layout,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "disk.model",
+        kind: Kind::DiskModel,
+        recorded_when_chosen: false,
+    },
+    Slot {
+        key: "server.network",
+        kind: Kind::Interconnect,
+        recorded_when_chosen: true,
+    },
+    Slot {
+        key: "admission",
+        kind: Kind::Admission,
+        recorded_when_chosen: true,
+    },
+];
 
 /// A scenario whose file parsed and validated, with every plugin resolved.
 #[derive(Debug, Clone)]
@@ -60,6 +102,8 @@ pub struct Scenario {
     pub file: ScenarioFile,
     /// The chosen plugins.
     pub plugins: Plugins,
+    /// The file's text, for the lines of errors found later (building the run).
+    pub source: Arc<Source>,
 }
 
 /// The plugins a scenario chose, resolved against a registry.
@@ -75,21 +119,135 @@ pub struct Plugins {
     pub prefetcher: Resolved<dyn Prefetcher>,
     /// `[layout]`
     pub layout: Resolved<dyn Layout>,
+    /// `[server.network]`
+    pub interconnect: Resolved<dyn Interconnect>,
+    /// `[admission]`
+    pub admission: Resolved<dyn Admission>,
+    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
+    pub chosen: Vec<Chosen>,
+}
+
+/// Resolves the plugin of one slot: the file's table, or the registry's default, which is
+/// then written into the file (`resolved_scenario` shows what ran).
+fn choose<K: PluginKind + ?Sized>(
+    registry: &Registry,
+    key: &'static str,
+    given: &mut Option<PluginTable>,
+    chosen: &mut Vec<Chosen>,
+    at: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<Resolved<K>, ScenarioError> {
+    let slot = SLOTS
+        .iter()
+        .find(|s| s.key == key)
+        .expect("a slot of SLOTS");
+    let table = slots::table_for(registry, slot, given.as_ref(), at)?;
+    let r = slots::resolve::<K>(registry, key, &table, at)?;
+    chosen.push(Chosen {
+        key,
+        name: r.name,
+        params: r.params.clone(),
+        named: given.is_some(),
+    });
+    *given = Some(table);
+    Ok(r)
+}
+
+impl Plugins {
+    /// Resolves every slot of `file`, filling in the defaults it left out.
+    fn resolve(
+        file: &mut ScenarioFile,
+        registry: &Registry,
+        at: &dyn Fn(&str, String) -> ScenarioError,
+    ) -> Result<Plugins, ScenarioError> {
+        let mut chosen = Vec::new();
+        let c = &mut chosen;
+        let disk_model = choose(registry, "disk.model", &mut file.disk.model, c, at)?;
+        let scheduler = choose(registry, "disk.scheduler", &mut file.disk.scheduler, c, at)?;
+        let buffer_pool = choose(registry, "buffer_pool", &mut file.buffer_pool, c, at)?;
+        let prefetcher = choose(registry, "prefetcher", &mut file.prefetcher, c, at)?;
+        let layout = choose(registry, "layout", &mut file.layout, c, at)?;
+        // `[server.network]` without `name` is the default interconnect, its other keys the
+        // parameters, written out in full (as the section's keys always were)
+        let net = &mut file.server.network;
+        let named = net.name.is_some();
+        let mut given = net.name.as_ref().map(|name| PluginTable {
+            name: name.clone(),
+            params: net.params.clone(),
+        });
+        if !named {
+            let slot = SLOTS
+                .iter()
+                .find(|s| s.key == "server.network")
+                .expect("slot");
+            let mut d = slots::table_for(registry, slot, None, at)?;
+            d.params.extend(net.params.clone());
+            given = Some(d);
+        }
+        let table = given.expect("set above");
+        let interconnect =
+            slots::resolve::<dyn Interconnect>(registry, "server.network", &table, at)?;
+        if !named {
+            net.params = slots::params_table(&interconnect.params);
+        }
+        c.push(Chosen {
+            key: "server.network",
+            name: interconnect.name,
+            params: interconnect.params.clone(),
+            named,
+        });
+        let admission = choose(registry, "admission", &mut file.admission, c, at)?;
+        if !chosen
+            .iter()
+            .find(|c| c.key == "admission")
+            .is_some_and(|c| c.named)
+        {
+            // a scenario without [admission] is recorded as it was written
+            file.admission = None;
+        }
+        chosen.sort_by_key(|c| SLOTS.iter().position(|s| s.key == c.key));
+        Ok(Plugins {
+            disk_model,
+            scheduler,
+            buffer_pool,
+            prefetcher,
+            layout,
+            interconnect,
+            admission,
+            chosen,
+        })
+    }
+
+    /// The manifest's `plugins` object.
+    pub fn manifest_lines(&self) -> serde_json::Value {
+        slots::manifest_lines(SLOTS, &self.chosen)
+    }
+}
+
+/// The JSON Schema of on-demand scenario files (`vodbench schema`).
+pub fn json_schema(registry: &Registry) -> serde_json::Value {
+    let root = serde_json::to_value(schemars::schema_for!(ScenarioFile)).expect("schema");
+    crate::spec::json_schema::with_slots(root, registry, SLOTS, &["server.network"])
 }
 
 impl Scenario {
     /// Reads, parses and validates a scenario file.
     pub fn load(path: &Path, registry: &Registry) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        Self::parse(&text, path, registry)
+        Self::from_source(&Source::read(path)?, registry)
     }
 
     /// Parses and validates scenario text; `path` is used for messages and relative paths.
     pub fn parse(text: &str, path: &Path, registry: &Registry) -> Result<Scenario, ScenarioError> {
-        let at = |key: &str, message: String| ScenarioError::at(path, text, key, message);
+        Self::from_source(&Source::from_text(path, text), registry)
+    }
+
+    /// Parses and validates a scenario file already read.
+    pub fn from_source(
+        source: &Arc<Source>,
+        registry: &Registry,
+    ) -> Result<Scenario, ScenarioError> {
+        let text = source.text();
+        let path = source.path();
+        let at = |key: &str, message: String| source.at(key, message);
         let de = toml::de::Deserializer::parse(text).map_err(|e| ScenarioError::Syntax {
             file: path.to_path_buf(),
             line: e
@@ -111,42 +269,28 @@ impl Scenario {
             }
             at(&key, message)
         })?;
-        Self::from_file(file, path, registry, &at)
+        Self::from_file(file, source, registry, &at)
     }
 
     /// Validates a parsed file and resolves its plugins; `at(key, message)` builds the
     /// error for a key (a sweep point names the sweep entry that set it).
     pub fn from_file(
         mut file: ScenarioFile,
-        path: &Path,
+        source: &Arc<Source>,
         registry: &Registry,
         at: &dyn Fn(&str, String) -> ScenarioError,
     ) -> Result<Scenario, ScenarioError> {
         if file.name.is_none() {
-            file.name = Some(
-                path.file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "scenario".into()),
-            );
+            file.name = Some(source.stem());
         }
         file.validate().map_err(|(key, msg)| at(&key, msg))?;
-
-        let plugins = Plugins {
-            disk_model: resolve_plugin(registry, "disk.model", &file.disk.model, at)?,
-            scheduler: resolve_plugin(registry, "disk.scheduler", &file.disk.scheduler, at)?,
-            buffer_pool: resolve_plugin(registry, "buffer_pool", &file.buffer_pool, at)?,
-            prefetcher: resolve_plugin(registry, "prefetcher", &file.prefetcher, at)?,
-            layout: resolve_plugin(registry, "layout", &file.layout, at)?,
-        };
-        let base_dir = path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
+        let plugins = Plugins::resolve(&mut file, registry, at)?;
         let scenario = Scenario {
-            path: path.to_path_buf(),
-            base_dir,
+            path: source.path().to_path_buf(),
+            base_dir: source.base_dir(),
             file,
             plugins,
+            source: Arc::clone(source),
         };
         if let Some(trace) = &scenario.file.workload.trace {
             let p = scenario.resolve_path(trace);
@@ -158,6 +302,21 @@ impl Scenario {
             }
         }
         Ok(scenario)
+    }
+
+    /// The stripe block size in bytes: the unit of layout, of every read and of a buffer page.
+    pub fn block_bytes(&self) -> u64 {
+        self.file.server.stripe.0
+    }
+
+    /// Pages in each node's buffer pool.
+    pub fn pages_per_node(&self) -> u32 {
+        (self.file.server.memory_per_node.0 / self.block_bytes()) as u32
+    }
+
+    /// Every disk of the server.
+    pub fn disks(&self) -> u32 {
+        self.file.server.nodes * self.file.server.disks_per_node
     }
 
     /// The scenario's name (the `name` key, or the file stem).
@@ -244,31 +403,4 @@ impl Scenario {
             ))
         }
     }
-}
-
-/// The plugin of `table` (at scenario key `key`, e.g. `disk.scheduler`) resolved in
-/// `registry`; its errors as scenario errors at that key or the parameter's key below it.
-pub(crate) fn resolve_plugin<K: PluginKind + ?Sized>(
-    registry: &Registry,
-    key: &str,
-    table: &PluginTable,
-    at: &dyn Fn(&str, String) -> ScenarioError,
-) -> Result<Resolved<K>, ScenarioError> {
-    registry
-        .resolve::<K>(&table.name, &table.params)
-        .map_err(|e| match e {
-            PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
-            PluginError::InvalidParam { path, message } => {
-                let full = if path.is_empty() {
-                    key.to_string()
-                } else {
-                    format!("{key}.{path}")
-                };
-                at(
-                    &full,
-                    format!("{} `{}`: {message}", K::KIND.key(), table.name),
-                )
-            }
-            PluginError::Build(m) => at(key, m),
-        })
 }

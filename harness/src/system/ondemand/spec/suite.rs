@@ -4,8 +4,10 @@
 use crate::plugin::Registry;
 use crate::spec::error::key_and_message;
 use crate::spec::grid::{value_text, Axis, Grid};
+use crate::spec::Source;
 use crate::system::ondemand::spec::{Scenario, ScenarioError, ScenarioFile};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One point: its axis values and its scenario.
 #[derive(Debug, Clone)]
@@ -54,8 +56,7 @@ pub fn has_sweep(text: &str) -> bool {
 impl SweepSuite {
     /// Reads a scenario file and expands its sweep (one point without one).
     pub fn load(path: &Path, registry: &Registry) -> Result<SweepSuite, ScenarioError> {
-        let text = crate::spec::grid::read_scenario(path)?;
-        Self::parse(&text, path, registry)
+        Self::from_source(&Source::read(path)?, registry)
     }
 
     /// Parses scenario text; `path` is used in messages and for relative paths.
@@ -64,12 +65,21 @@ impl SweepSuite {
         path: &Path,
         registry: &Registry,
     ) -> Result<SweepSuite, ScenarioError> {
+        Self::from_source(&Source::from_text(path, text), registry)
+    }
+
+    /// Expands the sweep of a scenario file already read.
+    pub fn from_source(
+        source: &Arc<Source>,
+        registry: &Registry,
+    ) -> Result<SweepSuite, ScenarioError> {
+        let (text, path) = (source.text(), source.path());
         let mut base = crate::spec::grid::parse_table(text, path)?;
         let grid = Grid::expand(&mut base, text, path)?;
         let mut points = Vec::with_capacity(grid.points.len());
         for p in &grid.points {
             let at = |key: &str, message: String| p.error(&grid, text, path, key, message);
-            let scenario = scenario_of(p.table.clone(), path, registry, &at)?;
+            let scenario = scenario_of(p.table.clone(), source, registry, &at)?;
             points.push(SweepPoint {
                 values: p.values.clone(),
                 scenario,
@@ -78,7 +88,7 @@ impl SweepSuite {
         }
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| base_value_error(path, text, key, message);
-            scenario_of(table, path, registry, &at)?;
+            scenario_of(table, source, registry, &at)?;
         }
         let name = points
             .first()
@@ -123,7 +133,7 @@ impl SweepSuite {
 /// The scenario of a point's table; errors through `at`.
 fn scenario_of(
     table: toml::Table,
-    path: &Path,
+    source: &Arc<Source>,
     registry: &Registry,
     at: &dyn Fn(&str, String) -> ScenarioError,
 ) -> Result<Scenario, ScenarioError> {
@@ -133,7 +143,7 @@ fn scenario_of(
             let (key, message) = key_and_message(&key_path, &e.into_inner().to_string());
             at(&key, message)
         })?;
-    Scenario::from_file(file, path, registry, at)
+    Scenario::from_file(file, source, registry, at)
 }
 
 /// The error for a value of the base scenario that every sweep point replaces
