@@ -12,7 +12,6 @@
 //! be written); 2 bad input (scenario, trace or command-line usage).
 
 use crate::plugin::Registry;
-use crate::results::Summary;
 use crate::system::ondemand::spec::Scenario;
 use crate::time::SimTime;
 use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
@@ -21,9 +20,11 @@ use crate::{output, runner};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
+mod bench;
+mod check;
 mod report_cmds;
+mod run;
 
 /// Exit code for bad input.
 pub const EXIT_INPUT: u8 = 2;
@@ -44,26 +45,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Simulate one scenario; print a summary and write an output folder.
-    Run {
-        /// Scenario file (TOML).
-        scenario: PathBuf,
-        /// Output folder (default: out/NAME, NAME being the scenario's name with
-        /// characters other than letters, digits, '.', '_' and '-' made '_').
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Override the number of terminals.
-        #[arg(long)]
-        terminals: Option<u32>,
-        /// Override the seed.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Print nothing but errors.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Also store the output folder as baseline NAME (for `vodbench compare --baseline`).
-        #[arg(long, value_name = "NAME")]
-        save_baseline: Option<String>,
-    },
+    Run(run::RunArgs),
     /// One HTML report laying runs side by side (output folders, or scenarios to run).
     Compare(report_cmds::CompareArgs),
     /// Write a saved output folder's summary and tables as CSV, Parquet or JSON.
@@ -202,35 +184,6 @@ fn is_broadcast_file(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t))
 }
 
-fn is_sweep_file(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| crate::sweep::has_sweep(&t))
-}
-
-/// `vodbench check` of an on-demand sweep: every point validated, preflighted and its
-/// workload generated; lists the points with their indices (for `vodbench sweep --points`).
-fn check_sweep(path: &Path, registry: &Registry) -> Result<String, String> {
-    let suite = crate::sweep::SweepSuite::load(path, registry).map_err(|e| e.to_string())?;
-    let mut out = format!(
-        "ok: {} ({}, sweep over {}, {} points)\n",
-        path.display(),
-        suite.name,
-        suite.axes.join(" × "),
-        suite.points.len()
-    );
-    for (i, p) in suite.points.iter().enumerate() {
-        let events = runner::preflight(&p.scenario)
-            .and_then(|_| runner::workload(&p.scenario))
-            .map_err(|e| format!("sweep point ({}): {e}", p.label()))?;
-        out.push_str(&format!(
-            "  {i:>3}  {}: {} terminals, {} workload events\n",
-            p.label(),
-            p.scenario.file.terminals.count,
-            events.len()
-        ));
-    }
-    Ok(out)
-}
-
 pub(crate) fn input_error(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {msg}");
     ExitCode::from(EXIT_INPUT)
@@ -253,115 +206,14 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run {
-            scenario,
-            out,
-            terminals,
-            seed,
-            quiet,
-            save_baseline,
-        } => {
-            if let Some(name) = &save_baseline {
-                if let Err(m) = report_cmds::check_baseline_name(name) {
-                    return input_error(m);
-                }
-            }
-            if is_broadcast_file(&scenario) {
-                if save_baseline.is_some() {
-                    return input_error(format!(
-                        "{}: --save-baseline applies to on-demand scenarios; this is a \
-                         broadcast scenario",
-                        scenario.display()
-                    ));
-                }
-                if terminals.is_some() {
-                    return input_error(format!(
-                        "{}: --terminals applies to on-demand scenarios; this is a broadcast \
-                         scenario (set receiver.clients instead)",
-                        scenario.display()
-                    ));
-                }
-                crate::system::broadcast::cli::cmd_run(
-                    &registry, &outputs, &scenario, out, seed, quiet,
-                )
-            } else if is_sweep_file(&scenario) {
-                if save_baseline.is_some() {
-                    return input_error(format!(
-                        "{}: --save-baseline takes one configuration; this file is a sweep",
-                        scenario.display()
-                    ));
-                }
-                crate::sweep::run::cmd_run(
-                    &registry, &outputs, &scenario, out, terminals, seed, quiet,
-                )
-            } else {
-                let dir = out.unwrap_or_else(|| default_out(&registry, &scenario));
-                let code = cmd_run(&registry, &outputs, &scenario, &dir, terminals, seed, quiet);
-                match save_baseline {
-                    Some(name) if code == ExitCode::SUCCESS => {
-                        report_cmds::save_baseline(&dir, &name, quiet)
-                    }
-                    _ => code,
-                }
-            }
-        }
+        Command::Run(args) => run::cmd(&registry, &outputs, args),
         Command::Compare(args) => report_cmds::cmd_compare(&registry, &outputs, args),
         Command::Export(args) => report_cmds::cmd_export(&outputs, args),
         Command::Rerun(args) => report_cmds::cmd_rerun(&registry, &outputs, args),
         Command::Search(args) => crate::search::cmd_search(&registry, &outputs, args),
         Command::Sweep(args) => crate::sweep::search::cmd_sweep(&registry, &outputs, args),
         Command::SweepTable { dirs } => crate::sweep::search::cmd_sweep_table(&dirs),
-        Command::Check { scenarios } => {
-            let mut bad = false;
-            for p in scenarios {
-                if is_broadcast_file(&p) {
-                    match crate::system::broadcast::BroadcastSuite::load(&p, &registry) {
-                        Ok(s) => println!(
-                            "ok: {} ({}, broadcast, {} point{})",
-                            p.display(),
-                            s.name,
-                            s.points.len(),
-                            if s.points.len() == 1 { "" } else { "s" }
-                        ),
-                        Err(e) => {
-                            eprintln!("error: {e}");
-                            bad = true;
-                        }
-                    }
-                    continue;
-                }
-                if is_sweep_file(&p) {
-                    match check_sweep(&p, &registry) {
-                        Ok(text) => print!("{text}"),
-                        Err(e) => {
-                            eprintln!("error: {e}");
-                            bad = true;
-                        }
-                    }
-                    continue;
-                }
-                match Scenario::load(&p, &registry).and_then(|s| {
-                    runner::preflight(&s)?;
-                    runner::workload(&s).map(|w| (s, w))
-                }) {
-                    Ok((s, w)) => println!(
-                        "ok: {} ({}, {} workload events)",
-                        p.display(),
-                        s.name(),
-                        w.len()
-                    ),
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        bad = true;
-                    }
-                }
-            }
-            if bad {
-                ExitCode::from(EXIT_INPUT)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
+        Command::Check { scenarios } => check::cmd(&registry, &scenarios),
         Command::Schema { broadcast } => {
             let schema = if broadcast {
                 crate::system::broadcast::scenario::json_schema(&registry)
@@ -375,7 +227,7 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
             print!("{}", plugins_listing(&registry));
             ExitCode::SUCCESS
         }
-        Command::Bench { scenario, repeat } => cmd_bench(&registry, &scenario, repeat),
+        Command::Bench { scenario, repeat } => bench::cmd(&registry, &scenario, repeat),
         Command::Disk(DiskCmd::Replay {
             spec,
             disk,
@@ -519,348 +371,6 @@ pub fn main_with(registry: Registry, outputs: output::Outputs) -> ExitCode {
             }
         }
     }
-}
-
-/// `out/<scenario name>`, the default output folder of `vodbench run` (`out/<file stem>`
-/// when the scenario cannot be read; running it then reports why).
-fn default_out(registry: &Registry, path: &Path) -> PathBuf {
-    let name = Scenario::load(path, registry)
-        .map(|s| s.name().to_string())
-        .unwrap_or_else(|_| {
-            path.file_stem()
-                .map_or("scenario".into(), |s| s.to_string_lossy().into_owned())
-        });
-    output::default_dir(&name)
-}
-
-fn cmd_run(
-    registry: &Registry,
-    outputs: &output::Outputs,
-    path: &Path,
-    dir: &Path,
-    terminals: Option<u32>,
-    seed: Option<u64>,
-    quiet: bool,
-) -> ExitCode {
-    let mut s = match Scenario::load(path, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
-    if let Some(n) = terminals {
-        if let Err(e) = s.set_terminals(n) {
-            return input_error(e);
-        }
-    }
-    if let Some(seed) = seed {
-        s.file.seed = seed;
-    }
-    if let Err(e) = output::check_output_dir(dir) {
-        return failure(e);
-    }
-    let started = Instant::now();
-    let bar = indicatif::ProgressBar::hidden();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} simulated {msg} [{wide_bar}] {percent}% ({elapsed})",
-        )
-        .expect("valid template"),
-    );
-    let mut shown = false;
-    let mut progress = |now: SimTime, end: Option<SimTime>| {
-        if quiet {
-            return;
-        }
-        if !shown && started.elapsed().as_secs_f64() > 1.0 {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            shown = true;
-        }
-        if let Some(end) = end {
-            bar.set_length(end.as_nanos() / 1_000_000);
-        }
-        bar.set_position(now.as_nanos() / 1_000_000);
-        bar.set_message(format!("{:.0}s", now.as_secs_f64()));
-    };
-    let (results, events) = match runner::run(&s, &mut progress) {
-        Ok(r) => r,
-        Err(runner::RunError::Scenario(e)) => return input_error(e),
-        Err(e) => return failure(e),
-    };
-    bar.finish_and_clear();
-    let wall = started.elapsed();
-    let manifest = runner::manifest(&s, &events);
-    if let Err(e) = output::write_run(dir, &manifest, &results, outputs.writers()) {
-        return failure(e);
-    }
-    if !quiet {
-        print!("{}", summary_table(&results.summary));
-        let sim_s = results.summary.simulated_ns as f64 / 1e9;
-        println!(
-            "wall time {:.2}s, {:.0}x real time, {:.2}M events/s; output: {}",
-            wall.as_secs_f64(),
-            sim_s / wall.as_secs_f64().max(1e-9),
-            results.summary.events as f64 / wall.as_secs_f64().max(1e-9) / 1e6,
-            dir.display()
-        );
-        if outputs.table_writer().is_none() {
-            println!("(no table writer installed: CSV tables were not written)");
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// One timed repetition for `vodbench bench`: (wall seconds, units of work done, simulated
-/// seconds where the run has a simulated clock).
-type BenchRun<'a> = Box<dyn FnMut() -> Result<(f64, f64, Option<f64>), ExitCode> + 'a>;
-
-/// `, N s simulated, Mx real time` for a bench line (nothing without a simulated clock).
-fn real_time_factor(simulated_s: Option<f64>, wall_s: f64) -> String {
-    match simulated_s {
-        Some(sim) => format!(
-            ", {sim:.0} s simulated, {:.0}x real time",
-            sim / wall_s.max(1e-9)
-        ),
-        None => String::new(),
-    }
-}
-
-fn cmd_bench(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
-    let (mut once, unit): (BenchRun<'_>, &str) = if is_broadcast_file(path) {
-        let suite = match crate::system::broadcast::BroadcastSuite::load(path, registry) {
-            Ok(s) => s,
-            Err(e) => return input_error(e),
-        };
-        (
-            Box::new(move || {
-                let t = Instant::now();
-                let r = crate::system::broadcast::run::run_suite(&suite, &|_, _| {})
-                    .map_err(|e| failure(format!("{}: {e}", path.display())))?;
-                let wall = t.elapsed().as_secs_f64();
-                let frames: u64 = r
-                    .points
-                    .iter()
-                    .map(|p| u64::from(p.summary.frames) * u64::from(p.summary.clients))
-                    .sum();
-                Ok((wall, frames as f64, None))
-            }),
-            "client frames",
-        )
-    } else {
-        let s = match Scenario::load(path, registry) {
-            Ok(s) => s,
-            Err(e) => return input_error(e),
-        };
-        (
-            Box::new(move || {
-                let t = Instant::now();
-                let (r, _) = runner::run(&s, &mut |_, _| {}).map_err(|e| match e {
-                    runner::RunError::Scenario(e) => input_error(e),
-                    e => failure(e),
-                })?;
-                Ok((
-                    t.elapsed().as_secs_f64(),
-                    r.summary.events as f64,
-                    Some(r.summary.simulated_ns as f64 / 1e9),
-                ))
-            }),
-            "events",
-        )
-    };
-    if let Err(code) = once() {
-        return code;
-    }
-    let mut walls = Vec::with_capacity(repeat as usize);
-    let (mut work, mut simulated) = (0.0, None);
-    for i in 0..repeat {
-        match once() {
-            Ok((w, n, sim)) => {
-                println!(
-                    "run {:>3}: {:.4} s, {:.2}M {unit}/s{}",
-                    i + 1,
-                    w,
-                    n / w.max(1e-9) / 1e6,
-                    real_time_factor(sim, w)
-                );
-                walls.push(w);
-                (work, simulated) = (n, sim);
-            }
-            Err(code) => return code,
-        }
-    }
-    walls.sort_by(f64::total_cmp);
-    let median = walls[walls.len() / 2];
-    let factors = match simulated {
-        Some(sim) => format!(
-            "; {sim:.0} s simulated per run: {:.0}x real time at the best, {:.0}x at the median",
-            sim / walls[0].max(1e-9),
-            sim / median.max(1e-9)
-        ),
-        None => String::new(),
-    };
-    println!(
-        "{}: {repeat} runs, wall min {:.4} s, median {:.4} s, max {:.4} s; \
-         {:.0} {unit} per run, {:.2}M {unit}/s at the median{factors}",
-        path.display(),
-        walls[0],
-        median,
-        walls[walls.len() - 1],
-        work,
-        work / median.max(1e-9) / 1e6
-    );
-    ExitCode::SUCCESS
-}
-
-/// The human-readable summary printed by `vodbench run`.
-pub fn summary_table(s: &Summary) -> String {
-    let ms = |ns: u64| format!("{:.1} ms", ns as f64 / 1e6);
-    let pct = |r: f64| format!("{:.1} %", r * 100.0);
-    let mib = |b: u64| format!("{:.1} MiB", b as f64 / 1048576.0);
-    let io = &s.disks.io_time;
-    let rows: Vec<(String, String)> = vec![
-        ("scenario".into(), s.scenario.clone()),
-        ("terminals".into(), s.terminals.to_string()),
-        (
-            "measured".into(),
-            format!(
-                "{:.0} s after {:.1} s warm-up{}",
-                s.measured_ns as f64 / 1e9,
-                s.warmup_ns as f64 / 1e9,
-                if s.ended_early {
-                    " (workload ended early)"
-                } else {
-                    ""
-                }
-            ),
-        ),
-        (
-            "glitches".into(),
-            format!(
-                "{} ({} terminals, {:.1} s stalled){}",
-                s.glitches.count,
-                s.glitches.terminals_affected,
-                s.glitches.stalled_ns as f64 / 1e9,
-                match s.glitches.never_displayed {
-                    0 => String::new(),
-                    n => format!(
-                        "; {n} terminals asked for a video before the measured period and \
-                         never displayed it"
-                    ),
-                }
-            ),
-        ),
-        (
-            "start-up latency".into(),
-            format!(
-                "mean {}, p99 {}, max {}",
-                ms(s.startup_latency.mean_ns),
-                ms(s.startup_latency.p99_ns),
-                ms(s.startup_latency.max_ns)
-            ),
-        ),
-        (
-            "disk utilization".into(),
-            format!(
-                "mean {}, min {}, max {}",
-                pct(s.disks.utilization_mean_ratio),
-                pct(s.disks.utilization_min_ratio),
-                pct(s.disks.utilization_max_ratio)
-            ),
-        ),
-        (
-            "CPU utilization".into(),
-            format!(
-                "mean {}, max {}",
-                pct(s.cpu.utilization_mean_ratio),
-                pct(s.cpu.utilization_max_ratio)
-            ),
-        ),
-        (
-            "disk requests".into(),
-            format!(
-                "{} ({} demand, {} prefetch)",
-                s.disks.requests, s.disks.demand_requests, s.disks.prefetch_requests
-            ),
-        ),
-        (
-            "I/O time".into(),
-            format!(
-                "mean {} = queue {} + seek {} + rotation {} + transfer {} + overhead {}",
-                ms(io.total.mean_ns),
-                ms(io.queue.mean_ns),
-                ms(io.seek.mean_ns),
-                ms(io.rotation.mean_ns),
-                ms(io.transfer.mean_ns),
-                ms(io.overhead.mean_ns)
-            ),
-        ),
-        (
-            "I/O time p99 / max".into(),
-            format!("{} / {}", ms(io.total.p99_ns), ms(io.total.max_ns)),
-        ),
-        (
-            "buffer pool".into(),
-            format!(
-                "hit {}, shared refs {}, joins {}, waits {}",
-                pct(s.buffer_pool.hit_ratio),
-                pct(s.buffer_pool.shared_ratio),
-                s.buffer_pool.joins,
-                s.buffer_pool.page_waits
-            ),
-        ),
-        (
-            "server memory".into(),
-            format!(
-                "mean {}, peak {}",
-                mib(s.buffer_pool.memory_in_use_mean_bytes),
-                mib(s.buffer_pool.memory_in_use_peak_bytes)
-            ),
-        ),
-        (
-            "terminal buffer".into(),
-            format!(
-                "mean {}, peak {} of {}",
-                mib(s.terminal_buffer.occupancy_mean_bytes),
-                mib(s.terminal_buffer.occupancy_peak_bytes),
-                mib(s.terminal_buffer.memory_bytes)
-            ),
-        ),
-    ];
-    let mut rows = rows;
-    if let Some(x) = &s.search {
-        let gib = |b: u64| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64);
-        rows.push((
-            "searches".into(),
-            format!(
-                "{} ({:?}; {} segments shown); storage: videos {}, search versions {} (+{})",
-                x.searches,
-                x.mode,
-                x.segments_shown,
-                gib(x.video_bytes),
-                gib(x.search_version_bytes),
-                pct(x.search_version_bytes as f64 / x.video_bytes.max(1) as f64)
-            ),
-        ));
-    }
-    if let Some(p) = &s.piggyback {
-        rows.push((
-            "piggybacking".into(),
-            format!(
-                "{} groups, {} joined, {} streams saved, mean wait {:.1} s",
-                p.groups_formed,
-                p.members_joined,
-                p.streams_saved,
-                p.wait.mean_ns as f64 / 1e9
-            ),
-        ));
-    }
-    let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for (k, v) in rows {
-        out.push_str(&format!("{k:<w$}  {v}\n"));
-    }
-    for (k, v) in &s.paper {
-        out.push_str(&format!("{:<w$}  {v}\n", format!("paper: {k}")));
-    }
-    out
 }
 
 /// The text printed by `vodbench plugins`.

@@ -344,6 +344,59 @@ pub fn write_folder(
     Ok(())
 }
 
+/// An output folder's contents before it is written: what a system saves of a run
+/// ([`crate::system::System::save`]).
+#[derive(Clone, Debug, Default)]
+pub struct Folder {
+    /// Files: name (relative, may name a subfolder) and contents.
+    pub files: Vec<(String, String)>,
+    /// Tables, written in every one of `formats` by the table writer.
+    pub tables: Vec<Table>,
+    /// The formats of the tables.
+    pub formats: Vec<TableFormat>,
+    /// Whether the reporter draws this folder's `report.html`.
+    pub report: bool,
+    /// Complete output folders inside this one (relative path, contents), each written
+    /// atomically after it.
+    pub subfolders: Vec<(String, Folder)>,
+}
+
+impl Folder {
+    /// One run's folder: `manifest.json`, `summary.json`, every table as CSV and Parquet,
+    /// and the report.
+    pub fn run(manifest: &serde_json::Value, results: RunResults) -> Folder {
+        Folder {
+            files: vec![
+                ("manifest.json".into(), to_json(manifest)),
+                ("summary.json".into(), to_json(&results.summary)),
+            ],
+            tables: results.tables,
+            formats: vec![TableFormat::Csv, TableFormat::Parquet],
+            report: true,
+            subfolders: Vec::new(),
+        }
+    }
+}
+
+/// Writes `folder` into `dir` ([`write_folder`]), then each of its subfolders into its path
+/// below `dir`.
+pub fn write_tree(dir: &Path, folder: &Folder, writers: Writers<'_>) -> Result<(), OutputError> {
+    let files: Vec<(&str, String)> = folder
+        .files
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.clone()))
+        .collect();
+    let own = Writers {
+        tables: writers.tables,
+        reporter: writers.reporter.filter(|_| folder.report),
+    };
+    write_folder(dir, &files, &folder.tables, own, &folder.formats)?;
+    for (path, sub) in &folder.subfolders {
+        write_tree(&dir.join(path), sub, writers)?;
+    }
+    Ok(())
+}
+
 /// Writes `results` of one run with its manifest into `dir`: `manifest.json`,
 /// `summary.json`, every table as CSV and Parquet, and the reporter's `report.html`.
 pub fn write_run(

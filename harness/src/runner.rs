@@ -2,21 +2,12 @@
 
 use crate::results::RunResults;
 use crate::system::ondemand::spec::{Scenario, ScenarioError, Warmup};
-use crate::system::ondemand::{simulate_with, Progress, SimError, SimOptions};
+use crate::system::ondemand::{simulate_with, ClockProgress, SimOptions};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use serde_json::json;
 
-/// Why a run failed.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The scenario or its trace is unusable (exit code 2).
-    #[error(transparent)]
-    Scenario(#[from] ScenarioError),
-    /// The simulation stopped (a plugin failed to build or broke its contract).
-    #[error(transparent)]
-    Sim(#[from] SimError),
-}
+pub use crate::system::RunError;
 
 /// How far a generated workload must reach: warm-up estimate + measured period + one video.
 pub fn horizon(s: &Scenario) -> SimTime {
@@ -66,7 +57,7 @@ pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
 /// Runs a scenario end to end.
 pub fn run(
     s: &Scenario,
-    progress: Progress<'_>,
+    progress: ClockProgress<'_>,
 ) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
     run_with(s, progress, SimOptions::default())
 }
@@ -74,14 +65,11 @@ pub fn run(
 /// [`run`] with [`SimOptions`] (a memo of video libraries, stopping at the first glitch).
 pub fn run_with(
     s: &Scenario,
-    progress: Progress<'_>,
+    progress: ClockProgress<'_>,
     opts: SimOptions<'_>,
 ) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
     let events = workload(s)?;
-    let results = simulate_with(s, &events, progress, opts).map_err(|e| match e {
-        SimError::Scenario(e) => RunError::Scenario(e),
-        e => RunError::Sim(e),
-    })?;
+    let results = simulate_with(s, &events, progress, opts)?;
     Ok((results, events))
 }
 

@@ -959,20 +959,6 @@ pub(crate) fn progress_bar(quiet: bool, template: &str) -> indicatif::ProgressBa
     bar
 }
 
-/// A hidden bar counting `len` points of a sweep (`{pos}/{len} points`); the caller shows it
-/// (sets a draw target) when it wants it seen.
-pub(crate) fn points_bar(len: usize) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::hidden();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {pos}/{len} points [{wide_bar}] ({elapsed})",
-        )
-        .expect("valid template"),
-    );
-    bar.set_length(len as u64);
-    bar
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,13 @@ pub enum ScenarioError {
         /// The trace reader's message.
         message: String,
     },
+    /// One point of a sweep cannot run, for a reason found only when building or running it.
+    Point {
+        /// The point's values (`elevator / 512KiB`).
+        label: String,
+        /// Why.
+        error: Box<ScenarioError>,
+    },
 }
 
 impl ScenarioError {
@@ -117,6 +124,7 @@ impl fmt::Display for ScenarioError {
                 }
             }
             ScenarioError::Trace { message } => write!(f, "{message}"),
+            ScenarioError::Point { label, error } => write!(f, "sweep point ({label}): {error}"),
         }
     }
 }

@@ -1,5 +1,179 @@
-//! The systems vodbench simulates: an on-demand video server ([`ondemand`], SPIFFI) and
-//! periodic broadcast to buffering clients ([`broadcast`], Waldvogel et al.).
+//! The systems vodbench computes answers for, each behind one trait, [`System`]: a scenario
+//! file is *loaded* (parsed, its sweep expanded, every point validated and its plugins
+//! resolved), *validated* (what only building shows: plugins that cannot be built, a video
+//! library that does not fit), *run* (every point, in parallel where independent), and its
+//! results *saved* as an output folder ([`Folder`]).
+//!
+//! ```text
+//!  file ─► Source ─► declared() ─┬─► OnDemand  (SPIFFI's server: [`ondemand`])
+//!                                └─► Broadcast (periodic broadcast: [`broadcast`])
+//!          S::load ─► S::validate ─► S::run ─► S::save ─► output::write_tree
+//! ```
+//!
+//! The commands (`run`, `check`, `bench`, and through the on-demand system `search`, `sweep`,
+//! `compare`, `rerun`) drive a system only through this trait; which system a file is for is
+//! decided by what it declares ([`declared`]): a top-level `[broadcast]` table makes it a
+//! broadcast scenario, anything else an on-demand one.
 
 pub mod broadcast;
 pub mod ondemand;
+
+use crate::output::Folder;
+use crate::plugin::Registry;
+use crate::spec::{ScenarioError, Source};
+use crate::time::SimTime;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The systems a scenario file can declare.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Declared {
+    /// An on-demand video server (the default).
+    OnDemand,
+    /// Periodic broadcast (a top-level `[broadcast]` table).
+    Broadcast,
+}
+
+/// The system `source` declares: broadcast when it has a top-level `[broadcast]` table,
+/// on-demand otherwise (a file that is not TOML is left to the on-demand loader, which
+/// reports where it breaks).
+pub fn declared(source: &Source) -> Declared {
+    if source.declares("broadcast") {
+        Declared::Broadcast
+    } else {
+        Declared::OnDemand
+    }
+}
+
+/// What a run reports as it goes. Both methods may be called from several threads.
+pub trait Progress: Sync {
+    /// A single simulation reached simulated time `now` of a run that ends at `end` (when
+    /// known).
+    fn simulated(&self, _now: SimTime, _end: Option<SimTime>) {}
+    /// `done` of `total` points have finished.
+    fn points(&self, _done: usize, _total: usize) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// Why a run of a loaded file failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scenario cannot run, for a reason found only when building or running it (its
+    /// trace, a plugin that cannot be built for it): bad input, exit code 2.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// An on-demand simulation stopped (a plugin broke its contract, no progress): exit 1.
+    #[error(transparent)]
+    Sim(ondemand::SimError),
+    /// A broadcast run failed; a disk too small for what it spills is bad input.
+    #[error("{}: {error}", path.display())]
+    Broadcast {
+        /// The scenario file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        error: broadcast::BroadcastError,
+    },
+    /// One point of a sweep failed.
+    #[error("sweep point ({label}): {error}")]
+    Point {
+        /// The point's values (`elevator / 512KiB`).
+        label: String,
+        /// Its error.
+        error: Box<RunError>,
+    },
+}
+
+impl From<ondemand::SimError> for RunError {
+    fn from(e: ondemand::SimError) -> Self {
+        match e {
+            ondemand::SimError::Scenario(e) => RunError::Scenario(e),
+            e => RunError::Sim(e),
+        }
+    }
+}
+
+impl RunError {
+    /// Whether the input is at fault (exit code 2) rather than the run (exit code 1).
+    pub fn is_input(&self) -> bool {
+        match self {
+            RunError::Scenario(_) => true,
+            RunError::Sim(_) => false,
+            RunError::Broadcast { error, .. } => {
+                matches!(error, broadcast::BroadcastError::DiskFull { .. })
+            }
+            RunError::Point { error, .. } => error.is_input(),
+        }
+    }
+}
+
+/// What a benchmark counts of a run: units of work and, for a simulation with a clock, the
+/// simulated seconds.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Work {
+    /// Units of work done (events, client frames).
+    pub units: f64,
+    /// Their name (`events`).
+    pub unit: &'static str,
+    /// Simulated seconds, where the run has a simulated clock.
+    pub simulated_s: Option<f64>,
+}
+
+/// One way of answering a scenario file: load → validate → run → saved results.
+///
+/// ```no_run
+/// use vodbench_harness::system::{ondemand::OnDemand, Silent, System};
+/// use vodbench_harness::spec::Source;
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let registry = vodbench_harness::plugin::Registry::new(); // with the built-ins added
+/// let source = Source::read(std::path::Path::new("scenarios/zipf1.toml"))?;
+/// let suite = OnDemand::load(&source, &registry)?;
+/// OnDemand::validate(&suite)?;
+/// let outcome = OnDemand::run(&suite, &Silent)?;
+/// let folder = OnDemand::save(&suite, outcome);
+/// assert!(folder.files.iter().any(|(name, _)| name == "summary.json"));
+/// # Ok(()) }
+/// ```
+pub trait System {
+    /// A loaded file: every point, validated, plugins resolved.
+    type Suite: Send + Sync;
+    /// What running every point of a suite yields.
+    type Outcome: Send;
+    /// The system's name, as messages call it (`on-demand`, `broadcast`).
+    const NAME: &'static str;
+
+    /// Parses and validates the file: its sweep expanded, every point checked and its
+    /// plugins resolved. Errors name the file, the line and the key.
+    fn load(source: &Arc<Source>, registry: &Registry) -> Result<Self::Suite, ScenarioError>;
+    /// The scenario's name (the default output folder's).
+    fn name(suite: &Self::Suite) -> &str;
+    /// Whether the file has a `[sweep]` (several points, even if one).
+    fn is_sweep(suite: &Self::Suite) -> bool;
+    /// Replaces every point's seed (`--seed`); an error when a sweep axis sets it.
+    fn set_seed(suite: &mut Self::Suite, seed: u64) -> Result<(), String>;
+    /// Replaces every point's load (`--terminals`); an error where the system has none or a
+    /// sweep axis sets it.
+    fn set_load(suite: &mut Self::Suite, load: u32) -> Result<(), String>;
+    /// Builds what a run builds, without running, and reports the first thing that cannot
+    /// be built, at its key.
+    fn validate(suite: &Self::Suite) -> Result<(), ScenarioError>;
+    /// What `vodbench check` prints for a valid file (after [`validate`](System::validate)).
+    fn check_text(suite: &Self::Suite) -> Result<String, ScenarioError>;
+    /// Runs every point.
+    fn run(suite: &Self::Suite, progress: &dyn Progress) -> Result<Self::Outcome, RunError>;
+    /// The output folder of a run (the outcome is consumed: its tables move into it).
+    fn save(suite: &Self::Suite, outcome: Self::Outcome) -> Folder;
+    /// What `vodbench run` prints about the results.
+    fn summary_text(suite: &Self::Suite, outcome: &Self::Outcome) -> String;
+    /// The line `vodbench run` prints last: the wall time, the speed and the output folder.
+    fn wall_text(
+        suite: &Self::Suite,
+        outcome: &Self::Outcome,
+        wall: std::time::Duration,
+        dir: &Path,
+    ) -> String;
+    /// What `vodbench bench` counts of a run.
+    fn work(outcome: &Self::Outcome) -> Work;
+}

@@ -10,10 +10,10 @@
 //! is the client's disk I/O time as a fraction of playout time.
 //!
 //! A broadcast scenario is a TOML file with a `[broadcast]` table ([`scenario`]);
-//! `vodbench run` runs it (every point of its `[sweep]`, in parallel) and writes
-//! `summary.json` and tables like an on-demand run.
+//! `vodbench run` runs it through [`Broadcast`], its [`System`] (every point of its
+//! `[sweep]`, in parallel) and writes `summary.json` and tables like an on-demand run.
 
-pub mod cli;
+pub mod outputs;
 pub mod receiver;
 pub mod run;
 pub mod scenario;
@@ -61,4 +61,129 @@ pub enum BroadcastError {
     /// An engine invariant failed (a bug in vodbench).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+use crate::output::{Folder, TableFormat};
+use crate::plugin::Registry;
+use crate::spec::{ScenarioError, Source};
+use crate::system::{Progress, RunError, System, Work};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Periodic broadcast with buffering receivers (Waldvogel et al.).
+pub struct Broadcast;
+
+impl System for Broadcast {
+    type Suite = BroadcastSuite;
+    type Outcome = SuiteResults;
+    const NAME: &'static str = "broadcast";
+
+    fn load(source: &Arc<Source>, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
+        BroadcastSuite::from_source(source, registry)
+    }
+
+    fn name(suite: &BroadcastSuite) -> &str {
+        &suite.name
+    }
+
+    fn is_sweep(suite: &BroadcastSuite) -> bool {
+        !suite.sweep_keys.is_empty()
+    }
+
+    fn set_seed(suite: &mut BroadcastSuite, seed: u64) -> Result<(), String> {
+        if let Some(m) =
+            crate::spec::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
+        {
+            return Err(m);
+        }
+        for p in &mut suite.points {
+            p.file.seed = seed;
+        }
+        Ok(())
+    }
+
+    fn set_load(suite: &mut BroadcastSuite, _: u32) -> Result<(), String> {
+        Err(format!(
+            "{}: --terminals applies to on-demand scenarios; this is a broadcast scenario \
+             (set receiver.clients instead)",
+            suite.path.display()
+        ))
+    }
+
+    fn validate(_: &BroadcastSuite) -> Result<(), ScenarioError> {
+        // loading built every point's plugins once already
+        Ok(())
+    }
+
+    fn check_text(suite: &BroadcastSuite) -> Result<String, ScenarioError> {
+        Ok(format!(
+            "ok: {} ({}, broadcast, {} point{})\n",
+            suite.path.display(),
+            suite.name,
+            suite.points.len(),
+            if suite.points.len() == 1 { "" } else { "s" }
+        ))
+    }
+
+    fn run(suite: &BroadcastSuite, progress: &dyn Progress) -> Result<SuiteResults, RunError> {
+        run_suite(suite, &|done, total| progress.points(done, total)).map_err(|error| {
+            RunError::Broadcast {
+                path: suite.path.clone(),
+                error,
+            }
+        })
+    }
+
+    fn save(suite: &BroadcastSuite, outcome: SuiteResults) -> Folder {
+        Folder {
+            files: vec![
+                (
+                    "manifest.json".into(),
+                    crate::output::to_json(&outcome.manifest(suite)),
+                ),
+                (
+                    "summary.json".into(),
+                    crate::output::to_json(&outcome.summary_json()),
+                ),
+            ],
+            tables: outcome.tables(),
+            formats: vec![TableFormat::Csv],
+            report: true,
+            subfolders: Vec::new(),
+        }
+    }
+
+    fn summary_text(_: &BroadcastSuite, outcome: &SuiteResults) -> String {
+        outputs::summary_text(outcome)
+    }
+
+    fn wall_text(
+        _: &BroadcastSuite,
+        outcome: &SuiteResults,
+        wall: std::time::Duration,
+        dir: &Path,
+    ) -> String {
+        let n = outcome.points.len();
+        format!(
+            "wall time {:.3}s for {} point{}, {:.1}M frames/s; output: {}\n",
+            wall.as_secs_f64(),
+            n,
+            if n == 1 { "" } else { "s" },
+            Self::work(outcome).units / wall.as_secs_f64().max(1e-9) / 1e6,
+            dir.display()
+        )
+    }
+
+    fn work(outcome: &SuiteResults) -> Work {
+        let frames: u64 = outcome
+            .points
+            .iter()
+            .map(|p| u64::from(p.summary.frames) * u64::from(p.summary.clients))
+            .sum();
+        Work {
+            units: frames as f64,
+            unit: "client frames",
+            simulated_s: None,
+        }
+    }
 }

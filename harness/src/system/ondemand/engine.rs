@@ -59,7 +59,7 @@ pub enum SimError {
 const MAX_EVENTS_PER_INSTANT: u64 = 50_000_000;
 
 /// Progress callback: (current simulated time, time at which the run will end if known).
-pub type Progress<'a> = &'a mut dyn FnMut(SimTime, Option<SimTime>);
+pub type ClockProgress<'a> = &'a mut dyn FnMut(SimTime, Option<SimTime>);
 
 pub(super) const NONE: u32 = u32::MAX;
 
@@ -660,7 +660,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn run(&mut self, progress: Progress<'_>) {
+    fn run(&mut self, progress: ClockProgress<'_>) {
         self.schedule_next_trace();
         match self.scenario.file.run.warmup {
             Warmup::Fixed(d) => self.q.schedule(SimTime::ZERO + d.sim(), Ev::MeasureStart),
@@ -1232,7 +1232,7 @@ pub fn check_buildable(scenario: &Scenario) -> Result<(), ScenarioError> {
 pub fn simulate(
     scenario: &Scenario,
     events: &[TraceEvent],
-    progress: Progress<'_>,
+    progress: ClockProgress<'_>,
 ) -> Result<RunResults, SimError> {
     simulate_with(scenario, events, progress, SimOptions::default())
 }
@@ -1262,7 +1262,7 @@ pub struct SimOptions<'m> {
 pub fn simulate_with(
     scenario: &Scenario,
     events: &[TraceEvent],
-    progress: Progress<'_>,
+    progress: ClockProgress<'_>,
     opts: SimOptions<'_>,
 ) -> Result<RunResults, SimError> {
     let mut sim = Sim::build(scenario, events, opts.memo)?;

@@ -1,4 +1,6 @@
-//! The discrete-event engine: a SPIFFI-style video server simulated end to end (SPIFFI §5–6).
+//! The on-demand system: a SPIFFI-style video server simulated end to end (SPIFFI §5–6), and
+//! [`OnDemand`], its [`System`]: a scenario file (or each point of its sweep) loaded,
+//! validated, simulated and saved.
 //!
 //! Data path of one terminal read: the terminal sends a request (wire delay) → the node's CPU
 //! receives it (FCFS) → buffer pool: hit (send), join a read in progress, or miss (allocate a
@@ -17,6 +19,7 @@
 
 mod block_set;
 mod engine;
+pub mod outputs;
 mod piggyback;
 mod queue;
 mod server;
@@ -26,5 +29,242 @@ mod terminal;
 pub mod video;
 mod visual_search;
 
-pub use engine::{check_buildable, simulate, simulate_with, Progress, SimError, SimOptions};
+pub use engine::{check_buildable, simulate, simulate_with, ClockProgress, SimError, SimOptions};
 pub use queue::EventQueue;
+
+use crate::output::Folder;
+use crate::plugin::Registry;
+use crate::results::RunResults;
+use crate::spec::{ScenarioError, Source};
+use crate::system::{Progress, RunError, System, Work};
+use crate::trace::TraceEvent;
+use rayon::prelude::*;
+use spec::{Scenario, SweepSuite};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The on-demand video server (SPIFFI): terminals, nodes with buffer pools and disks, a
+/// network, and the policies between them.
+pub struct OnDemand;
+
+/// One point's run: its results and its workload events.
+pub type PointRun = (RunResults, Vec<TraceEvent>);
+
+impl System for OnDemand {
+    type Suite = SweepSuite;
+    type Outcome = Vec<PointRun>;
+    const NAME: &'static str = "on-demand";
+
+    fn load(source: &Arc<Source>, registry: &Registry) -> Result<SweepSuite, ScenarioError> {
+        if source.declares("sweep") {
+            SweepSuite::from_source(source, registry)
+        } else {
+            // a file without a sweep is read straight into its fields (any u64 seed)
+            Scenario::from_source(source, registry).map(SweepSuite::single)
+        }
+    }
+
+    fn name(suite: &SweepSuite) -> &str {
+        &suite.name
+    }
+
+    fn is_sweep(suite: &SweepSuite) -> bool {
+        suite.sweep
+    }
+
+    fn set_seed(suite: &mut SweepSuite, seed: u64) -> Result<(), String> {
+        if let Some(m) =
+            crate::spec::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
+        {
+            return Err(m);
+        }
+        for p in &mut suite.points {
+            p.scenario.file.seed = seed;
+        }
+        Ok(())
+    }
+
+    fn set_load(suite: &mut SweepSuite, terminals: u32) -> Result<(), String> {
+        if let Some(m) = crate::spec::grid::flag_overrides_sweep(
+            &suite.path,
+            &suite.swept,
+            "--terminals",
+            "terminals.count",
+        ) {
+            return Err(m);
+        }
+        for p in &mut suite.points {
+            p.scenario
+                .set_terminals(terminals)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn validate(suite: &SweepSuite) -> Result<(), ScenarioError> {
+        for p in &suite.points {
+            check_buildable(&p.scenario).map_err(|e| in_point(suite, p, e))?;
+        }
+        Ok(())
+    }
+
+    fn check_text(suite: &SweepSuite) -> Result<String, ScenarioError> {
+        let path = suite.path.display();
+        if !suite.sweep {
+            let s = &suite.points[0].scenario;
+            let events = crate::runner::workload(s)?;
+            return Ok(format!(
+                "ok: {path} ({}, {} workload events)\n",
+                s.name(),
+                events.len()
+            ));
+        }
+        let mut out = format!(
+            "ok: {path} ({}, sweep over {}, {} points)\n",
+            suite.name,
+            suite.axes.join(" × "),
+            suite.points.len()
+        );
+        for (i, p) in suite.points.iter().enumerate() {
+            let events = crate::runner::workload(&p.scenario).map_err(|e| in_point(suite, p, e))?;
+            out.push_str(&format!(
+                "  {i:>3}  {}: {} terminals, {} workload events\n",
+                p.label(),
+                p.scenario.file.terminals.count,
+                events.len()
+            ));
+        }
+        Ok(out)
+    }
+
+    fn run(suite: &SweepSuite, progress: &dyn Progress) -> Result<Vec<PointRun>, RunError> {
+        if !suite.sweep {
+            let s = &suite.points[0].scenario;
+            let r = crate::runner::run(s, &mut |now, end| progress.simulated(now, end))?;
+            return Ok(vec![r]);
+        }
+        // every point is checked before any runs: a sweep fails at once, not hours in
+        Self::validate(suite)?;
+        let total = suite.points.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        suite
+            .points
+            .par_iter()
+            .map(|p| {
+                let r =
+                    crate::runner::run(&p.scenario, &mut |_, _| {}).map_err(|e| RunError::Point {
+                        label: p.label(),
+                        error: Box::new(e),
+                    });
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress.points(n, total);
+                r
+            })
+            .collect()
+    }
+
+    fn save(suite: &SweepSuite, outcome: Vec<PointRun>) -> Folder {
+        if !suite.sweep {
+            let (results, events) = outcome.into_iter().next().expect("one point");
+            let manifest = outputs::manifest(&suite.points[0].scenario, &events);
+            return Folder::run(&manifest, results);
+        }
+        let summaries: Vec<&crate::results::Summary> =
+            outcome.iter().map(|(r, _)| &r.summary).collect();
+        let files = vec![
+            (
+                "manifest.json".to_string(),
+                crate::output::to_json(&outputs::sweep_run_manifest(suite)),
+            ),
+            (
+                "summary.json".to_string(),
+                crate::output::to_json(&outputs::summary_json(suite, &summaries)),
+            ),
+            (
+                "sweep.csv".to_string(),
+                outputs::sweep_csv(suite, &summaries),
+            ),
+        ];
+        // the folder is replaced as a whole (no stale points of an earlier, larger grid);
+        // each point's folder inside it is a complete run folder with its own report
+        let subfolders = suite
+            .points
+            .iter()
+            .zip(outcome)
+            .enumerate()
+            .map(|(i, (p, (results, events)))| {
+                let manifest = outputs::manifest(&p.scenario, &events);
+                (
+                    format!("points/{}", suite.point_dir(i)),
+                    Folder::run(&manifest, results),
+                )
+            })
+            .collect();
+        Folder {
+            files,
+            report: false,
+            subfolders,
+            ..Folder::default()
+        }
+    }
+
+    fn summary_text(suite: &SweepSuite, outcome: &Vec<PointRun>) -> String {
+        if !suite.sweep {
+            return outputs::summary_table(&outcome[0].0.summary);
+        }
+        let summaries: Vec<&crate::results::Summary> =
+            outcome.iter().map(|(r, _)| &r.summary).collect();
+        outputs::sweep_summary_text(suite, &summaries)
+    }
+
+    fn wall_text(
+        suite: &SweepSuite,
+        outcome: &Vec<PointRun>,
+        wall: std::time::Duration,
+        dir: &Path,
+    ) -> String {
+        let w = wall.as_secs_f64();
+        if !suite.sweep {
+            let s = &outcome[0].0.summary;
+            let sim_s = s.simulated_ns as f64 / 1e9;
+            return format!(
+                "wall time {:.2}s, {:.0}x real time, {:.2}M events/s; output: {}\n",
+                w,
+                sim_s / w.max(1e-9),
+                s.events as f64 / w.max(1e-9) / 1e6,
+                dir.display()
+            );
+        }
+        format!(
+            "wall time {:.2}s for {} points; output: {}\n",
+            w,
+            suite.points.len(),
+            dir.display()
+        )
+    }
+
+    fn work(outcome: &Vec<PointRun>) -> Work {
+        Work {
+            units: outcome.iter().map(|(r, _)| r.summary.events as f64).sum(),
+            unit: "events",
+            simulated_s: Some(
+                outcome
+                    .iter()
+                    .map(|(r, _)| r.summary.simulated_ns as f64 / 1e9)
+                    .sum(),
+            ),
+        }
+    }
+}
+
+/// An error of point `p` of `suite`, named by its values when the file is a sweep.
+fn in_point(suite: &SweepSuite, p: &spec::SweepPoint, e: ScenarioError) -> ScenarioError {
+    if suite.sweep {
+        ScenarioError::Point {
+            label: p.label(),
+            error: Box::new(e),
+        }
+    } else {
+        e
+    }
+}

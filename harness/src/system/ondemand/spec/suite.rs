@@ -46,6 +46,8 @@ pub struct SweepSuite {
     pub swept: Vec<String>,
     /// The points, in grid order (the last axis varies fastest).
     pub points: Vec<SweepPoint>,
+    /// Whether the file has a `[sweep]` (otherwise its one point is the file itself).
+    pub sweep: bool,
 }
 
 /// Whether scenario text has a top-level `[sweep]` table.
@@ -103,7 +105,25 @@ impl SweepSuite {
                 |a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()),
             ),
             points,
+            sweep: true,
         })
+    }
+
+    /// The suite of a file without a `[sweep]`: its one scenario.
+    pub fn single(scenario: Scenario) -> SweepSuite {
+        SweepSuite {
+            path: scenario.path.clone(),
+            name: scenario.name().to_string(),
+            axes: Vec::new(),
+            scale_axis: None,
+            swept: Vec::new(),
+            points: vec![SweepPoint {
+                values: Vec::new(),
+                scenario,
+                factor: None,
+            }],
+            sweep: false,
+        }
     }
 
     /// A folder name for point `i`: its index and a slug of its values.
