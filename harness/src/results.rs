@@ -221,6 +221,59 @@ pub struct Summary {
     /// Piggybacking (SPIFFI §8.2): present when the scenario has `[piggyback]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub piggyback: Option<PiggybackSummary>,
+    /// The interconnect's links: present when the interconnect has any (a network with
+    /// contention, such as `ports`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkSummary>,
+    /// Admission control: present when the scenario has `[admission]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admission: Option<AdmissionSummary>,
+}
+
+/// The interconnect over the measured period: its links' busy time and the messages' waits
+/// for them (per link in the `links` table).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct NetworkSummary {
+    /// The interconnect plugin.
+    pub interconnect: String,
+    /// Links.
+    pub links: u64,
+    /// Messages delivered in the measured period.
+    pub messages: u64,
+    /// Payload bytes of those messages.
+    pub bytes: u64,
+    /// Each message's wait for its path: from asking for its first link to holding all of
+    /// them (0 for a message that never waits).
+    pub wait: Stat,
+    /// Each message's time from sending to delivery.
+    pub delivery: Stat,
+    /// Mean busy fraction of the links.
+    pub utilization_mean_ratio: f64,
+    /// Busy fraction of the busiest link.
+    pub utilization_max_ratio: f64,
+    /// The busiest link's name.
+    pub busiest_link: String,
+}
+
+/// Admission control over the measured period.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdmissionSummary {
+    /// The admission plugin.
+    pub policy: String,
+    /// Streams asked for (workload `start`s).
+    pub requests: u64,
+    /// Streams admitted.
+    pub admitted: u64,
+    /// Streams refused.
+    pub refused: u64,
+    /// Refusals by the reason the policy gave.
+    pub refused_by_reason: BTreeMap<String, u64>,
+    /// Workload events of refused viewings, dropped (their pauses, seeks and stop).
+    pub events_dropped: u64,
+    /// Streams active at once: the time-weighted mean over the measured period.
+    pub active_streams_mean: f64,
+    /// Streams active at once: the most.
+    pub active_streams_peak: u64,
 }
 
 /// Visual searches over the measured period, and the storage they need.

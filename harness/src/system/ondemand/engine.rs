@@ -929,6 +929,8 @@ impl Sim<'_> {
             paper: f.paper.clone(),
             search: self.search_summary(),
             piggyback: self.pig.summary(),
+            network: None,
+            admission: None,
         };
         let series = Table {
             name: "timeseries".into(),
