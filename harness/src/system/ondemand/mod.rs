@@ -17,19 +17,31 @@
 //! Interactive viewing (SPIFFI §8): pause/resume/seek in `terminal`, fast-forward and rewind
 //! searches in `visual_search`, piggybacking of viewers of the same video in `piggyback`.
 
+mod admission;
 mod block_set;
+mod disk;
 mod engine;
+mod error;
+mod event;
+mod measure;
+mod network;
+mod node;
 pub mod outputs;
 mod piggyback;
+mod playout;
+mod ports;
+mod prefetch;
 mod queue;
-mod server;
+mod requests;
 pub mod spec;
 mod stats;
+mod term;
 mod terminal;
 pub mod video;
 mod visual_search;
 
-pub use engine::{check_buildable, simulate, simulate_with, ClockProgress, SimError, SimOptions};
+pub use engine::{check_buildable, simulate, simulate_with, ClockProgress, SimOptions};
+pub use error::SimError;
 pub use queue::EventQueue;
 
 use crate::output::Folder;

@@ -2,7 +2,7 @@
 //! same video join the first, after which the group is served as one terminal.
 //!
 //! A `start` at position 0 of a video with a non-zero delay (`[piggyback]`, see
-//! [`crate::system::ondemand::spec::PiggybackSection`]) opens a group, or joins the group already open for
+//! [`PiggybackSection`]) opens a group, or joins the group already open for
 //! that video; the terminal then waits. When the delay since the group opened has passed, a
 //! group of one simply starts its video; a larger group gets a *stream*: a hidden terminal
 //! (an extra slot after the real terminals) that reads and plays the video exactly like one
@@ -21,13 +21,14 @@
 //! Recorded for the measured period (groups whose delay ends in it): groups formed (two or
 //! more members), members that joined an open group, the wait of every delayed start, and
 //! server streams saved (members beyond the first of each formed group).
+//!
+//! This component keeps the groups and the counters; the terminals (`terminal.rs`) do what a
+//! group's start, a member leaving, and a stream's end mean for each terminal.
 
-use super::engine::{Ev, Sim};
 use super::stats::DurStat;
-use super::terminal::{PrimeKind, TState, Term};
 use crate::results::PiggybackSummary;
 use crate::system::ondemand::spec::PiggybackSection;
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 use rustc_hash::FxHashMap;
 
 /// One group of terminals waiting for the same video.
@@ -36,7 +37,7 @@ struct Group {
     members: Vec<u32>,
 }
 
-/// Piggyback configuration, open groups and counters.
+/// Piggyback configuration, open groups, free stream slots and counters.
 pub(super) struct Piggyback {
     config: Option<PiggybackSection>,
     groups: Vec<Group>,
@@ -51,8 +52,16 @@ pub(super) struct Piggyback {
     wait: DurStat,
 }
 
+/// A group whose start delay has passed.
+pub(super) struct Started {
+    /// Its video.
+    pub video: u32,
+    /// Its members, in the order they joined.
+    pub members: Vec<u32>,
+}
+
 impl Piggyback {
-    pub(super) fn new(config: Option<PiggybackSection>) -> Self {
+    pub fn new(config: Option<PiggybackSection>) -> Self {
         Piggyback {
             config,
             groups: Vec::new(),
@@ -67,7 +76,7 @@ impl Piggyback {
     }
 
     /// What `summary.json` reports (only with a `[piggyback]` section).
-    pub(super) fn summary(&self) -> Option<PiggybackSummary> {
+    pub fn summary(&self) -> Option<PiggybackSummary> {
         self.config.as_ref().map(|_| PiggybackSummary {
             groups_formed: self.groups_formed,
             members_joined: self.members_joined,
@@ -75,140 +84,92 @@ impl Piggyback {
             wait: self.wait.stat(),
         })
     }
-}
 
-impl Sim<'_> {
-    /// A `start` of `video` at `position` for idle terminal `t`: joins or opens a group when
-    /// the video has a start delay (returns `true`), else leaves the start to the caller.
-    pub(super) fn piggyback_start(&mut self, t: usize, video: u32, position: SimDuration) -> bool {
-        let Some(cfg) = &self.pig.config else {
-            return false;
-        };
-        let delay = cfg.delay_of(video);
+    /// Terminal `t`'s `start` of `video` at `position`, at `now`: the group it joins, or
+    /// opens, when the video has a start delay — with, for a group it opens, the instant the
+    /// group starts (`None` when the start is not delayed).
+    pub fn join(
+        &mut self,
+        t: u32,
+        video: u32,
+        position: SimDuration,
+        now: SimTime,
+        measuring: bool,
+    ) -> Option<(u32, Option<SimTime>)> {
+        let delay = self.config.as_ref()?.delay_of(video);
         if delay.0 == 0 || position != SimDuration::ZERO {
-            return false;
+            return None;
         }
-        let now = self.q.now();
-        let g = match self.pig.open.get(&video) {
+        let (g, opens) = match self.open.get(&video) {
             Some(&g) => {
-                if self.acc.measuring {
-                    self.pig.members_joined += 1;
+                if measuring {
+                    self.members_joined += 1;
                 }
-                g
+                (g, None)
             }
             None => {
-                let g = match self.pig.free_groups.pop() {
+                let g = match self.free_groups.pop() {
                     Some(g) => {
-                        self.pig.groups[g as usize].video = video;
+                        self.groups[g as usize].video = video;
                         g
                     }
                     None => {
-                        self.pig.groups.push(Group {
+                        self.groups.push(Group {
                             video,
                             members: Vec::new(),
                         });
-                        (self.pig.groups.len() - 1) as u32
+                        (self.groups.len() - 1) as u32
                     }
                 };
-                self.pig.open.insert(video, g);
-                self.q.schedule(now + delay.sim(), Ev::GroupStart(g));
-                g
+                self.open.insert(video, g);
+                (g, Some(now + delay.sim()))
             }
         };
-        self.pig.groups[g as usize].members.push(t as u32);
-        let tm = &mut self.terms[t];
-        tm.state = TState::Waiting;
-        tm.group = g;
-        tm.title = video;
-        tm.video = video;
-        tm.requested_at = now;
-        tm.play_frame = 0;
-        tm.first_block = 0;
-        tm.frontier_block = 0;
-        tm.next_block = 0;
-        true
+        self.groups[g as usize].members.push(t);
+        Some((g, opens))
     }
 
-    /// The delay of group `g` has passed: its members start, as one stream if several.
-    pub(super) fn group_start(&mut self, g: u32) {
-        let now = self.q.now();
-        let video = self.pig.groups[g as usize].video;
-        if self.pig.open.get(&video) == Some(&g) {
-            self.pig.open.remove(&video);
+    /// Group `g`'s start delay passed at `now`: it closes; its video and members, each of
+    /// whose wait (since `requested_at(member)`) is recorded, and, for two or more members,
+    /// the group formed and the streams it saves.
+    pub fn start(
+        &mut self,
+        g: u32,
+        now: SimTime,
+        measuring: bool,
+        requested_at: impl Fn(u32) -> SimTime,
+    ) -> Started {
+        let video = self.groups[g as usize].video;
+        if self.open.get(&video) == Some(&g) {
+            self.open.remove(&video);
         }
-        let members = std::mem::take(&mut self.pig.groups[g as usize].members);
-        self.pig.free_groups.push(g);
-        if self.acc.measuring {
+        let members = std::mem::take(&mut self.groups[g as usize].members);
+        self.free_groups.push(g);
+        if measuring {
             for &m in &members {
-                let wait = now.saturating_since(self.terms[m as usize].requested_at);
-                self.pig.wait.record(wait.as_nanos());
+                self.wait
+                    .record(now.saturating_since(requested_at(m)).as_nanos());
+            }
+            if members.len() >= 2 {
+                self.groups_formed += 1;
+                self.streams_saved += members.len() as u64 - 1;
             }
         }
-        match members.len() {
-            0 => {}
-            1 => {
-                let m = members[0] as usize;
-                self.terms[m].title = video;
-                self.setup_session(m, video, 0, PrimeKind::Start);
-                // the start-up latency includes the wait
-                self.terms[m].prime_since = self.terms[m].requested_at;
-                self.fill(m);
-                self.check_prime(m);
-            }
-            n => {
-                if self.acc.measuring {
-                    self.pig.groups_formed += 1;
-                    self.pig.streams_saved += n as u64 - 1;
-                }
-                let s = match self.pig.free_streams.pop() {
-                    Some(s) => s as usize,
-                    None => {
-                        self.terms.push(Term::new());
-                        self.terms.len() - 1
-                    }
-                };
-                for &m in &members {
-                    let tm = &mut self.terms[m as usize];
-                    tm.state = TState::Following;
-                    tm.group = s as u32;
-                }
-                self.terms[s].members = members;
-                self.terms[s].title = video;
-                self.setup_session(s, video, 0, PrimeKind::Start);
-                self.fill(s);
-                self.check_prime(s);
-            }
-        }
+        Started { video, members }
     }
 
-    /// Takes waiting or following terminal `t` out of its group (the caller decides what
-    /// it does next); a stream left without members stops.
-    pub(super) fn leave_group(&mut self, t: usize) {
-        let g = self.terms[t].group as usize;
-        match self.terms[t].state {
-            TState::Waiting => self.pig.groups[g].members.retain(|&m| m as usize != t),
-            TState::Following => {
-                self.terms[g].members.retain(|&m| m as usize != t);
-                if self.terms[g].members.is_empty() {
-                    self.end_session(g);
-                    self.terms[g].state = TState::Idle;
-                    self.pig.free_streams.push(g as u32);
-                }
-            }
-            _ => {}
-        }
+    /// A stream slot free for reuse, if any.
+    pub fn free_stream(&mut self) -> Option<u32> {
+        self.free_streams.pop()
     }
 
-    /// Stream `s` reached the end of its video: so did every member.
-    pub(super) fn end_stream(&mut self, s: usize) {
-        self.end_session(s);
-        self.terms[s].state = TState::Idle;
-        let members = std::mem::take(&mut self.terms[s].members);
-        self.pig.free_streams.push(s as u32);
-        for m in members {
-            let m = m as usize;
-            self.terms[m].state = TState::Idle;
-            self.drain(m);
-        }
+    /// Stream slot `s` stopped and is free again.
+    pub fn stream_stopped(&mut self, s: u32) {
+        self.free_streams.push(s);
+    }
+
+    /// Terminal `t` leaves group `g` before it started.
+    pub fn leave(&mut self, g: u32, t: u32) {
+        self.groups[g as usize].members.retain(|&m| m != t);
     }
 }

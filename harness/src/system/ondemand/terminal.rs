@@ -1,362 +1,484 @@
 //! Video terminals (SPIFFI §5.1): prime, play, request whenever there is room, glitch, re-prime.
 //!
 //! A terminal reads one stripe block at a time and reserves memory for a block when it asks for
-//! it. A frame leaves the buffer when its display starts; display needs all of the frame's
-//! bytes, and the blocks before it, to have arrived. When a frame's display time comes before
-//! its data, that is a glitch: the terminal stops and re-primes (fills its buffer, or
+//! it ([`super::playout`] has the arithmetic). When a frame's display time comes before its
+//! data, that is a glitch: the terminal stops and re-primes (fills its buffer, or
 //! `terminals.prime` bytes) before resuming, as SPIFFI's terminals do.
 //!
 //! Trace events: `start` waits while the terminal is still playing (the closed loop of SPIFFI
 //! §6); later events of that terminal wait behind it and keep their spacing (the terminal's
-//! accumulated delay, `lag`, is added to them). `pause` stops display but not reading;
-//! `resume` continues; `seek` drops the buffer and re-primes at the new position; `stop` ends
-//! the video. `ff`/`rewind` start a visual search (SPIFFI §8.1, [`super::visual_search`]);
-//! a start may wait for others to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events
-//! that make no sense in the terminal's state (a pause while idle, an event naming another
-//! video) are counted in `events_ignored`.
+//! accumulated delay, `lag`, is added to them). A `start` is first put to admission control
+//! (`[admission]`; the default admits every stream): a refused viewing shows nothing and its
+//! later events are dropped. `pause` stops display but not reading; `resume` continues; `seek`
+//! drops the buffer and re-primes at the new position; `stop` ends the video. `ff`/`rewind`
+//! start a visual search (SPIFFI §8.1, [`super::visual_search`]); a start may wait for others
+//! to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events that make no sense in the
+//! terminal's state (a pause while idle, an event naming another video) are counted in
+//! `events_ignored`.
+//!
+//! Measured here: glitches (count, stalled time, terminals affected, first glitch), start-up
+//! latency, videos started, searches, terminal buffer occupancy, and the terminals' side of
+//! the byte conservation (issued, delivered, received, consumed, discarded).
 
-use super::engine::{Ev, Req, Sim, NONE};
-use super::stats::clip;
-use crate::ids::{BlockId, TerminalId, VideoId};
-use crate::plugin::Endpoint;
-use crate::time::{mul_div_ceil, SimDuration, SimTime, NANOS_PER_SEC};
-use crate::trace::EventKind;
-use std::collections::VecDeque;
+use super::event::{Ev, NONE};
+use super::piggyback::Piggyback;
+use super::playout::Playout;
+use super::ports::Ports;
+use super::requests::Req;
+use super::stats::{clip, DurStat};
+use super::term::{PrimeKind, Search, TState, Term};
+use super::video::VideoLibrary;
+use super::visual_search::{NextSegment, VisualSearch};
+use crate::ids::{BlockId, DiskId, TerminalId, VideoId};
+use crate::plugin::{Endpoint, Layout, PrefetchHint};
+use crate::results::{Column, Glitches, PiggybackSummary, SearchSummary, Stat, Table};
+use crate::system::ondemand::spec::{SearchMode, Warmup};
+use crate::time::{SimDuration, SimTime};
+use crate::trace::{EventKind, TraceEvent};
 
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum TState {
-    Idle,
-    Priming,
-    Playing,
-    Paused,
-    Stalled,
-    /// Skip search: reading (or showing) one segment ([`super::visual_search`]).
-    Searching,
-    /// Piggyback: waiting for its group to start ([`super::piggyback`]).
-    Waiting,
-    /// Piggyback: watching its group's stream, reading nothing itself.
-    Following,
+/// What the terminals are configured with.
+pub(super) struct TerminalConfig {
+    /// Real terminals (`terminals.count`).
+    pub count: usize,
+    /// Each terminal's buffer memory.
+    pub memory: u64,
+    /// `terminals.prime`.
+    pub prime: Option<u64>,
+    /// A read request message's size (`server.network.request_bytes`).
+    pub request_bytes: u64,
+    /// The videos' mean bit rate (what admission is told).
+    pub bit_rate: u64,
+    /// Stripe block size.
+    pub block_bytes: u64,
+    /// How the measured period starts.
+    pub warmup: Warmup,
+    /// Whether the summary reports searches (`[interactive]` present, or `ff`/`rewind`
+    /// events in the workload).
+    pub report_searches: bool,
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum PrimeKind {
-    Start,
-    Seek,
-    Glitch,
+/// Every terminal, the workload that drives them, and what they measured.
+pub(super) struct Terminals<'a> {
+    /// The real terminals, then piggyback stream slots.
+    pub terms: Vec<Term>,
+    cfg: TerminalConfig,
+    lib: VideoLibrary,
+    /// Blocks of each object of the library.
+    pub blocks: Vec<u32>,
+    events: &'a [TraceEvent],
+    next_trace: usize,
+    pig: Piggyback,
+    search: VisualSearch,
+    // warm-up: the window opens when every terminal with a start has displayed
+    to_start: u32,
+    started_display: u32,
+    last_first_start: SimTime,
+    // measured
+    glitches: u64,
+    stalled: u64,
+    first_glitch: Option<SimTime>,
+    startup: DurStat,
+    videos_started: u64,
+    events_ignored: u64,
+    searches: u64,
+    segments: u64,
+    prefetch_hints: u64,
+    buffer_samples: u64,
+    buffer_sum: u128,
+    buffer_peak: u64,
+    // conservation
+    issued: u64,
+    delivered: u64,
+    received_bytes: u64,
+    consumed_bytes: u64,
+    discarded_bytes: u64,
 }
 
-/// A visual search in progress (SPIFFI §8.1).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum Search {
-    None,
-    /// Skip search: the segment `[seg_start, seg_end)` (frames of the normal video) is being
-    /// read (`showing == false`) or shown.
-    Skip {
-        forward: bool,
-        seg_start: u64,
-        seg_end: u64,
-        showing: bool,
-    },
-    /// Playing the fast-forward (`forward`) or rewind version of `title`.
-    Version {
-        forward: bool,
-    },
-}
-
-pub(super) struct Term {
-    pub state: TState,
-    paused_from: TState,
-    /// The object being read: the video itself or one of its search versions.
-    pub(super) video: u32,
-    /// The video as the trace names it.
-    pub(super) title: u32,
-    pub(super) search: Search,
-    /// Piggyback: the pending group (`Waiting`) or the stream slot (`Following`).
-    pub(super) group: u32,
-    /// Piggyback: when this terminal asked for its video.
-    pub(super) requested_at: SimTime,
-    /// Piggyback stream slot: the terminals watching it (empty for real terminals).
-    pub(super) members: Vec<u32>,
-    epoch: u32,
-    pub(super) first_block: u32,
-    pub(super) next_block: u32,
-    pub(super) frontier_block: u32,
-    mask: u128,
-    outstanding: u32,
-    /// Skip search: no block at or past this one is requested (`u32::MAX` otherwise).
-    pub(super) limit_block: u32,
-    pub(super) play_frame: u64,
-    start_frame: u64,
-    base_frame: u64,
-    base_time: SimTime,
-    pub(super) prime_since: SimTime,
-    prime_kind: PrimeKind,
-    /// Generation of the terminal's pending wake-up: a `Wake` event carrying another one
-    /// is stale and ignored.
-    pub gen: u32,
-    /// When the pending wake-up of generation `gen` fires (`SimTime::MAX`: none pending).
-    pub wake_time: SimTime,
-    deferred: VecDeque<u32>,
-    lag: SimDuration,
-    has_displayed: bool,
-    /// When the terminal first asked for a video (`SimTime::MAX`: not yet).
-    first_request: SimTime,
-    pub stall_since: SimTime,
-    pub(super) session_received: u64,
-    pub glitches_measured: u64,
-    pub stalled_measured: u64,
-    pub videos_started: u64,
-    pub bytes_received: u64,
-    pub startup_sum: u64,
-    pub startups: u64,
-}
-
-impl Term {
-    /// Whether the terminal asked for a video before `t` and is still waiting for its first
-    /// frame, having shown none (see `Glitches::never_displayed`).
-    pub(super) fn never_displayed_since(&self, t: SimTime) -> bool {
-        !self.has_displayed
-            && self.first_request < t
-            && matches!(
-                self.state,
-                TState::Priming | TState::Waiting | TState::Following
-            )
-    }
-
-    /// Makes the pending wake-up, if any, stale.
-    pub(super) fn cancel_wake(&mut self) {
-        self.gen = self.gen.wrapping_add(1);
-        self.wake_time = SimTime::MAX;
-    }
-
-    pub fn new() -> Term {
-        Term {
-            state: TState::Idle,
-            paused_from: TState::Idle,
-            video: 0,
-            title: 0,
-            search: Search::None,
-            group: 0,
-            requested_at: SimTime::ZERO,
-            members: Vec::new(),
-            epoch: 0,
-            first_block: 0,
-            next_block: 0,
-            frontier_block: 0,
-            mask: 0,
-            outstanding: 0,
-            limit_block: u32::MAX,
-            play_frame: 0,
-            start_frame: 0,
-            base_frame: 0,
-            base_time: SimTime::ZERO,
-            prime_since: SimTime::ZERO,
-            prime_kind: PrimeKind::Start,
-            gen: 0,
-            wake_time: SimTime::MAX,
-            deferred: VecDeque::new(),
-            lag: SimDuration::ZERO,
-            has_displayed: false,
-            first_request: SimTime::MAX,
-            stall_since: SimTime::ZERO,
-            session_received: 0,
-            glitches_measured: 0,
-            stalled_measured: 0,
-            videos_started: 0,
-            bytes_received: 0,
-            startup_sum: 0,
-            startups: 0,
-        }
-    }
-}
-
-impl Sim<'_> {
-    // ----- byte/frame bookkeeping -------------------------------------------------------
-
-    fn frontier_bytes(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        (u64::from(tm.frontier_block) * self.block_bytes)
-            .min(self.lib.total_bytes(tm.video as usize))
-    }
-
-    fn freed_bytes(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        self.lib
-            .offset(tm.video as usize, tm.play_frame)
-            .max(u64::from(tm.first_block) * self.block_bytes)
-    }
-
-    /// Whether the bytes the terminal has freed (played, or skipped before its first block)
-    /// reach `threshold`. Asked as "has play reached the first frame that ends at or past
-    /// it" rather than by the play frame's byte offset: the threshold is usually a block
-    /// boundary (memory is a whole number of blocks), which the library answers from a table,
-    /// while the play frame's offset needs its GOP decoded — once per wake-up otherwise.
-    fn freed_reach(&self, t: usize, threshold: u64) -> bool {
-        let tm = &self.terms[t];
-        u64::from(tm.first_block) * self.block_bytes >= threshold
-            || tm.play_frame >= self.lib.first_frame_reaching(tm.video as usize, threshold)
-    }
-
-    fn requested_bytes(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        (u64::from(tm.next_block) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize))
-    }
-
-    /// Frames of the object terminal `t` reads.
-    pub(super) fn frames_of_term(&self, t: usize) -> u64 {
-        self.lib.frames_of(self.terms[t].video as usize)
-    }
-
-    /// Display instant of frame `f` in the current playout.
-    fn disp(&self, t: usize, f: u64) -> SimTime {
-        let tm = &self.terms[t];
-        tm.base_time + (self.lib.frame_time(f) - self.lib.frame_time(tm.base_frame))
-    }
-
-    /// Frames whose display has started by `now` in the current playout.
-    pub(super) fn frames_started_by(&self, t: usize, now: SimTime) -> u64 {
-        let tm = &self.terms[t];
-        let target = self.lib.frame_time(tm.base_frame).as_nanos()
-            + now.saturating_since(tm.base_time).as_nanos();
-        let n = match target.checked_add(1) {
-            Some(x) => mul_div_ceil(x, self.lib.fps(), NANOS_PER_SEC),
-            None => (u128::from(target) + 1)
-                .saturating_mul(u128::from(self.lib.fps()))
-                .div_ceil(u128::from(NANOS_PER_SEC)) as u64,
-        };
-        n.min(self.frames_of_term(t))
-    }
-
-    /// Frames held entirely in the terminal's contiguous data.
-    pub(super) fn frames_available(&self, t: usize) -> u64 {
-        self.lib
-            .frames_within(self.terms[t].video as usize, self.frontier_bytes(t))
-    }
-
-    /// Bytes a terminal holds right now (for sampling).
-    pub(super) fn buffered_now(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        match tm.state {
-            TState::Idle | TState::Waiting => return 0,
-            TState::Following => return self.buffered_now(tm.group as usize),
-            _ => {}
-        }
-        let frame = if tm.state == TState::Playing {
-            self.frames_started_by(t, self.q.now())
-                .min(self.frames_available(t))
-                .max(tm.play_frame)
-        } else {
-            tm.play_frame
-        };
-        let freed = self
-            .lib
-            .offset(tm.video as usize, frame)
-            .max(u64::from(tm.first_block) * self.block_bytes);
-        let contiguous = self.frontier_bytes(t).saturating_sub(freed);
-        // blocks past the frontier, each whole but the video's last, which may be short
-        let mut ahead = u64::from(tm.mask.count_ones()) * self.block_bytes;
-        let last = self.blocks[tm.video as usize].saturating_sub(1);
-        if let Some(i) = last.checked_sub(tm.frontier_block) {
-            if i < 128 && tm.mask >> i & 1 == 1 {
-                ahead -= self.block_bytes - self.block_len(tm.video, last);
+impl<'a> Terminals<'a> {
+    pub fn new(
+        cfg: TerminalConfig,
+        lib: VideoLibrary,
+        blocks: Vec<u32>,
+        events: &'a [TraceEvent],
+        pig: Piggyback,
+        search: VisualSearch,
+    ) -> Self {
+        let terms = (0..cfg.count).map(|_| Term::new()).collect();
+        let mut to_start = vec![false; cfg.count];
+        let mut last_first_start = SimTime::ZERO;
+        for e in events {
+            if e.kind == EventKind::Start && !to_start[e.terminal.index()] {
+                to_start[e.terminal.index()] = true;
+                last_first_start = last_first_start.max(e.time);
             }
         }
-        contiguous + ahead
+        Terminals {
+            terms,
+            cfg,
+            lib,
+            blocks,
+            events,
+            next_trace: 0,
+            pig,
+            search,
+            to_start: to_start.iter().filter(|x| **x).count() as u32,
+            started_display: 0,
+            last_first_start,
+            glitches: 0,
+            stalled: 0,
+            first_glitch: None,
+            startup: DurStat::new(),
+            videos_started: 0,
+            events_ignored: 0,
+            searches: 0,
+            segments: 0,
+            prefetch_hints: 0,
+            buffer_samples: 0,
+            buffer_sum: 0,
+            buffer_peak: 0,
+            issued: 0,
+            delivered: 0,
+            received_bytes: 0,
+            consumed_bytes: 0,
+            discarded_bytes: 0,
+        }
     }
 
-    /// Bytes of the current session not yet consumed (end-of-run conservation).
-    pub(super) fn session_buffered(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following) {
-            return 0;
+    /// The playout arithmetic over this library.
+    #[inline]
+    fn playout(&self) -> Playout<'_> {
+        Playout {
+            lib: &self.lib,
+            block_bytes: self.cfg.block_bytes,
+            blocks: &self.blocks,
+            memory: self.cfg.memory,
+            prime: self.cfg.prime,
         }
-        tm.session_received - self.session_consumed(t)
     }
 
-    /// Bytes of the current session displayed so far (0 when idle).
-    pub(super) fn session_consumed(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following) {
-            return 0;
-        }
-        let v = tm.video as usize;
-        self.lib.offset(v, tm.play_frame) - self.lib.offset(v, tm.start_frame)
+    /// The video library.
+    pub fn lib(&self) -> &VideoLibrary {
+        &self.lib
     }
+
+    /// Real terminals (the slots after them are piggyback streams).
+    pub fn real(&self) -> usize {
+        self.cfg.count
+    }
+
+    /// Terminals with a `start` in the workload, and the latest first start: when the
+    /// measured period opens by itself at the latest (warm-up `auto`).
+    pub fn warmup_limit(&self) -> (u32, SimTime) {
+        (self.to_start, self.last_first_start)
+    }
+
+    /// Glitches in the measured period so far.
+    pub fn glitches(&self) -> u64 {
+        self.glitches
+    }
+
+    // ----- the workload ------------------------------------------------------------------
+
+    /// Schedules the next workload event, if any.
+    pub fn schedule_next_trace(&mut self, p: &mut Ports) {
+        if let Some(e) = self.events.get(self.next_trace) {
+            p.q.schedule(e.time, Ev::Trace(self.next_trace as u32));
+            self.next_trace += 1;
+        }
+    }
+
+    /// Workload event `i` is due (`delayed`: after waiting for its terminal).
+    pub fn trace_event(&mut self, i: usize, delayed: bool, p: &mut Ports) {
+        let e = self.events[i];
+        let t = e.terminal.index();
+        let tm = &mut self.terms[t];
+        if !tm.deferred.is_empty() || (e.kind == EventKind::Start && tm.state != TState::Idle) {
+            tm.deferred.push_back(i as u32);
+            return;
+        }
+        if !delayed && tm.lag > SimDuration::ZERO {
+            p.q.schedule(e.time + tm.lag, Ev::Delayed(i as u32));
+            return;
+        }
+        self.apply(i, p);
+    }
+
+    /// Runs deferred events of an idle terminal (its viewing, if admission counted one, is
+    /// over).
+    fn drain(&mut self, t: usize, p: &mut Ports) {
+        let now = p.now();
+        if self.terms[t].admitted && self.terms[t].state == TState::Idle {
+            self.terms[t].admitted = false;
+            p.admission.ended(t as u32, now, &p.period.w);
+        }
+        while let Some(&i) = self.terms[t].deferred.front() {
+            let e = self.events[i as usize];
+            if e.kind == EventKind::Start && self.terms[t].state != TState::Idle {
+                return;
+            }
+            let due = e.time + self.terms[t].lag;
+            if e.kind == EventKind::Start && due <= now {
+                // the start waited: everything after it shifts by the same delay
+                self.terms[t].lag = now.saturating_since(e.time);
+            } else if due > now {
+                // the rest keep their trace spacing
+                let rest: Vec<u32> = self.terms[t].deferred.drain(..).collect();
+                for j in rest {
+                    let due = self.events[j as usize].time + self.terms[t].lag;
+                    p.q.schedule(due.max(now), Ev::Delayed(j));
+                }
+                return;
+            }
+            self.terms[t].deferred.pop_front();
+            self.apply(i as usize, p);
+        }
+    }
+
+    fn apply(&mut self, i: usize, p: &mut Ports) {
+        let e = self.events[i];
+        let t = e.terminal.index();
+        let now = p.now();
+        let measuring = p.w().measuring;
+        let state = self.terms[t].state;
+        if e.kind != EventKind::Start
+            && state == TState::Idle
+            && self.terms[t].refused == Some(e.video.0)
+        {
+            // an event of a viewing admission refused
+            p.admission.dropped(&p.period.w);
+            return;
+        }
+        let same_video = state != TState::Idle && self.terms[t].title == e.video.0;
+        // a search, or a piggyback group, is left for any event but its own kind
+        let special = state == TState::Searching
+            || matches!(self.terms[t].search, Search::Version { .. })
+            || matches!(state, TState::Waiting | TState::Following);
+        match e.kind {
+            EventKind::Start => {
+                debug_assert_eq!(state, TState::Idle);
+                let admitted =
+                    p.admission
+                        .admit(t as u32, e.video.0, self.cfg.bit_rate, now, &p.period.w);
+                if !admitted {
+                    self.terms[t].refused = Some(e.video.0);
+                    return;
+                }
+                self.terms[t].refused = None;
+                self.terms[t].admitted = true;
+                if measuring {
+                    self.videos_started += 1;
+                }
+                self.terms[t].videos_started += 1;
+                let first = &mut self.terms[t].first_request;
+                *first = (*first).min(now);
+                if self.piggyback_start(t, e.video.0, e.position, p) {
+                    return;
+                }
+                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p) {
+                    self.terms[t].videos_started -= 1;
+                    if measuring {
+                        self.videos_started -= 1;
+                    }
+                    self.events_ignored += 1;
+                    self.terms[t].state = TState::Idle;
+                    self.terms[t].admitted = false;
+                    p.admission.ended(t as u32, now, &p.period.w);
+                }
+            }
+            EventKind::Pause => {
+                if !same_video || state == TState::Paused {
+                    self.events_ignored += 1;
+                    return;
+                }
+                if special {
+                    // stop searching (or leave the group) and pause where it got to
+                    let pos = self.detach(t, p);
+                    self.play_from(t, pos, p);
+                    if self.terms[t].state == TState::Idle {
+                        return;
+                    }
+                }
+                if self.terms[t].state == TState::Playing {
+                    self.advance(t, p);
+                    if self.terms[t].state == TState::Idle {
+                        return; // the video ended at this very instant
+                    }
+                }
+                let window = p.w().span;
+                let tm = &mut self.terms[t];
+                if tm.state == TState::Stalled {
+                    let s = clip(tm.stall_since, now, window);
+                    tm.stalled_measured += s;
+                    self.stalled += s;
+                }
+                tm.paused_from = tm.state;
+                tm.state = TState::Paused;
+                tm.cancel_wake();
+            }
+            EventKind::Resume => {
+                if same_video
+                    && (state == TState::Searching
+                        || matches!(self.terms[t].search, Search::Version { .. }))
+                {
+                    // end of a search: re-prime normal play where it got to
+                    let pos = self.detach(t, p);
+                    self.play_from(t, pos, p);
+                    return;
+                }
+                if !same_video || state != TState::Paused {
+                    self.events_ignored += 1;
+                    return;
+                }
+                let tm = &mut self.terms[t];
+                tm.state = tm.paused_from;
+                match tm.state {
+                    TState::Playing => {
+                        tm.base_frame = tm.play_frame;
+                        tm.base_time = now;
+                        self.schedule_wake(t, p);
+                    }
+                    TState::Stalled => {
+                        tm.stall_since = now;
+                        self.fill(t, p);
+                        self.check_prime(t, p);
+                    }
+                    _ => {
+                        self.fill(t, p);
+                        self.check_prime(t, p);
+                    }
+                }
+            }
+            EventKind::Seek => {
+                if !same_video {
+                    self.events_ignored += 1;
+                    return;
+                }
+                if special {
+                    self.detach(t, p);
+                } else {
+                    self.end_session(t, p);
+                }
+                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Seek, p) {
+                    self.events_ignored += 1;
+                    self.terms[t].state = TState::Idle;
+                    self.drain(t, p);
+                }
+            }
+            EventKind::Stop => {
+                if !same_video {
+                    self.events_ignored += 1;
+                    return;
+                }
+                if special {
+                    self.detach(t, p);
+                } else {
+                    self.end_session(t, p);
+                }
+                self.terms[t].state = TState::Idle;
+                self.drain(t, p);
+            }
+            EventKind::FastForward | EventKind::Rewind => {
+                let forward = e.kind == EventKind::FastForward;
+                let already = match self.terms[t].search {
+                    Search::Skip { forward: f, .. } | Search::Version { forward: f } => Some(f),
+                    Search::None => None,
+                };
+                if !same_video || already == Some(forward) {
+                    self.events_ignored += 1;
+                    return;
+                }
+                let pos = self.detach(t, p);
+                self.searches += u64::from(measuring);
+                self.start_search(t, pos, forward, p);
+            }
+        }
+    }
+
+    // ----- sessions ----------------------------------------------------------------------
 
     /// Adds stalled time `s` to the terminal, or to every member of a piggyback stream.
     fn add_stall(&mut self, t: usize, s: u64) {
         if s == 0 {
             return;
         }
-        if t < self.n_real {
+        if t < self.cfg.count {
             self.terms[t].stalled_measured += s;
-            self.acc.stalled += s;
+            self.stalled += s;
         } else {
             for i in 0..self.terms[t].members.len() {
                 let m = self.terms[t].members[i] as usize;
                 self.terms[m].stalled_measured += s;
-                self.acc.stalled += s;
+                self.stalled += s;
             }
         }
     }
 
     /// Closes the current session's byte accounting.
-    pub(super) fn end_session(&mut self, t: usize) {
+    fn end_session(&mut self, t: usize, p: &mut Ports) {
         if self.terms[t].state == TState::Idle {
             return;
         }
-        let consumed = self.session_consumed(t);
+        let consumed = self.playout().session_consumed(&self.terms[t]);
         let tm = &mut self.terms[t];
-        self.cons.consumed_bytes += consumed;
-        self.cons.discarded_bytes += tm.session_received - consumed;
+        self.consumed_bytes += consumed;
+        self.discarded_bytes += tm.session_received - consumed;
         tm.session_received = 0;
         tm.epoch = tm.epoch.wrapping_add(1);
         tm.outstanding = 0;
         tm.cancel_wake();
         if tm.state == TState::Stalled {
-            let s = clip(tm.stall_since, self.q.now(), self.acc.window);
+            let s = clip(tm.stall_since, p.now(), p.w().span);
             self.add_stall(t, s);
         }
     }
 
     /// Starts a new session at `position` of (normal) `video`; `false` if the position is
     /// past the end.
-    pub(super) fn begin_session(
+    fn begin_session(
         &mut self,
         t: usize,
         video: u32,
         position: SimDuration,
         kind: PrimeKind,
+        p: &mut Ports,
     ) -> bool {
         self.terms[t].title = video;
-        self.begin_at(t, video, self.lib.frame_at(position), kind)
+        let frame = self.lib.frame_at(position);
+        self.begin_at(t, video, frame, kind, p)
     }
 
     /// Starts a new session at frame `frame` of object `video` (a video or a search
     /// version); `false` if the frame is past its end.
-    pub(super) fn begin_at(&mut self, t: usize, video: u32, frame: u64, kind: PrimeKind) -> bool {
-        if !self.setup_session(t, video, frame, kind) {
-            return false;
-        }
-        self.fill(t);
-        self.check_prime(t);
-        true
-    }
-
-    /// [`Self::begin_at`] without requesting anything yet: the caller adjusts the session
-    /// (a read limit, a start-up time) and then fills.
-    pub(super) fn setup_session(
+    fn begin_at(
         &mut self,
         t: usize,
         video: u32,
         frame: u64,
         kind: PrimeKind,
+        p: &mut Ports,
+    ) -> bool {
+        if !self.setup_session(t, video, frame, kind, p.now()) {
+            return false;
+        }
+        self.fill(t, p);
+        self.check_prime(t, p);
+        true
+    }
+
+    /// [`Self::begin_at`] without requesting anything yet: the caller adjusts the session
+    /// (a read limit, a start-up time) and then fills.
+    fn setup_session(
+        &mut self,
+        t: usize,
+        video: u32,
+        frame: u64,
+        kind: PrimeKind,
+        now: SimTime,
     ) -> bool {
         if frame >= self.lib.frames_of(video as usize) {
             return false;
         }
-        let now = self.q.now();
-        let block = (self.lib.offset(video as usize, frame) / self.block_bytes) as u32;
+        let block = (self.lib.offset(video as usize, frame) / self.cfg.block_bytes) as u32;
         let tm = &mut self.terms[t];
         tm.video = video;
         tm.search = Search::None;
@@ -377,38 +499,19 @@ impl Sim<'_> {
         true
     }
 
-    // ----- requests -------------------------------------------------------------------
+    // ----- requests ----------------------------------------------------------------------
 
-    pub(super) fn can_request(&self, t: usize) -> bool {
-        let tm = &self.terms[t];
-        if matches!(tm.state, TState::Idle | TState::Waiting | TState::Following)
-            || tm.next_block >= self.blocks[tm.video as usize]
-            || tm.next_block >= tm.limit_block
-        {
-            return false;
-        }
-        if tm.next_block - tm.frontier_block >= 128 {
-            return false;
-        }
-        self.freed_reach(t, self.room_threshold(t))
-    }
-
-    /// The bytes the terminal must have freed before the next block fits in its memory
-    /// (requested − freed + the block's length <= memory).
-    fn room_threshold(&self, t: usize) -> u64 {
-        let tm = &self.terms[t];
-        (self.requested_bytes(t) + self.block_len(tm.video, tm.next_block))
-            .saturating_sub(self.term_memory)
-    }
-
-    pub(super) fn fill(&mut self, t: usize) {
-        while self.can_request(t) {
-            self.issue(t);
+    /// Requests blocks while there is room.
+    fn fill(&mut self, t: usize, p: &mut Ports) {
+        while self.playout().can_request(&self.terms[t]) {
+            self.issue(t, p);
         }
     }
 
-    fn issue(&mut self, t: usize) {
-        let now = self.q.now();
+    /// Requests the terminal's next block from the node that holds it.
+    fn issue(&mut self, t: usize, p: &mut Ports) {
+        let now = p.now();
+        let pl = self.playout();
         let tm = &self.terms[t];
         let video = tm.video;
         let index = tm.next_block;
@@ -419,16 +522,16 @@ impl Sim<'_> {
         // first frame that needs this block
         let f0 = self
             .lib
-            .first_frame_reaching(video as usize, u64::from(index) * self.block_bytes + 1)
+            .first_frame_reaching(video as usize, u64::from(index) * self.cfg.block_bytes + 1)
             .saturating_sub(1)
             .max(tm.play_frame);
         let deadline = if tm.state == TState::Playing {
-            self.disp(t, f0)
+            pl.disp(tm, f0)
         } else {
             now + (self.lib.frame_time(f0) - self.lib.frame_time(tm.play_frame))
         };
-        let loc = self.layout.locate(block);
-        let bytes = self.block_len(video, index);
+        let loc = p.layout.locate(block);
+        let bytes = pl.block_len(video, index);
         let req = Req {
             terminal: t as u32,
             epoch: tm.epoch,
@@ -442,11 +545,11 @@ impl Sim<'_> {
             counted: false,
             stage: 0,
         };
-        if loc.node.index() >= self.nodes.len() || loc.disk.index() >= self.disks.len() {
-            let name = self.scenario.plugins.layout.name;
-            self.fail(
+        if loc.node.index() >= p.nodes.nodes.len() || loc.disk.index() >= p.disks.len() {
+            p.faults.plugin(
                 "layout",
-                name,
+                p.layout_name,
+                now,
                 format!(
                     "placed block {index} of video {video} on node {} disk {}, which do not exist",
                     loc.node, loc.disk
@@ -455,39 +558,36 @@ impl Sim<'_> {
             self.terms[t].next_block += 1;
             return;
         }
-        let r = if let Some(i) = self.free_reqs.pop() {
-            self.reqs[i as usize] = req;
-            i
-        } else {
-            self.reqs.push(req);
-            (self.reqs.len() - 1) as u32
-        };
+        let r = p.reqs.new_read(req);
         let tm = &mut self.terms[t];
         tm.next_block += 1;
         tm.outstanding += 1;
-        self.cons.issued += 1;
-        let request_bytes = self.scenario.file.server.network.request_bytes.0;
+        self.issued += 1;
         let (from, to) = (
             Endpoint::Terminal(TerminalId(t as u32)),
             Endpoint::Node(loc.node),
         );
-        let at = now + self.wire(from, to, request_bytes);
-        self.q.schedule(at, Ev::ReqAtNode(r));
+        let w = p.period.w;
+        p.net.send(
+            from,
+            to,
+            self.cfg.request_bytes,
+            Ev::ReqAtNode(r),
+            p.q,
+            &w,
+            p.faults,
+        );
     }
 
-    /// Data for request `r` reached its terminal.
-    pub(super) fn arrive(&mut self, r: u32) {
-        self.unpin(r);
-        let req = self.reqs[r as usize];
-        self.free_reqs.push(r);
-        self.in_transit_bytes -= req.bytes;
-        self.cons.delivered += 1;
-        self.cons.received_bytes += req.bytes;
+    /// Data for read `req` reached its terminal (the node has released its page).
+    pub fn arrive(&mut self, req: &Req, p: &mut Ports) {
+        self.delivered += 1;
+        self.received_bytes += req.bytes;
         let t = req.terminal as usize;
         let tm = &mut self.terms[t];
         tm.bytes_received += req.bytes;
         if req.epoch != tm.epoch || tm.state == TState::Idle {
-            self.cons.discarded_bytes += req.bytes;
+            self.discarded_bytes += req.bytes;
             return;
         }
         tm.outstanding -= 1;
@@ -499,77 +599,59 @@ impl Sim<'_> {
             tm.frontier_block += 1;
         }
         match tm.state {
-            TState::Priming | TState::Stalled | TState::Searching => self.check_prime(t),
-            TState::Playing => self.schedule_wake(t),
+            TState::Priming | TState::Stalled | TState::Searching => self.check_prime(t, p),
+            TState::Playing => self.schedule_wake(t, p),
             TState::Paused | TState::Idle | TState::Waiting | TState::Following => {}
         }
-        self.fill(t);
+        self.fill(t, p);
     }
 
-    // ----- playout --------------------------------------------------------------------
+    // ----- playout -----------------------------------------------------------------------
 
-    /// Whether the terminal has read all it must before display (the whole buffer, or
-    /// `terminals.prime` bytes and the whole of the frame it shows first, or the rest of
-    /// the video).
-    ///
-    /// `terminals.prime` can be smaller than a frame. Display cannot start without its
-    /// first frame: it would glitch at once, re-prime at once and never let time advance.
-    fn primed(&self, t: usize) -> bool {
-        let tm = &self.terms[t];
-        let at_end = tm.frontier_block >= self.blocks[tm.video as usize];
-        at_end
-            || match self.prime_bytes {
-                Some(p) => {
-                    self.frontier_bytes(t).saturating_sub(self.freed_bytes(t)) >= p
-                        && self.frames_available(t) > tm.play_frame
-                }
-                None => tm.outstanding == 0 && !self.can_request(t),
-            }
-    }
-
-    pub(super) fn check_prime(&mut self, t: usize) {
+    fn check_prime(&mut self, t: usize, p: &mut Ports) {
         let tm = &self.terms[t];
         if tm.state == TState::Searching {
-            self.segment_check(t);
+            self.segment_check(t, p);
             return;
         }
         if !matches!(tm.state, TState::Priming | TState::Stalled) {
             return;
         }
-        if self.primed(t) {
-            self.start_display(t);
+        if self.playout().primed(tm) {
+            self.start_display(t, p);
         }
     }
 
     /// Records a start-up latency (display start after a start, a seek or a search).
-    fn record_startup(&mut self, t: usize, lat: u64) {
-        if self.acc.measuring {
-            self.acc.startup.record(lat);
+    fn record_startup(&mut self, t: usize, lat: u64, w: bool) {
+        if w {
+            self.startup.record(lat);
             self.terms[t].startup_sum += lat;
             self.terms[t].startups += 1;
         }
     }
 
-    fn start_display(&mut self, t: usize) {
-        let now = self.q.now();
-        let window = self.acc.window;
-        let tm = &mut self.terms[t];
+    fn start_display(&mut self, t: usize, p: &mut Ports) {
+        let now = p.now();
+        let window = p.w().span;
+        let measuring = p.w().measuring;
+        let tm = &self.terms[t];
         match tm.prime_kind {
             PrimeKind::Glitch => {
                 let s = clip(tm.stall_since, now, window);
                 self.add_stall(t, s);
             }
-            PrimeKind::Start | PrimeKind::Seek if t >= self.n_real => {
+            PrimeKind::Start | PrimeKind::Seek if t >= self.cfg.count => {
                 // a piggyback stream: every member waited since its own request
                 for i in 0..self.terms[t].members.len() {
                     let m = self.terms[t].members[i] as usize;
                     let lat = now.saturating_since(self.terms[m].requested_at).as_nanos();
-                    self.record_startup(m, lat);
+                    self.record_startup(m, lat, measuring);
                 }
             }
             PrimeKind::Start | PrimeKind::Seek => {
                 let lat = now.saturating_since(tm.prime_since).as_nanos();
-                self.record_startup(t, lat);
+                self.record_startup(t, lat, measuring);
             }
         }
         let tm = &mut self.terms[t];
@@ -578,101 +660,128 @@ impl Sim<'_> {
         tm.base_time = now;
         let first = !tm.has_displayed;
         tm.has_displayed = true;
-        self.schedule_wake(t);
-        if t >= self.n_real {
+        self.schedule_wake(t, p);
+        if t >= self.cfg.count {
             for i in 0..self.terms[t].members.len() {
                 let m = self.terms[t].members[i] as usize;
                 if !self.terms[m].has_displayed {
                     self.terms[m].has_displayed = true;
-                    self.first_display();
+                    self.first_display(p);
                 }
             }
         } else if first {
-            self.first_display();
+            self.first_display(p);
         }
     }
 
-    fn schedule_wake(&mut self, t: usize) {
+    /// A terminal began display for the first time (auto warm-up bookkeeping).
+    fn first_display(&mut self, p: &mut Ports) {
+        self.started_display += 1;
+        if self.started_display >= self.to_start && self.cfg.warmup == Warmup::Auto {
+            self.open_window(p);
+        }
+    }
+
+    /// Opens the measured period now (once): every component starts counting, and the
+    /// terminals' own counts restart.
+    pub fn open_window(&mut self, p: &mut Ports) {
+        if !p.open_window() {
+            return;
+        }
+        let now = p.now();
+        for t in &mut self.terms {
+            t.glitches_measured = 0;
+            t.stalled_measured = 0;
+            if t.state == TState::Stalled {
+                t.stall_since = now;
+            }
+        }
+    }
+
+    fn schedule_wake(&mut self, t: usize, p: &mut Ports) {
+        let pl = self.playout();
         let tm = &self.terms[t];
         let v = tm.video as usize;
         let frames = self.lib.frames_of(v);
-        let avail = self.frames_available(t);
+        let avail = pl.frames_available(tm);
         let need = if avail < frames {
-            self.disp(t, avail)
+            pl.disp(tm, avail)
         } else {
-            self.disp(t, frames)
+            pl.disp(tm, frames)
         };
         let mut wake = need;
         if tm.next_block < self.blocks[v] && tm.next_block - tm.frontier_block < 128 {
-            let threshold = self.room_threshold(t);
-            if !self.freed_reach(t, threshold) {
+            let threshold = pl.room_threshold(tm);
+            if !pl.freed_reach(tm, threshold) {
                 let n = self.lib.first_frame_reaching(v, threshold);
                 if n >= 1 {
-                    wake = wake.min(self.disp(t, n - 1));
+                    wake = wake.min(pl.disp(tm, n - 1));
                 }
             }
         }
-        let now = self.q.now();
-        self.wake_at(t, wake.max(now));
+        let now = p.now();
+        self.wake_at(t, wake.max(now), p);
     }
 
     /// Schedules a wake-up of terminal `t` at `at` (cancelling earlier ones). When the
     /// pending wake-up is already at `at` it stays, so no stale event is queued.
-    pub(super) fn wake_at(&mut self, t: usize, at: SimTime) {
+    fn wake_at(&mut self, t: usize, at: SimTime, p: &mut Ports) {
         let tm = &mut self.terms[t];
         if tm.wake_time == at {
             return;
         }
         tm.cancel_wake();
         tm.wake_time = at;
-        self.q.schedule(at, Ev::Wake(t as u32, tm.gen));
+        p.q.schedule(at, Ev::Wake(t as u32, tm.gen));
     }
 
     /// Starts showing frames from `play_frame` now (a skip-search segment); returns when
     /// frame `end` would be displayed.
-    pub(super) fn show_now(&mut self, t: usize, end: u64) -> SimTime {
-        let now = self.q.now();
+    fn show_now(&mut self, t: usize, end: u64, now: SimTime) -> SimTime {
         let tm = &mut self.terms[t];
         tm.base_frame = tm.play_frame;
         tm.base_time = now;
-        self.disp(t, end)
+        self.playout().disp(&self.terms[t], end)
     }
 
-    /// Whether every request of the session has arrived.
-    pub(super) fn all_arrived(&self, t: usize) -> bool {
-        self.terms[t].outstanding == 0
-    }
-
-    pub(super) fn wake(&mut self, t: usize) {
+    /// A `Wake` event of generation `gen` for terminal `t` (stale generations are ignored).
+    pub fn woken(&mut self, t: usize, gen: u32, p: &mut Ports) {
+        if self.terms[t].gen != gen {
+            return;
+        }
+        self.terms[t].wake_time = SimTime::MAX;
         match self.terms[t].state {
-            TState::Playing => self.advance(t),
-            TState::Searching => self.segment_wake(t),
+            TState::Playing => self.advance(t, p),
+            TState::Searching => self.segment_wake(t, p),
             _ => {}
         }
     }
 
     /// Consumes frames up to now; detects a glitch or the end of the video.
-    fn advance(&mut self, t: usize) {
-        let now = self.q.now();
-        let frames = self.frames_of_term(t);
-        let taken = self.frames_started_by(t, now);
-        let avail = self.frames_available(t);
+    fn advance(&mut self, t: usize, p: &mut Ports) {
+        let now = p.now();
+        let pl = self.playout();
+        let tm = &self.terms[t];
+        let frames = pl.frames_of(tm);
+        let taken = pl.frames_started_by(tm, now);
+        let avail = pl.frames_available(tm);
         if taken > avail && avail < frames {
-            self.glitch(t, avail);
+            self.glitch(t, avail, p);
             return;
         }
-        self.terms[t].play_frame = taken.min(frames).max(self.terms[t].play_frame);
-        if self.terms[t].play_frame >= frames && now >= self.disp(t, frames) {
-            self.end_video(t);
+        let play = taken.min(frames).max(tm.play_frame);
+        self.terms[t].play_frame = play;
+        if play >= frames && now >= self.playout().disp(&self.terms[t], frames) {
+            self.end_video(t, p);
             return;
         }
-        self.fill(t);
-        self.schedule_wake(t);
+        self.fill(t, p);
+        self.schedule_wake(t, p);
     }
 
-    fn glitch(&mut self, t: usize, frame: u64) {
-        let now = self.q.now();
-        let measuring = self.acc.measuring;
+    fn glitch(&mut self, t: usize, frame: u64, p: &mut Ports) {
+        let now = p.now();
+        let measuring = p.w().measuring;
         let tm = &mut self.terms[t];
         tm.play_frame = frame.max(tm.play_frame);
         tm.state = TState::Stalled;
@@ -681,7 +790,7 @@ impl Sim<'_> {
         tm.cancel_wake();
         if measuring {
             // a piggyback stream's glitch is a glitch at every member's screen
-            let n = if t < self.n_real {
+            let n = if t < self.cfg.count {
                 self.terms[t].glitches_measured += 1;
                 1
             } else {
@@ -691,43 +800,44 @@ impl Sim<'_> {
                 }
                 self.terms[t].members.len() as u64
             };
-            self.acc.glitches += n;
+            self.glitches += n;
             if n > 0 {
-                self.acc.first_glitch.get_or_insert(now);
+                self.first_glitch.get_or_insert(now);
             }
         }
-        self.fill(t);
-        self.check_prime(t);
+        self.fill(t, p);
+        self.check_prime(t, p);
     }
 
     /// The object being read ran out.
-    fn end_video(&mut self, t: usize) {
-        if t >= self.n_real {
-            self.end_stream(t);
+    fn end_video(&mut self, t: usize, p: &mut Ports) {
+        if t >= self.cfg.count {
+            self.end_stream(t, p);
             return;
         }
         if let Search::Version { forward } = self.terms[t].search {
-            self.end_session(t);
+            self.end_session(t, p);
             if !forward {
                 // the rewind version ran out: the movie's beginning; play from there
                 let title = self.terms[t].title;
-                self.begin_at(t, title, 0, PrimeKind::Seek);
+                self.begin_at(t, title, 0, PrimeKind::Seek, p);
                 return;
             }
         } else {
-            self.end_session(t);
+            self.end_session(t, p);
         }
         self.terms[t].state = TState::Idle;
         self.terms[t].search = Search::None;
-        self.drain(t);
+        self.drain(t, p);
     }
 
     /// The terminal's position in its (normal) video now, as a frame.
-    pub(super) fn position_now(&self, t: usize) -> u64 {
+    fn position_now(&self, t: usize, now: SimTime) -> u64 {
+        let pl = self.playout();
         let tm = &self.terms[t];
         match tm.state {
             TState::Idle | TState::Waiting => 0,
-            TState::Following => self.position_now(tm.group as usize),
+            TState::Following => self.position_now(tm.group as usize, now),
             TState::Searching => match tm.search {
                 Search::Skip {
                     seg_start,
@@ -736,9 +846,7 @@ impl Sim<'_> {
                     ..
                 } => {
                     if showing {
-                        self.frames_started_by(t, self.q.now())
-                            .min(seg_end)
-                            .max(seg_start)
+                        pl.frames_started_by(tm, now).min(seg_end).max(seg_start)
                     } else {
                         seg_start
                     }
@@ -747,14 +855,16 @@ impl Sim<'_> {
             },
             _ => {
                 let f = if tm.state == TState::Playing {
-                    self.frames_started_by(t, self.q.now())
-                        .min(self.frames_available(t))
+                    pl.frames_started_by(tm, now)
+                        .min(pl.frames_available(tm))
                         .max(tm.play_frame)
                 } else {
                     tm.play_frame
                 };
                 match tm.search {
-                    Search::Version { forward } => self.movie_position(forward, f),
+                    Search::Version { forward } => {
+                        self.search.movie_position(self.lib.frames(), forward, f)
+                    }
                     _ => f,
                 }
             }
@@ -764,17 +874,19 @@ impl Sim<'_> {
     /// Ends whatever terminal `t` is doing (a session, a search, a piggyback group) at
     /// its current position, which it returns, leaving it idle without running its
     /// deferred events. Frames shown up to now count as consumed.
-    fn detach(&mut self, t: usize) -> u64 {
-        let pos = self.position_now(t);
+    fn detach(&mut self, t: usize, p: &mut Ports) -> u64 {
+        let now = p.now();
+        let pos = self.position_now(t, now);
         match self.terms[t].state {
             TState::Idle => {}
-            TState::Waiting | TState::Following => self.leave_group(t),
+            TState::Waiting | TState::Following => self.leave_group(t, p),
             _ => {
-                let shown = match (self.terms[t].state, self.terms[t].search) {
-                    (TState::Playing, _) => Some(
-                        self.frames_started_by(t, self.q.now())
-                            .min(self.frames_available(t)),
-                    ),
+                let pl = self.playout();
+                let tm = &self.terms[t];
+                let shown = match (tm.state, tm.search) {
+                    (TState::Playing, _) => {
+                        Some(pl.frames_started_by(tm, now).min(pl.frames_available(tm)))
+                    }
                     (
                         TState::Searching,
                         Search::Skip {
@@ -782,14 +894,14 @@ impl Sim<'_> {
                             seg_end,
                             ..
                         },
-                    ) => Some(self.frames_started_by(t, self.q.now()).min(seg_end)),
+                    ) => Some(pl.frames_started_by(tm, now).min(seg_end)),
                     _ => None,
                 };
                 if let Some(f) = shown {
                     let tm = &mut self.terms[t];
                     tm.play_frame = f.max(tm.play_frame);
                 }
-                self.end_session(t);
+                self.end_session(t, p);
             }
         }
         let tm = &mut self.terms[t];
@@ -801,193 +913,417 @@ impl Sim<'_> {
 
     /// Starts normal play of the terminal's video at frame `pos` (after a search or on
     /// leaving a group); past the end, the video ends.
-    pub(super) fn play_from(&mut self, t: usize, pos: u64) {
+    fn play_from(&mut self, t: usize, pos: u64, p: &mut Ports) {
         let title = self.terms[t].title;
-        if !self.begin_at(t, title, pos, PrimeKind::Seek) {
+        if !self.begin_at(t, title, pos, PrimeKind::Seek, p) {
             self.terms[t].state = TState::Idle;
-            self.drain(t);
+            self.drain(t, p);
         }
     }
 
-    // ----- trace events ---------------------------------------------------------------
+    // ----- visual search (SPIFFI §8.1) ---------------------------------------------------
 
-    pub(super) fn trace_event(&mut self, i: usize, delayed: bool) {
-        let e = self.events[i];
-        let t = e.terminal.index();
+    /// Starts a search of the terminal's video from frame `pos` (the terminal is detached).
+    fn start_search(&mut self, t: usize, pos: u64, forward: bool, p: &mut Ports) {
+        match self.search.mode {
+            SearchMode::Skip => self.next_segment(t, pos, forward, p),
+            SearchMode::Version => {
+                let title = self.terms[t].title;
+                let (object, frame) =
+                    self.search
+                        .version_position(self.lib.frames(), title, forward, pos);
+                if frame < self.lib.frames_of(object as usize) {
+                    self.begin_at(t, object, frame, PrimeKind::Seek, p);
+                    self.terms[t].search = Search::Version { forward };
+                } else if forward {
+                    // nothing left to search through: the video ends
+                    self.terms[t].state = TState::Idle;
+                    self.drain(t, p);
+                } else {
+                    self.play_from(t, 0, p);
+                }
+            }
+        }
+    }
+
+    /// Skip search: reads the next segment after (or before) the one starting at `from`.
+    fn next_segment(&mut self, t: usize, from: u64, forward: bool, p: &mut Ports) {
+        let (start, end) = match self.search.next_segment(&self.playout(), from, forward) {
+            NextSegment::PlayFromStart => {
+                self.play_from(t, 0, p);
+                return;
+            }
+            NextSegment::End => (u64::MAX, 0),
+            NextSegment::Show { start, end } => (start, end),
+        };
+        let title = self.terms[t].title;
+        if start == u64::MAX || !self.setup_session(t, title, start, PrimeKind::Seek, p.now()) {
+            // the fast-forward ran past the end: the video ends
+            self.terms[t].state = TState::Idle;
+            self.drain(t, p);
+            return;
+        }
+        let limit = self
+            .lib
+            .offset(title as usize, end)
+            .div_ceil(self.cfg.block_bytes) as u32;
         let tm = &mut self.terms[t];
-        if !tm.deferred.is_empty() || (e.kind == EventKind::Start && tm.state != TState::Idle) {
-            tm.deferred.push_back(i as u32);
-            return;
-        }
-        if !delayed && tm.lag > SimDuration::ZERO {
-            self.q.schedule(e.time + tm.lag, Ev::Delayed(i as u32));
-            return;
-        }
-        self.apply(i);
+        tm.state = TState::Searching;
+        tm.limit_block = limit;
+        tm.search = Search::Skip {
+            forward,
+            seg_start: start,
+            seg_end: end,
+            showing: false,
+        };
+        self.fill(t, p);
+        self.segment_check(t, p);
     }
 
-    /// Runs deferred events of an idle terminal.
-    pub(super) fn drain(&mut self, t: usize) {
-        let now = self.q.now();
-        while let Some(&i) = self.terms[t].deferred.front() {
-            let e = self.events[i as usize];
-            if e.kind == EventKind::Start && self.terms[t].state != TState::Idle {
-                return;
-            }
-            let due = e.time + self.terms[t].lag;
-            if e.kind == EventKind::Start && due <= now {
-                // the start waited: everything after it shifts by the same delay
-                self.terms[t].lag = now.saturating_since(e.time);
-            } else if due > now {
-                // the rest keep their trace spacing
-                let rest: Vec<u32> = self.terms[t].deferred.drain(..).collect();
-                for j in rest {
-                    let due = self.events[j as usize].time + self.terms[t].lag;
-                    self.q.schedule(due.max(now), Ev::Delayed(j));
-                }
-                return;
-            }
-            self.terms[t].deferred.pop_front();
-            self.apply(i as usize);
+    /// Skip search: shows the segment once all of it that fits has arrived.
+    fn segment_check(&mut self, t: usize, p: &mut Ports) {
+        let Search::Skip {
+            forward,
+            seg_start,
+            seg_end,
+            showing: false,
+        } = self.terms[t].search
+        else {
+            return;
+        };
+        let pl = self.playout();
+        let tm = &self.terms[t];
+        let done = tm.frontier_block >= tm.limit_block
+            || tm.frontier_block >= self.blocks[tm.video as usize]
+            || (tm.outstanding == 0 && !pl.can_request(tm));
+        if !done {
+            return;
         }
+        // what is held of the segment (all of it unless the terminal's memory is smaller)
+        let end = seg_end.min(pl.frames_available(tm)).max(seg_start + 1);
+        self.terms[t].search = Search::Skip {
+            forward,
+            seg_start,
+            seg_end: end,
+            showing: true,
+        };
+        if p.w().measuring {
+            self.segments += 1;
+        }
+        let at = self.show_now(t, end, p.now());
+        self.wake_at(t, at, p);
     }
 
-    fn apply(&mut self, i: usize) {
-        let e = self.events[i];
-        let t = e.terminal.index();
-        let now = self.q.now();
-        let state = self.terms[t].state;
-        let same_video = state != TState::Idle && self.terms[t].title == e.video.0;
-        // a search, or a piggyback group, is left for any event but its own kind
-        let special = state == TState::Searching
-            || matches!(self.terms[t].search, Search::Version { .. })
-            || matches!(state, TState::Waiting | TState::Following);
-        match e.kind {
-            EventKind::Start => {
-                debug_assert_eq!(state, TState::Idle);
-                if self.acc.measuring {
-                    self.acc.videos_started += 1;
-                }
-                self.terms[t].videos_started += 1;
-                let first = &mut self.terms[t].first_request;
-                *first = (*first).min(now);
-                if self.piggyback_start(t, e.video.0, e.position) {
-                    return;
-                }
-                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Start) {
-                    self.terms[t].videos_started -= 1;
-                    if self.acc.measuring {
-                        self.acc.videos_started -= 1;
-                    }
-                    self.acc.events_ignored += 1;
-                    self.terms[t].state = TState::Idle;
-                }
+    /// Skip search: the segment has been shown; on to the next.
+    fn segment_wake(&mut self, t: usize, p: &mut Ports) {
+        let Search::Skip {
+            forward,
+            seg_start,
+            seg_end,
+            showing: true,
+        } = self.terms[t].search
+        else {
+            return;
+        };
+        self.terms[t].play_frame = seg_end;
+        self.end_session(t, p);
+        self.next_segment(t, seg_start, forward, p);
+    }
+
+    /// Skip search: the prefetch hint that terminal `t`'s reference to `block` on `disk`,
+    /// needed at `deadline`, carries (counted when it carries one).
+    pub fn search_hint(
+        &mut self,
+        t: usize,
+        block: BlockId,
+        disk: DiskId,
+        deadline: SimTime,
+        layout: &dyn Layout,
+        measuring: bool,
+    ) -> Option<PrefetchHint> {
+        let tm = self.terms.get(t)?;
+        let hint = self
+            .search
+            .hint(&self.playout(), layout, tm, block, disk, deadline);
+        if hint.is_some() && measuring {
+            self.prefetch_hints += 1;
+        }
+        hint
+    }
+
+    // ----- piggybacking (SPIFFI §8.2) ----------------------------------------------------
+
+    /// A `start` of `video` at `position` for idle terminal `t`: joins or opens a group when
+    /// the video has a start delay (returns `true`), else leaves the start to the caller.
+    fn piggyback_start(
+        &mut self,
+        t: usize,
+        video: u32,
+        position: SimDuration,
+        p: &mut Ports,
+    ) -> bool {
+        let now = p.now();
+        let Some((g, opens)) = self
+            .pig
+            .join(t as u32, video, position, now, p.w().measuring)
+        else {
+            return false;
+        };
+        if let Some(at) = opens {
+            p.q.schedule(at, Ev::GroupStart(g));
+        }
+        let tm = &mut self.terms[t];
+        tm.state = TState::Waiting;
+        tm.group = g;
+        tm.title = video;
+        tm.video = video;
+        tm.requested_at = now;
+        tm.play_frame = 0;
+        tm.first_block = 0;
+        tm.frontier_block = 0;
+        tm.next_block = 0;
+        true
+    }
+
+    /// The delay of group `g` has passed: its members start, as one stream if several.
+    pub fn group_start(&mut self, g: u32, p: &mut Ports) {
+        let now = p.now();
+        let terms = &self.terms;
+        let started = self
+            .pig
+            .start(g, now, p.w().measuring, |m| terms[m as usize].requested_at);
+        let video = started.video;
+        let members = started.members;
+        match members.len() {
+            0 => {}
+            1 => {
+                let m = members[0] as usize;
+                self.terms[m].title = video;
+                self.setup_session(m, video, 0, PrimeKind::Start, now);
+                // the start-up latency includes the wait
+                self.terms[m].prime_since = self.terms[m].requested_at;
+                self.fill(m, p);
+                self.check_prime(m, p);
             }
-            EventKind::Pause => {
-                if !same_video || state == TState::Paused {
-                    self.acc.events_ignored += 1;
-                    return;
-                }
-                if special {
-                    // stop searching (or leave the group) and pause where it got to
-                    let pos = self.detach(t);
-                    self.play_from(t, pos);
-                    if self.terms[t].state == TState::Idle {
-                        return;
+            _ => {
+                let s = match self.pig.free_stream() {
+                    Some(s) => s as usize,
+                    None => {
+                        self.terms.push(Term::new());
+                        self.terms.len() - 1
                     }
-                }
-                if self.terms[t].state == TState::Playing {
-                    self.advance(t);
-                    if self.terms[t].state == TState::Idle {
-                        return; // the video ended at this very instant
-                    }
-                }
-                let tm = &mut self.terms[t];
-                if tm.state == TState::Stalled {
-                    let s = clip(tm.stall_since, now, self.acc.window);
-                    tm.stalled_measured += s;
-                    self.acc.stalled += s;
-                }
-                tm.paused_from = tm.state;
-                tm.state = TState::Paused;
-                tm.cancel_wake();
-            }
-            EventKind::Resume => {
-                if same_video
-                    && (state == TState::Searching
-                        || matches!(self.terms[t].search, Search::Version { .. }))
-                {
-                    // end of a search: re-prime normal play where it got to
-                    let pos = self.detach(t);
-                    self.play_from(t, pos);
-                    return;
-                }
-                if !same_video || state != TState::Paused {
-                    self.acc.events_ignored += 1;
-                    return;
-                }
-                let tm = &mut self.terms[t];
-                tm.state = tm.paused_from;
-                match tm.state {
-                    TState::Playing => {
-                        tm.base_frame = tm.play_frame;
-                        tm.base_time = now;
-                        self.schedule_wake(t);
-                    }
-                    TState::Stalled => {
-                        tm.stall_since = now;
-                        self.fill(t);
-                        self.check_prime(t);
-                    }
-                    _ => {
-                        self.fill(t);
-                        self.check_prime(t);
-                    }
-                }
-            }
-            EventKind::Seek => {
-                if !same_video {
-                    self.acc.events_ignored += 1;
-                    return;
-                }
-                if special {
-                    self.detach(t);
-                } else {
-                    self.end_session(t);
-                }
-                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Seek) {
-                    self.acc.events_ignored += 1;
-                    self.terms[t].state = TState::Idle;
-                    self.drain(t);
-                }
-            }
-            EventKind::Stop => {
-                if !same_video {
-                    self.acc.events_ignored += 1;
-                    return;
-                }
-                if special {
-                    self.detach(t);
-                } else {
-                    self.end_session(t);
-                }
-                self.terms[t].state = TState::Idle;
-                self.drain(t);
-            }
-            EventKind::FastForward | EventKind::Rewind => {
-                let forward = e.kind == EventKind::FastForward;
-                let already = match self.terms[t].search {
-                    Search::Skip { forward: f, .. } | Search::Version { forward: f } => Some(f),
-                    Search::None => None,
                 };
-                if !same_video || already == Some(forward) {
-                    self.acc.events_ignored += 1;
-                    return;
+                for &m in &members {
+                    let tm = &mut self.terms[m as usize];
+                    tm.state = TState::Following;
+                    tm.group = s as u32;
                 }
-                let pos = self.detach(t);
-                self.acc.searches += u64::from(self.acc.measuring);
-                self.start_search(t, pos, forward);
+                self.terms[s].members = members;
+                self.terms[s].title = video;
+                self.setup_session(s, video, 0, PrimeKind::Start, now);
+                self.fill(s, p);
+                self.check_prime(s, p);
             }
+        }
+    }
+
+    /// Takes waiting or following terminal `t` out of its group (the caller decides what
+    /// it does next); a stream left without members stops.
+    fn leave_group(&mut self, t: usize, p: &mut Ports) {
+        let g = self.terms[t].group as usize;
+        match self.terms[t].state {
+            TState::Waiting => self.pig.leave(g as u32, t as u32),
+            TState::Following => {
+                self.terms[g].members.retain(|&m| m as usize != t);
+                if self.terms[g].members.is_empty() {
+                    self.end_session(g, p);
+                    self.terms[g].state = TState::Idle;
+                    self.pig.stream_stopped(g as u32);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Stream `s` reached the end of its video: so did every member.
+    fn end_stream(&mut self, s: usize, p: &mut Ports) {
+        self.end_session(s, p);
+        self.terms[s].state = TState::Idle;
+        let members = std::mem::take(&mut self.terms[s].members);
+        self.pig.stream_stopped(s as u32);
+        for m in members {
+            let m = m as usize;
+            self.terms[m].state = TState::Idle;
+            self.drain(m, p);
+        }
+    }
+
+    // ----- measurements ------------------------------------------------------------------
+
+    /// Samples the real terminals' buffers at `now`: their sum (for the time series).
+    pub fn sample(&mut self, now: SimTime) -> u128 {
+        let pl = self.playout();
+        let mut sum: u128 = 0;
+        let mut peak = self.buffer_peak;
+        for i in 0..self.cfg.count {
+            let b = pl.buffered_now(&self.terms, i, now);
+            sum += u128::from(b);
+            peak = peak.max(b);
+        }
+        self.buffer_peak = peak;
+        self.buffer_sum += sum;
+        self.buffer_samples += 1;
+        sum
+    }
+
+    /// Closes stalls still in progress at `w1` (streams first: their stall is their
+    /// members'), when the window is open.
+    pub fn close_stalls(&mut self, w1: SimTime, window: (SimTime, SimTime), measuring: bool) {
+        for i in (0..self.terms.len()).rev() {
+            let t = &self.terms[i];
+            if t.state == TState::Stalled && measuring {
+                let s = clip(t.stall_since, w1, window);
+                let members: Vec<usize> = if i < self.cfg.count {
+                    vec![i]
+                } else {
+                    t.members.iter().map(|&m| m as usize).collect()
+                };
+                for m in members {
+                    self.terms[m].stalled_measured += s;
+                    self.stalled += s;
+                }
+            }
+        }
+    }
+
+    /// The summary's `glitches` section, the `terminals` table, and the start-up latency,
+    /// videos started and ignored events, with the window opened at `w0` (`measuring`).
+    pub fn report(&self, w0: SimTime, measuring: bool) -> (Glitches, Stat, u64, u64, Table) {
+        let mut affected = 0u64;
+        let mut never_displayed = 0u64;
+        let mut rows = TermRows::default();
+        for (i, t) in self.terms[..self.cfg.count].iter().enumerate() {
+            if t.glitches_measured > 0 {
+                affected += 1;
+            }
+            if measuring && t.never_displayed_since(w0) {
+                never_displayed += 1;
+            }
+            rows.push(i, t);
+        }
+        let glitches = Glitches {
+            count: self.glitches,
+            stalled_ns: self.stalled,
+            terminals_affected: affected,
+            first_glitch_ns: self.first_glitch.map(|g| g.saturating_since(w0).as_nanos()),
+            never_displayed,
+        };
+        (
+            glitches,
+            self.startup.stat(),
+            self.videos_started,
+            self.events_ignored,
+            rows.table(),
+        )
+    }
+
+    /// Mean bytes buffered per real terminal over the samples.
+    pub fn occupancy_mean(&self) -> u64 {
+        if self.buffer_samples == 0 || self.cfg.count == 0 {
+            0
+        } else {
+            (self.buffer_sum / u128::from(self.buffer_samples) / self.cfg.count as u128) as u64
+        }
+    }
+
+    /// Most bytes a real terminal buffered at a sample.
+    pub fn occupancy_peak(&self) -> u64 {
+        self.buffer_peak
+    }
+
+    /// The terminals' side of the byte balance: (issued, delivered, received, consumed
+    /// (live sessions' shown frames included), discarded, buffered in live sessions).
+    pub fn conservation(&self) -> (u64, u64, u64, u64, u64, u64) {
+        let pl = self.playout();
+        let mut buffered = 0u64;
+        let mut consumed_live = 0u64;
+        for t in &self.terms {
+            buffered += pl.session_buffered(t);
+            consumed_live += pl.session_consumed(t);
+        }
+        (
+            self.issued,
+            self.delivered,
+            self.received_bytes,
+            self.consumed_bytes + consumed_live,
+            self.discarded_bytes,
+            buffered,
+        )
+    }
+
+    /// The summary's `search` section: when the scenario has `[interactive]` or its
+    /// workload has `ff`/`rewind` events.
+    pub fn search_summary(&self) -> Option<SearchSummary> {
+        if !self.cfg.report_searches {
+            return None;
+        }
+        let count = self.search.videos as usize;
+        let stored = |range: std::ops::Range<usize>| -> u64 {
+            range
+                .map(|v| u64::from(self.blocks[v]) * self.cfg.block_bytes)
+                .sum()
+        };
+        Some(SearchSummary {
+            mode: self.search.mode,
+            searches: self.searches,
+            segments_shown: self.segments,
+            prefetch_hints: self.prefetch_hints,
+            video_bytes: stored(0..count),
+            search_version_bytes: stored(count..self.blocks.len()),
+        })
+    }
+
+    /// The summary's `piggyback` section.
+    pub fn piggyback_summary(&self) -> Option<PiggybackSummary> {
+        self.pig.summary()
+    }
+}
+
+#[derive(Default)]
+struct TermRows {
+    id: Vec<u64>,
+    videos: Vec<u64>,
+    glitches: Vec<u64>,
+    stalled: Vec<u64>,
+    received: Vec<u64>,
+    startup_mean: Vec<u64>,
+}
+
+impl TermRows {
+    fn push(&mut self, i: usize, t: &Term) {
+        self.id.push(i as u64);
+        self.videos.push(t.videos_started);
+        self.glitches.push(t.glitches_measured);
+        self.stalled.push(t.stalled_measured);
+        self.received.push(t.bytes_received);
+        self.startup_mean
+            .push(t.startup_sum.checked_div(t.startups).unwrap_or(0));
+    }
+
+    fn table(self) -> Table {
+        Table {
+            name: "terminals".into(),
+            columns: vec![
+                ("terminal".into(), Column::U64(self.id)),
+                ("videos_started".into(), Column::U64(self.videos)),
+                ("glitches".into(), Column::U64(self.glitches)),
+                ("stalled_ns".into(), Column::U64(self.stalled)),
+                ("bytes_received".into(), Column::U64(self.received)),
+                (
+                    "startup_latency_mean_ns".into(),
+                    Column::U64(self.startup_mean),
+                ),
+            ],
         }
     }
 }

@@ -31,13 +31,16 @@
 //! position reached, `pause` does the same and pauses, `seek`/`stop` behave as usual, and
 //! the other direction's search starts from the position reached (the same direction again
 //! is ignored).
+//!
+//! This file holds the search's settings and arithmetic (segment bounds, version positions,
+//! prefetch hints); the terminals (`terminal.rs`) run the search as part of their state.
 
-use super::engine::Sim;
-use super::terminal::{PrimeKind, Search, TState};
+use super::playout::Playout;
+use super::term::{Search, TState, Term};
 use crate::ids::{BlockId, DiskId};
-use crate::plugin::PrefetchHint;
-use crate::system::ondemand::spec::SearchMode;
-use crate::time::SimTime;
+use crate::plugin::{Layout, PrefetchHint};
+use crate::system::ondemand::spec::{InteractiveSection, SearchMode};
+use crate::time::{SimDuration, SimTime};
 
 /// Later segments a skip-search hint looks through for a block on the reference's disk.
 const HINT_SEGMENTS: u64 = 64;
@@ -46,76 +49,115 @@ const HINT_SEGMENTS: u64 = 64;
 /// play follows from there).
 const HINT_BLOCKS_FROM_START: u32 = 4096;
 
-impl Sim<'_> {
-    /// Starts a search of the terminal's video from frame `pos` (the terminal is detached).
-    pub(super) fn start_search(&mut self, t: usize, pos: u64, forward: bool) {
-        match self.interactive.search {
-            SearchMode::Skip => self.next_segment(t, pos, forward),
-            SearchMode::Version => {
-                let title = self.terms[t].title;
-                let (object, frame) = self.version_position(title, forward, pos);
-                if frame < self.lib.frames_of(object as usize) {
-                    self.begin_at(t, object, frame, PrimeKind::Seek);
-                    self.terms[t].search = Search::Version { forward };
-                } else if forward {
-                    // nothing left to search through: the video ends
-                    self.terms[t].state = TState::Idle;
-                    self.drain(t);
-                } else {
-                    self.play_from(t, 0);
-                }
-            }
+/// How searches work (`[interactive]`), in frames where the library has them.
+pub(super) struct VisualSearch {
+    /// Skip or version.
+    pub mode: SearchMode,
+    /// Versions: frames of the movie per frame of a version.
+    pub speedup: u64,
+    /// Skip: a segment is shown every `every`, for `show`.
+    pub every: SimDuration,
+    pub show: SimDuration,
+    /// Skip: references carry prefetch hints.
+    pub hints: bool,
+    /// Videos of the library (the versions of video `v` are objects `count + v` and
+    /// `2·count + v`).
+    pub videos: u32,
+}
+
+/// What a skip search does after the segment starting at `from`.
+pub(super) enum NextSegment {
+    /// The rewind reached the beginning: normal play from there.
+    PlayFromStart,
+    /// Show frames `[start, end)`, reading blocks up to (not including) `limit_block`.
+    Show { start: u64, end: u64 },
+    /// The fast-forward ran past the end: the video ends.
+    End,
+}
+
+impl VisualSearch {
+    pub fn new(i: &InteractiveSection, videos: u32) -> Self {
+        VisualSearch {
+            mode: i.search,
+            speedup: u64::from(i.speedup),
+            every: i.every.sim(),
+            show: i.show.sim(),
+            hints: i.hints,
+            videos,
         }
     }
 
     /// The search version of `title` for the direction and its frame matching movie frame
-    /// `pos`.
-    pub(super) fn version_position(&self, title: u32, forward: bool, pos: u64) -> (u32, u64) {
-        let count = self.scenario.file.videos.count;
-        let k = u64::from(self.interactive.speedup);
-        let object = if forward { count } else { 2 * count } + title;
-        (object, version_frame(self.lib.frames(), k, forward, pos))
+    /// `pos`, for movies of `frames` frames.
+    pub fn version_position(&self, frames: u64, title: u32, forward: bool, pos: u64) -> (u32, u64) {
+        let object = if forward {
+            self.videos
+        } else {
+            2 * self.videos
+        } + title;
+        (object, version_frame(frames, self.speedup, forward, pos))
     }
 
     /// The movie frame matching frame `r` of a search version.
-    pub(super) fn movie_position(&self, forward: bool, r: u64) -> u64 {
-        let k = u64::from(self.interactive.speedup);
-        movie_frame(self.lib.frames(), k, forward, r)
+    pub fn movie_position(&self, frames: u64, forward: bool, r: u64) -> u64 {
+        movie_frame(frames, self.speedup, forward, r)
     }
 
-    /// Skip search: the prefetch hint for terminal `t`'s reference to `block` on `disk`,
-    /// needed at `deadline` — the first block of a later segment (in the search's direction)
-    /// on the same disk, due one `show` later per segment in between; after a rewind's
-    /// segment at the start, the first such block of the normal play that follows. `None`
-    /// unless hints are on and the terminal is in a skip search of that video.
-    pub(super) fn search_hint(
+    /// Skip search: the segment after (or before) the one starting at frame `from`.
+    pub fn next_segment(&self, p: &Playout, from: u64, forward: bool) -> NextSegment {
+        let frames = p.lib.frames();
+        let every = p.lib.frame_at(self.every).max(1);
+        let show = p.lib.frame_at(self.show).max(1);
+        let start = if forward {
+            from + every
+        } else if from == 0 {
+            return NextSegment::PlayFromStart;
+        } else {
+            from.saturating_sub(every)
+        };
+        if start >= frames {
+            return NextSegment::End;
+        }
+        NextSegment::Show {
+            start,
+            end: (start + show).min(frames),
+        }
+    }
+
+    /// Skip search: the prefetch hint for `tm`'s reference to `block` on `disk`, needed at
+    /// `deadline` — the first block of a later segment (in the search's direction) on the
+    /// same disk, due one `show` later per segment in between; after a rewind's segment at
+    /// the start, the first such block of the normal play that follows. `None` unless hints
+    /// are on and the terminal is in a skip search of that video.
+    pub fn hint(
         &self,
-        t: usize,
+        p: &Playout,
+        layout: &dyn Layout,
+        tm: &Term,
         block: BlockId,
         disk: DiskId,
         deadline: SimTime,
     ) -> Option<PrefetchHint> {
-        let tm = self.terms.get(t)?;
         let Search::Skip {
             forward, seg_start, ..
         } = tm.search
         else {
             return None;
         };
-        if !self.interactive.hints || tm.state != TState::Searching || block.video.0 != tm.video {
+        if !self.hints || tm.state != TState::Searching || block.video.0 != tm.video {
             return None;
         }
         let v = tm.video as usize;
-        let frames = self.lib.frames_of(v);
-        let every = self.lib.frame_at(self.interactive.every.sim()).max(1);
-        let show = self.lib.frame_at(self.interactive.show.sim()).max(1);
-        let show_time = self.interactive.show.sim();
+        let frames = p.lib.frames_of(v);
+        let every = p.lib.frame_at(self.every).max(1);
+        let show = p.lib.frame_at(self.show).max(1);
+        let show_time = self.show;
         let on_disk = |index: u32| {
             let b = BlockId {
                 video: block.video,
                 index,
             };
-            (index != block.index && self.layout.locate(b).disk == disk).then_some(b)
+            (index != block.index && layout.locate(b).disk == disk).then_some(b)
         };
         for k in 1..=HINT_SEGMENTS {
             let start = if forward {
@@ -126,16 +168,16 @@ impl Sim<'_> {
             if start >= frames {
                 return None; // the fast-forward ends the video first
             }
-            let first = (self.lib.offset(v, start) / self.block_bytes) as u32;
+            let first = (p.lib.offset(v, start) / p.block_bytes) as u32;
             let last = if !forward && start == 0 {
                 // the rewind reaches the start; normal play follows
                 first.saturating_add(HINT_BLOCKS_FROM_START)
             } else {
-                self.lib
+                p.lib
                     .offset(v, (start + show).min(frames))
-                    .div_ceil(self.block_bytes) as u32
+                    .div_ceil(p.block_bytes) as u32
             };
-            let hit = (first..last.min(self.blocks[v])).find_map(on_disk);
+            let hit = (first..last.min(p.blocks[v])).find_map(on_disk);
             if let Some(b) = hit {
                 return Some(PrefetchHint {
                     block: b,
@@ -147,94 +189,6 @@ impl Sim<'_> {
             }
         }
         None
-    }
-
-    /// Skip search: reads the next segment after (or before) the one starting at `from`.
-    fn next_segment(&mut self, t: usize, from: u64, forward: bool) {
-        let frames = self.lib.frames();
-        let every = self.lib.frame_at(self.interactive.every.sim()).max(1);
-        let show = self.lib.frame_at(self.interactive.show.sim()).max(1);
-        let start = if forward {
-            from + every
-        } else if from == 0 {
-            // the rewind reached the beginning: play from there
-            self.play_from(t, 0);
-            return;
-        } else {
-            from.saturating_sub(every)
-        };
-        let title = self.terms[t].title;
-        if start >= frames || !self.setup_session(t, title, start, PrimeKind::Seek) {
-            // the fast-forward ran past the end: the video ends
-            self.terms[t].state = TState::Idle;
-            self.drain(t);
-            return;
-        }
-        let end = (start + show).min(frames);
-        let limit = self
-            .lib
-            .offset(title as usize, end)
-            .div_ceil(self.block_bytes) as u32;
-        let tm = &mut self.terms[t];
-        tm.state = TState::Searching;
-        tm.limit_block = limit;
-        tm.search = Search::Skip {
-            forward,
-            seg_start: start,
-            seg_end: end,
-            showing: false,
-        };
-        self.fill(t);
-        self.segment_check(t);
-    }
-
-    /// Skip search: shows the segment once all of it that fits has arrived.
-    pub(super) fn segment_check(&mut self, t: usize) {
-        let Search::Skip {
-            forward,
-            seg_start,
-            seg_end,
-            showing: false,
-        } = self.terms[t].search
-        else {
-            return;
-        };
-        let tm = &self.terms[t];
-        let done = tm.frontier_block >= tm.limit_block
-            || tm.frontier_block >= self.blocks[tm.video as usize]
-            || (self.all_arrived(t) && !self.can_request(t));
-        if !done {
-            return;
-        }
-        // what is held of the segment (all of it unless the terminal's memory is smaller)
-        let end = seg_end.min(self.frames_available(t)).max(seg_start + 1);
-        self.terms[t].search = Search::Skip {
-            forward,
-            seg_start,
-            seg_end: end,
-            showing: true,
-        };
-        if self.acc.measuring {
-            self.acc.segments += 1;
-        }
-        let at = self.show_now(t, end);
-        self.wake_at(t, at);
-    }
-
-    /// Skip search: the segment has been shown; on to the next.
-    pub(super) fn segment_wake(&mut self, t: usize) {
-        let Search::Skip {
-            forward,
-            seg_start,
-            seg_end,
-            showing: true,
-        } = self.terms[t].search
-        else {
-            return;
-        };
-        self.terms[t].play_frame = seg_end;
-        self.end_session(t);
-        self.next_segment(t, seg_start, forward);
     }
 }
 

@@ -1,0 +1,75 @@
+//! Why an on-demand run stops without results, and how components report a plugin that
+//! broke its contract.
+
+use crate::spec::ScenarioError;
+use crate::time::SimTime;
+
+/// Why a run stopped without results.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// The scenario cannot run, for a reason only visible once the video library exists
+    /// (frame sizes depend on the seed) or a plugin is built for it (a layout that does not
+    /// fit the disks, a disk parameter file that cannot be read). Reported like any scenario
+    /// error (exit code 2).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// Simulated time stopped advancing: a livelock, which is a bug in vodbench or in a
+    /// plugin. The run is void.
+    #[error("simulation made no progress: {events} events at {time} without time advancing (last: {last}); please report this with the scenario")]
+    NoProgress {
+        /// The instant time stopped at.
+        time: SimTime,
+        /// Events processed at that instant.
+        events: u64,
+        /// The last event, for the report.
+        last: String,
+    },
+    /// A plugin broke its contract during the run; the run is void.
+    #[error("{kind} `{name}` broke its contract at {time}: {message}")]
+    Plugin {
+        /// Plugin kind key.
+        kind: &'static str,
+        /// Plugin name.
+        name: String,
+        /// Simulated time.
+        time: SimTime,
+        /// What it did.
+        message: String,
+    },
+}
+
+/// The first contract a plugin broke in a run, as components report it; the engine stops
+/// after the event that found it.
+#[derive(Default)]
+pub(super) struct Faults {
+    first: Option<SimError>,
+}
+
+impl Faults {
+    /// Plugin `name` of kind `kind` broke its contract at `time` (only the first is kept).
+    pub fn plugin(&mut self, kind: &'static str, name: &str, time: SimTime, message: String) {
+        if self.first.is_none() {
+            self.first = Some(SimError::Plugin {
+                kind,
+                name: name.to_string(),
+                time,
+                message,
+            });
+        }
+    }
+
+    /// Records a run-stopping error (only the first is kept).
+    pub fn stop(&mut self, e: SimError) {
+        self.first.get_or_insert(e);
+    }
+
+    /// Whether something broke.
+    pub fn any(&self) -> bool {
+        self.first.is_some()
+    }
+
+    /// The first error, taken.
+    pub fn take(&mut self) -> Option<SimError> {
+        self.first.take()
+    }
+}

@@ -1,0 +1,36 @@
+//! The events of an on-demand run: plain values (no boxing) that the engine routes to the
+//! component they concern. Indices name request slots, nodes, disks, terminals and
+//! messages in the components' arenas.
+
+/// "No slot" in the arenas' linked lists.
+pub(super) const NONE: u32 = u32::MAX;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Ev {
+    /// Trace event `i` at its trace time.
+    Trace(u32),
+    /// Trace event `i`, delayed for its terminal (lag or deferral).
+    Delayed(u32),
+    /// Request slot reaches its node.
+    ReqAtNode(u32),
+    /// A node's CPU finished its current job.
+    CpuDone(u32),
+    /// A disk finished its current access.
+    DiskDone(u32),
+    /// Request slot's data reaches its terminal.
+    Arrive(u32),
+    /// Terminal wake-up (terminal, generation).
+    Wake(u32, u32),
+    /// A piggyback group's start delay has passed.
+    GroupStart(u32),
+    /// Ask the prefetcher again for this disk.
+    PrefetchWake(u32),
+    /// A network message's setup is over: it asks for its first link.
+    NetAcquire(u32),
+    /// A network message has held its whole path long enough: it releases the links.
+    NetRelease(u32),
+    /// Take a sample of terminal buffers.
+    Sample,
+    MeasureStart,
+    MeasureEnd,
+}

@@ -1,0 +1,487 @@
+//! The network between terminals and nodes (SPIFFI §6.2; Jadav et al.'s interconnect;
+//! Pappas et al.'s egress link): the [`Interconnect`] plugin says which links a message holds
+//! and for how long; this component queues messages at the links, first come first served,
+//! and delivers them.
+//!
+//! A message waits its `setup`, then acquires the links of its path in order, holding those
+//! it has while it waits for the next (as a cut-through or wormhole transfer does), keeps
+//! them all for `hold`, releases them together and is delivered `delivery` later. A path
+//! without links (the `ideal` interconnect) never waits: its message is delivered
+//! `setup + hold + delivery` after it was sent, by one event, exactly as SPIFFI's network.
+//!
+//! Measured for the links (when the interconnect has any): each link's busy fraction, the
+//! messages it carried and their waits for it; each message's wait for its whole path and
+//! its time from sending to delivery (`summary.json`'s `network`, the `links` table).
+
+use super::error::Faults;
+use super::event::Ev;
+use super::measure::{fmax, mean, utilization, Window};
+use super::queue::EventQueue;
+use super::requests::Arena;
+use super::stats::{DurStat, Level};
+use crate::ids::LinkId;
+use crate::plugin::{Endpoint, Interconnect};
+use crate::results::{Column, NetworkSummary, Table};
+use crate::time::{SimDuration, SimTime};
+use std::collections::VecDeque;
+
+/// One link: a server of one message at a time.
+struct Link {
+    name: String,
+    /// The message holding it.
+    holder: Option<u32>,
+    /// Messages waiting for it, first come first served.
+    queue: VecDeque<u32>,
+    busy: Level,
+    // measured
+    messages: u64,
+    wait_sum: u128,
+    wait_max: u64,
+}
+
+/// A message on its way.
+#[derive(Copy, Clone)]
+struct Msg {
+    /// The event that delivers it.
+    deliver: Ev,
+    bytes: u64,
+    /// Links of its path acquired so far.
+    held: u32,
+    hold: SimDuration,
+    delivery: SimDuration,
+    sent: SimTime,
+    /// When it asked for its first link.
+    asked: SimTime,
+    /// When it asked for the link it waits for.
+    link_asked: SimTime,
+}
+
+/// The interconnect, its links and their queues.
+pub(super) struct Network {
+    plugin: Box<dyn Interconnect>,
+    /// The interconnect's name, for contract errors and the summary.
+    name: &'static str,
+    links: Vec<Link>,
+    msgs: Arena<Msg>,
+    /// Each message slot's path (kept per slot, so reused slots reuse their vectors).
+    paths: Vec<Vec<LinkId>>,
+    scratch: Vec<LinkId>,
+    // measured
+    messages: u64,
+    bytes: u64,
+    wait: DurStat,
+    delivered: DurStat,
+    /// Block bytes handed to the network and not yet received (conservation).
+    pub in_transit_bytes: u64,
+}
+
+impl Network {
+    /// The network of interconnect `plugin` (named `name`).
+    pub fn new(plugin: Box<dyn Interconnect>, name: &'static str) -> Self {
+        let links = plugin
+            .links()
+            .into_iter()
+            .map(|name| Link {
+                name,
+                holder: None,
+                queue: VecDeque::new(),
+                busy: Level::default(),
+                messages: 0,
+                wait_sum: 0,
+                wait_max: 0,
+            })
+            .collect();
+        Network {
+            plugin,
+            name,
+            links,
+            msgs: Arena::new(),
+            paths: Vec::new(),
+            scratch: Vec::new(),
+            messages: 0,
+            bytes: 0,
+            wait: DurStat::new(),
+            delivered: DurStat::new(),
+            in_transit_bytes: 0,
+        }
+    }
+
+    /// Opens the measured window: link busy time counts from `now`.
+    pub fn open(&mut self, now: SimTime) {
+        for l in &mut self.links {
+            l.busy.open(now);
+        }
+    }
+
+    /// Sends a message of `bytes` from `from` to `to`, delivered by the event `deliver`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn send(
+        &mut self,
+        from: Endpoint,
+        to: Endpoint,
+        bytes: u64,
+        deliver: Ev,
+        q: &mut EventQueue<Ev>,
+        w: &Window,
+        faults: &mut Faults,
+    ) {
+        let now = q.now();
+        self.scratch.clear();
+        let t = self.plugin.route(from, to, bytes, &mut self.scratch);
+        if self.scratch.is_empty() {
+            q.schedule(now + t.unloaded(), deliver);
+            return;
+        }
+        if let Some(m) = self.bad_path() {
+            faults.plugin("server.network", self.name, now, m);
+            return;
+        }
+        let m = self.msgs.put(Msg {
+            deliver,
+            bytes,
+            held: 0,
+            hold: t.hold,
+            delivery: t.delivery,
+            sent: now,
+            asked: now,
+            link_asked: now,
+        });
+        if self.paths.len() <= m as usize {
+            self.paths.resize_with(m as usize + 1, Vec::new);
+        }
+        let path = &mut self.paths[m as usize];
+        path.clear();
+        path.extend_from_slice(&self.scratch);
+        if t.setup == SimDuration::ZERO {
+            self.acquire(m, q, w);
+        } else {
+            q.schedule(now + t.setup, Ev::NetAcquire(m));
+        }
+    }
+
+    /// What is wrong with the path in `scratch`: a link that does not exist, or one named
+    /// twice.
+    fn bad_path(&self) -> Option<String> {
+        let p = &self.scratch;
+        for (i, l) in p.iter().enumerate() {
+            if l.index() >= self.links.len() {
+                return Some(format!(
+                    "routed a message over link {l}, but it has {} links",
+                    self.links.len()
+                ));
+            }
+            if p[..i].contains(l) {
+                return Some(format!("routed a message over link {l} twice"));
+            }
+        }
+        None
+    }
+
+    /// Message `m`'s setup is over (`Ev::NetAcquire`): it asks for its first link.
+    pub fn setup_done(&mut self, m: u32, q: &mut EventQueue<Ev>, w: &Window) {
+        let now = q.now();
+        let msg = &mut self.msgs.slots[m as usize];
+        msg.asked = now;
+        msg.link_asked = now;
+        self.acquire(m, q, w);
+    }
+
+    /// Message `m` acquires the links of its path from the next one on, until one is taken
+    /// (it waits there) or it holds them all (it is then released after its hold time).
+    fn acquire(&mut self, m: u32, q: &mut EventQueue<Ev>, w: &Window) {
+        let now = q.now();
+        let len = self.paths[m as usize].len() as u32;
+        loop {
+            let msg = self.msgs.slots[m as usize];
+            if msg.held == len {
+                if w.measuring {
+                    self.wait.record(now.saturating_since(msg.asked).as_nanos());
+                }
+                q.schedule(now + msg.hold, Ev::NetRelease(m));
+                return;
+            }
+            let l = self.paths[m as usize][msg.held as usize].index();
+            let link = &mut self.links[l];
+            if link.holder.is_some() {
+                link.queue.push_back(m);
+                self.msgs.slots[m as usize].link_asked = now;
+                return;
+            }
+            self.take(l, m, now, w);
+        }
+    }
+
+    /// Link `l` goes to message `m` at `now`.
+    fn take(&mut self, l: usize, m: u32, now: SimTime, w: &Window) {
+        let msg = &mut self.msgs.slots[m as usize];
+        let link = &mut self.links[l];
+        link.holder = Some(m);
+        link.busy.set(now, 1, w.span);
+        if w.measuring {
+            let waited = now.saturating_since(msg.link_asked).as_nanos();
+            link.messages += 1;
+            link.wait_sum += u128::from(waited);
+            link.wait_max = link.wait_max.max(waited);
+        }
+        msg.held += 1;
+        msg.link_asked = now;
+    }
+
+    /// Message `m` has held its path for its hold time (`Ev::NetRelease`): it is delivered
+    /// after its delivery time, and each of its links goes to the next message waiting.
+    pub fn release(&mut self, m: u32, q: &mut EventQueue<Ev>, w: &Window) {
+        let now = q.now();
+        let msg = self.msgs.slots[m as usize];
+        q.schedule(now + msg.delivery, msg.deliver);
+        if w.measuring {
+            self.messages += 1;
+            self.bytes += msg.bytes;
+            self.delivered
+                .record((now + msg.delivery).saturating_since(msg.sent).as_nanos());
+        }
+        let path = std::mem::take(&mut self.paths[m as usize]);
+        self.msgs.release(m);
+        for l in &path {
+            let l = l.index();
+            let link = &mut self.links[l];
+            debug_assert_eq!(link.holder, Some(m));
+            link.holder = None;
+            link.busy.set(now, 0, w.span);
+            if let Some(next) = link.queue.pop_front() {
+                self.take(l, next, now, w);
+                self.acquire(next, q, w);
+            }
+        }
+        self.paths[m as usize] = path;
+    }
+
+    /// The summary's `network` section and the `links` table (none for an interconnect
+    /// without links), the window closed at `w1` after `measured` ns.
+    pub fn report(
+        &mut self,
+        w1: SimTime,
+        window: (SimTime, SimTime),
+        measured: u64,
+    ) -> Option<(NetworkSummary, Table)> {
+        if self.links.is_empty() {
+            return None;
+        }
+        let mut util = Vec::new();
+        let (mut name, mut msgs, mut waits, mut wait_max) = (vec![], vec![], vec![], vec![]);
+        for l in &mut self.links {
+            util.push(utilization(&mut l.busy, w1, window, measured));
+            name.push(l.name.clone());
+            msgs.push(l.messages);
+            waits.push(if l.messages == 0 {
+                0
+            } else {
+                (l.wait_sum / u128::from(l.messages)) as u64
+            });
+            wait_max.push(l.wait_max);
+        }
+        let busiest = (0..util.len())
+            .max_by(|&a, &b| util[a].total_cmp(&util[b]).then(b.cmp(&a)))
+            .unwrap_or(0);
+        let summary = NetworkSummary {
+            interconnect: self.name.to_string(),
+            links: self.links.len() as u64,
+            messages: self.messages,
+            bytes: self.bytes,
+            wait: self.wait.stat(),
+            delivery: self.delivered.stat(),
+            utilization_mean_ratio: mean(&util),
+            utilization_max_ratio: fmax(&util),
+            busiest_link: self.links[busiest].name.clone(),
+        };
+        let table = Table {
+            name: "links".into(),
+            columns: vec![
+                (
+                    "link".into(),
+                    Column::U64((0..self.links.len() as u64).collect()),
+                ),
+                ("name".into(), Column::Str(name)),
+                ("utilization_ratio".into(), Column::F64(util)),
+                ("messages".into(), Column::U64(msgs)),
+                ("wait_mean_ns".into(), Column::U64(waits)),
+                ("wait_max_ns".into(), Column::U64(wait_max)),
+            ],
+        };
+        Some((summary, table))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{NodeId, TerminalId};
+    use crate::plugin::Transfer;
+
+    /// Two ports per node, `ns_per_byte` each, no other cost: what `ports` does, by hand.
+    struct TwoPorts {
+        nodes: u32,
+        ns_per_byte: u64,
+    }
+    impl Interconnect for TwoPorts {
+        fn links(&self) -> Vec<String> {
+            (0..2 * self.nodes).map(|i| format!("l{i}")).collect()
+        }
+        fn route(
+            &mut self,
+            from: Endpoint,
+            to: Endpoint,
+            bytes: u64,
+            path: &mut Vec<LinkId>,
+        ) -> Transfer {
+            if let Endpoint::Node(n) = from {
+                path.push(LinkId(n.0));
+            }
+            if let Endpoint::Node(n) = to {
+                path.push(LinkId(self.nodes + n.0));
+            }
+            Transfer {
+                hold: SimDuration::from_nanos(bytes * self.ns_per_byte),
+                delivery: SimDuration::from_nanos(7),
+                ..Transfer::default()
+            }
+        }
+    }
+
+    fn open() -> Window {
+        Window {
+            span: (SimTime::ZERO, SimTime::MAX),
+            measuring: true,
+        }
+    }
+
+    /// Runs the queue to the end; (delivery time, delivered event) in order.
+    fn deliveries(net: &mut Network, q: &mut EventQueue<Ev>, w: &Window) -> Vec<(u64, Ev)> {
+        let mut out = Vec::new();
+        while let Some((t, e)) = q.pop() {
+            match e {
+                Ev::NetAcquire(m) => net.setup_done(m, q, w),
+                Ev::NetRelease(m) => net.release(m, q, w),
+                other => out.push((t.as_nanos(), other)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn one_transfer_takes_its_hold_and_delivery_two_into_one_port_serialize() {
+        let w = open();
+        let mut faults = Faults::default();
+        let two = || {
+            Network::new(
+                Box::new(TwoPorts {
+                    nodes: 2,
+                    ns_per_byte: 10,
+                }),
+                "two",
+            )
+        };
+        let to = |n| Endpoint::Node(NodeId(n));
+        let from = |t| Endpoint::Terminal(TerminalId(t));
+        // alone: 100 bytes × 10 ns + 7 ns
+        let (mut net, mut q) = (two(), EventQueue::new());
+        net.send(from(0), to(1), 100, Ev::Arrive(1), &mut q, &w, &mut faults);
+        assert_eq!(deliveries(&mut net, &mut q, &w), [(1007, Ev::Arrive(1))]);
+        // into different nodes at once: no waiting
+        let (mut net, mut q) = (two(), EventQueue::new());
+        net.send(from(0), to(0), 100, Ev::Arrive(4), &mut q, &w, &mut faults);
+        net.send(from(0), to(1), 100, Ev::Arrive(5), &mut q, &w, &mut faults);
+        assert_eq!(
+            deliveries(&mut net, &mut q, &w),
+            [(1007, Ev::Arrive(4)), (1007, Ev::Arrive(5))]
+        );
+        // two terminals send to node 1 at once: the second waits for the receive port
+        let (mut net, mut q) = (two(), EventQueue::new());
+        net.send(from(0), to(1), 100, Ev::Arrive(2), &mut q, &w, &mut faults);
+        net.send(from(1), to(1), 100, Ev::Arrive(3), &mut q, &w, &mut faults);
+        assert_eq!(
+            deliveries(&mut net, &mut q, &w),
+            [(1007, Ev::Arrive(2)), (2007, Ev::Arrive(3))]
+        );
+        assert!(!faults.any());
+        let (s, table) = net.report(SimTime::from_nanos(2007), w.span, 2007).unwrap();
+        assert_eq!((s.messages, s.bytes, s.links), (2, 200, 4));
+        // the message that waited, waited one whole transfer; the other not at all
+        assert_eq!((s.wait.max_ns, s.wait.mean_ns), (1000, 500));
+        assert_eq!(s.delivery.max_ns, 2007);
+        assert_eq!(s.busiest_link, "l3");
+        assert!((s.utilization_max_ratio - 2000.0 / 2007.0).abs() < 1e-12);
+        assert_eq!(table.rows(), 4);
+    }
+
+    #[test]
+    fn a_message_holds_its_send_port_while_it_waits_for_the_receive_port() {
+        let w = open();
+        let mut faults = Faults::default();
+        let mut net = Network::new(
+            Box::new(TwoPorts {
+                nodes: 3,
+                ns_per_byte: 1,
+            }),
+            "two",
+        );
+        let mut q = EventQueue::new();
+        // node 0 → node 2 (1000 ns) holds node 2's receive port; node 1 → node 2 waits for
+        // it while holding node 1's send port; node 1 → node 0 then waits for node 1's send
+        // port although node 0's receive port is free
+        let sends = [(0, 2, 1000, 1), (1, 2, 1000, 2), (1, 0, 10, 3)];
+        for (a, b, bytes, e) in sends {
+            net.send(
+                Endpoint::Node(NodeId(a)),
+                Endpoint::Node(NodeId(b)),
+                bytes,
+                Ev::Arrive(e),
+                &mut q,
+                &w,
+                &mut faults,
+            );
+        }
+        assert_eq!(
+            deliveries(&mut net, &mut q, &w),
+            [
+                (1007, Ev::Arrive(1)),
+                (2007, Ev::Arrive(2)),
+                (2017, Ev::Arrive(3))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_path_naming_a_missing_or_repeated_link_is_a_contract_error() {
+        struct Bad(Vec<LinkId>);
+        impl Interconnect for Bad {
+            fn links(&self) -> Vec<String> {
+                vec!["only".into()]
+            }
+            fn route(
+                &mut self,
+                _: Endpoint,
+                _: Endpoint,
+                _: u64,
+                path: &mut Vec<LinkId>,
+            ) -> Transfer {
+                path.extend_from_slice(&self.0);
+                Transfer::default()
+            }
+        }
+        for path in [vec![LinkId(1)], vec![LinkId(0), LinkId(0)]] {
+            let w = open();
+            let mut faults = Faults::default();
+            let mut net = Network::new(Box::new(Bad(path)), "bad");
+            let mut q = EventQueue::new();
+            let n = Endpoint::Node(NodeId(0));
+            net.send(n, n, 1, Ev::Arrive(0), &mut q, &w, &mut faults);
+            let e = faults.take().expect("a contract error").to_string();
+            assert!(
+                e.starts_with("server.network `bad` broke its contract"),
+                "{e}"
+            );
+            assert!(q.is_empty());
+        }
+    }
+}
