@@ -86,6 +86,9 @@ pub(super) struct Term {
     /// How much later than the trace the terminal's events happen (its waits add up).
     pub lag: SimDuration,
     pub has_displayed: bool,
+    /// Counted by the automatic warm-up: it displayed, or admission refused its first
+    /// viewing (it will show nothing to wait for).
+    pub warmed: bool,
     /// When the terminal first asked for a video (`SimTime::MAX`: not yet).
     pub first_request: SimTime,
     pub stall_since: SimTime,
@@ -132,6 +135,7 @@ impl Term {
             deferred: VecDeque::new(),
             lag: SimDuration::ZERO,
             has_displayed: false,
+            warmed: false,
             first_request: SimTime::MAX,
             stall_since: SimTime::ZERO,
             session_received: 0,

@@ -261,6 +261,11 @@ impl<'a> Terminals<'a> {
                         .admit(t as u32, e.video.0, self.cfg.bit_rate, now, &p.period.w);
                 if !admitted {
                     self.terms[t].refused = Some(e.video.0);
+                    if !self.terms[t].warmed {
+                        // nothing to wait for: the warm-up counts it as started
+                        self.terms[t].warmed = true;
+                        self.first_display(p);
+                    }
                     return;
                 }
                 self.terms[t].refused = None;
@@ -658,14 +663,16 @@ impl<'a> Terminals<'a> {
         tm.state = TState::Playing;
         tm.base_frame = tm.play_frame;
         tm.base_time = now;
-        let first = !tm.has_displayed;
+        let first = !tm.warmed;
         tm.has_displayed = true;
+        tm.warmed = true;
         self.schedule_wake(t, p);
         if t >= self.cfg.count {
             for i in 0..self.terms[t].members.len() {
                 let m = self.terms[t].members[i] as usize;
-                if !self.terms[m].has_displayed {
-                    self.terms[m].has_displayed = true;
+                self.terms[m].has_displayed = true;
+                if !self.terms[m].warmed {
+                    self.terms[m].warmed = true;
                     self.first_display(p);
                 }
             }

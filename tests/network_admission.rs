@@ -1,0 +1,252 @@
+//! The two plugin kinds the architecture issue added, end to end: the interconnect
+//! (`[server.network]`: `ideal`, SPIFFI's network and the default; `ports`, a send and a
+//! receive port per node that messages queue for) and admission control (`[admission]`:
+//! `accept-all`, the default; `static-limit`).
+
+mod common;
+use common::{root, text, vodbench};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// `tests/fixtures/tiny.toml` on `nodes` nodes with `extra` tables appended, written to `dir`.
+fn scenario(dir: &Path, name: &str, nodes: u32, extra: &str) -> PathBuf {
+    let base = std::fs::read_to_string(root().join("tests/fixtures/tiny.toml")).unwrap();
+    let text = base
+        .replace("nodes = 1", &format!("nodes = {nodes}"))
+        .replace("name = \"tiny\"", &format!("name = \"{name}\""))
+        + "\n"
+        + extra;
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `path` into `dir/out-NAME`; its summary and manifest.
+fn run(dir: &Path, path: &Path) -> (Value, Value, PathBuf) {
+    let out = dir.join(format!(
+        "out-{}",
+        path.file_stem().unwrap().to_string_lossy()
+    ));
+    let o = vodbench(&[
+        "run",
+        path.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let read = |f: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(out.join(f)).unwrap()).unwrap()
+    };
+    (read("summary.json"), read("manifest.json"), out)
+}
+
+#[test]
+fn issue29_ideal_is_the_default_interconnect_and_naming_it_changes_nothing_measured() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = scenario(tmp.path(), "plain", 2, "");
+    let named = scenario(
+        tmp.path(),
+        "named",
+        2,
+        "[admission]\nname = \"accept-all\"\n",
+    );
+    let named = {
+        // `[server.network]` already exists in the fixture? It does not: add it
+        let t = std::fs::read_to_string(&named).unwrap().replace(
+            "[disk.model]",
+            "[server.network]\nname = \"ideal\"\nlatency = \"5us\"\n\n[disk.model]",
+        );
+        std::fs::write(&named, t).unwrap();
+        named
+    };
+    let (a, ma, da) = run(tmp.path(), &plain);
+    let (mut b, mb, db) = run(tmp.path(), &named);
+    // the default run records neither table; the named one records both
+    assert!(ma["plugins"].get("server.network").is_none());
+    assert!(ma["plugins"].get("admission").is_none());
+    assert_eq!(mb["plugins"]["server.network"]["name"], "ideal");
+    assert_eq!(mb["plugins"]["server.network"]["params"]["per_byte"], "40ns");
+    assert_eq!(mb["plugins"]["admission"]["name"], "accept-all");
+    assert!(a.get("network").is_none() && a.get("admission").is_none());
+    // accept-all admits every stream, and the rest of the run is the default's
+    let adm = b.as_object_mut().unwrap().remove("admission").unwrap();
+    assert_eq!(adm["refused"], 0);
+    assert_eq!(adm["requests"], adm["admitted"]);
+    assert_eq!(adm["admitted"], a["videos_started"]);
+    b["scenario"] = a["scenario"].clone();
+    assert_eq!(a, b);
+    for table in ["disks.csv", "nodes.csv", "terminals.csv", "timeseries.csv"] {
+        assert_eq!(
+            std::fs::read(da.join(table)).unwrap(),
+            std::fs::read(db.join(table)).unwrap(),
+            "{table}"
+        );
+    }
+    assert!(!da.join("links.csv").exists() && !db.join("links.csv").exists());
+}
+
+#[test]
+fn issue29_ports_queue_transfers_at_each_node_and_report_every_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let net = |name: &str, bandwidth: &str| {
+        scenario(
+            tmp.path(),
+            name,
+            2,
+            &format!("[server.network]\nname = \"ports\"\nbandwidth = \"{bandwidth}\"\n"),
+        )
+    };
+    let (fast, m, dir) = run(tmp.path(), &net("fast", "1GB/s"));
+    let (slow, _, _) = run(tmp.path(), &net("slow", "2MB/s"));
+    assert_eq!(m["plugins"]["server.network"]["name"], "ports");
+    for s in [&fast, &slow] {
+        let n = &s["network"];
+        assert_eq!(n["interconnect"], "ports");
+        assert_eq!(n["links"], 4, "a send and a receive port per node");
+        assert!(n["messages"].as_u64().unwrap() > 100, "{n}");
+        let u = n["utilization_max_ratio"].as_f64().unwrap();
+        assert!(u > 0.0 && u <= 1.0 + 1e-12, "{u}");
+        // bytes and requests still balance with queueing in the network
+        let c = &s["conservation"];
+        assert_eq!(
+            c["sent_bytes"].as_u64().unwrap(),
+            c["received_bytes"].as_u64().unwrap() + c["in_transit_bytes"].as_u64().unwrap()
+        );
+    }
+    // 2 MB/s cannot carry 12 streams of 4 Mbit/s: messages wait, deliveries take longer,
+    // and the terminals glitch
+    let (f, s) = (&fast["network"], &slow["network"]);
+    assert!(s["wait"]["max_ns"].as_u64() > f["wait"]["max_ns"].as_u64(), "{f} {s}");
+    assert!(s["delivery"]["mean_ns"].as_u64() > f["delivery"]["mean_ns"].as_u64());
+    assert!(slow["glitches"]["count"].as_u64() > fast["glitches"]["count"].as_u64());
+    let links = std::fs::read_to_string(dir.join("links.csv")).unwrap();
+    let mut lines = links.lines();
+    assert_eq!(
+        lines.next(),
+        Some("link,name,utilization_ratio,messages,wait_mean_ns,wait_max_ns")
+    );
+    let names: Vec<&str> = lines.map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(
+        names,
+        ["node 0 send", "node 1 send", "node 0 receive", "node 1 receive"]
+    );
+}
+
+#[test]
+fn issue29_static_limit_serves_at_most_its_streams_and_drops_the_refused_viewings() {
+    let tmp = tempfile::tempdir().unwrap();
+    // measured from the start, so that every terminal's first request counts
+    let path = scenario(
+        tmp.path(),
+        "limited",
+        1,
+        "[admission]\nname = \"static-limit\"\nmax_streams = 3\n",
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("warmup = \"auto\"", "warmup = \"0s\"")).unwrap();
+    let (s, m, _) = run(tmp.path(), &path);
+    assert_eq!(m["plugins"]["admission"]["params"]["max_streams"], 3);
+    let a = &s["admission"];
+    assert_eq!(a["policy"], "static-limit");
+    let (requests, admitted, refused) = (
+        a["requests"].as_u64().unwrap(),
+        a["admitted"].as_u64().unwrap(),
+        a["refused"].as_u64().unwrap(),
+    );
+    assert!(refused > 0 && admitted > 0, "{a}");
+    assert_eq!(requests, admitted + refused);
+    assert_eq!(a["refused_by_reason"]["stream limit"], refused);
+    assert!(a["active_streams_peak"].as_u64().unwrap() <= 3);
+    let mean = a["active_streams_mean"].as_f64().unwrap();
+    assert!(mean > 0.0 && mean <= 3.0, "{mean}");
+    assert_eq!(s["videos_started"].as_u64().unwrap(), admitted);
+    // the refused viewings' pauses and seeks were dropped, not counted as ignored
+    assert!(a["events_dropped"].as_u64().unwrap() > 0, "{a}");
+    // a refused terminal waits for no display: the automatic warm-up ends once the admitted
+    // ones display, not a whole measured duration after the last start
+    let auto = scenario(
+        tmp.path(),
+        "limited-auto",
+        1,
+        "[admission]\nname = \"static-limit\"\nmax_streams = 3\n",
+    );
+    let (s, _, _) = run(tmp.path(), &auto);
+    let warmup_s = s["warmup_ns"].as_u64().unwrap() as f64 / 1e9;
+    assert!(warmup_s < 30.0, "warm-up {warmup_s} s");
+    assert_eq!(s["glitches"]["never_displayed"].as_u64().unwrap_or(0), 0);
+}
+
+#[test]
+fn issue29_bad_interconnect_and_admission_tables_name_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "[server.network]\nname = \"ports\"\nbandwidth = \"10bit/s\"\n",
+            "key `server.network.bandwidth`",
+            "1kbit/s..=",
+        ),
+        (
+            "[server.network]\nname = \"mesh\"\n",
+            "key `server.network.name`",
+            "unknown server.network `mesh`; registered: ideal, ports",
+        ),
+        (
+            "[server.network]\nlatency = \"20s\"\n",
+            "key `server.network.latency`",
+            "must be in 0s..=10s",
+        ),
+        (
+            "[admission]\nname = \"static-limit\"\n",
+            "key `admission`",
+            "missing field `max_streams`",
+        ),
+        (
+            "[admission]\nname = \"static-limit\"\nmax_streams = 0\n",
+            "key `admission.max_streams`",
+            "must be in 1..=1000000",
+        ),
+    ];
+    for (i, (table, key, says)) in cases.iter().enumerate() {
+        let path = scenario(tmp.path(), &format!("bad{i}"), 1, table);
+        let o = vodbench(&["check", path.to_str().unwrap()]);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(2), "{table}: {err}");
+        assert!(err.contains(key) && err.contains(says), "{table}: {err}");
+        assert!(err.contains(&format!("bad{i}.toml:")), "names the file and line: {err}");
+    }
+}
+
+#[test]
+fn issue29_compare_shows_the_plugin_tables_its_runs_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = scenario(tmp.path(), "plain", 1, "");
+    let limited = scenario(
+        tmp.path(),
+        "limited",
+        1,
+        "[admission]\nname = \"static-limit\"\nmax_streams = 3\n",
+    );
+    let (_, _, a) = run(tmp.path(), &plain);
+    let (_, _, b) = run(tmp.path(), &limited);
+    let out = tmp.path().join("cmp");
+    let o = vodbench(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let header = html
+        .split("id=\"table-runs\"")
+        .nth(1)
+        .and_then(|t| t.split("</thead>").next())
+        .unwrap()
+        .to_string();
+    assert!(header.contains("<th>admission</th>"), "{header}");
+    assert!(!header.contains("server.network"), "{header}");
+    assert!(html.contains(">static-limit<"), "the limited side names its policy");
+}
