@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
-use vodbench_harness::ids::{BlockId, PageId, RequestId, TerminalId, VideoId};
+use vodbench_harness::ids::{BlockId, NodeId, PageId, RequestId, TerminalId, VideoId};
 use vodbench_harness::plugin::*;
-use vodbench_harness::time::SimTime;
+use vodbench_harness::time::{SimDuration, SimTime};
 
 fn ctx<'a>(blocks: &'a [u32], geometry: Option<DiskGeometry>, pages: u32) -> BuildContext<'a> {
     BuildContext {
@@ -232,6 +232,156 @@ fn disk_models_are_deterministic_and_consistent() {
             );
             assert!(a.head_cylinder() < a.geometry().cylinders);
             now += ta.total();
+        }
+    }
+}
+
+/// A table of parameters `name` of `kind` accepts: its defaults, and a plain value for each
+/// parameter it requires (by the parameter's type as `vodbench plugins` names it), so that a
+/// plugin with required parameters is covered like the others.
+fn valid_params(registry: &Registry, kind: Kind, name: &str) -> toml::Table {
+    let info = registry
+        .infos(kind)
+        .into_iter()
+        .find(|e| e.name == name)
+        .expect("registered");
+    let mut t = toml::Table::new();
+    for p in info.params().into_iter().filter(|p| p.required) {
+        let v = match p.ty.as_str() {
+            "integer" => toml::Value::Integer(3),
+            "number" => toml::Value::Float(1.0),
+            "boolean" => toml::Value::Boolean(false),
+            ty if ty.starts_with("a duration") => toml::Value::String("1s".into()),
+            ty if ty.starts_with("a size") => toml::Value::String("1MiB".into()),
+            ty if ty.starts_with("a bandwidth") => toml::Value::String("10MB/s".into()),
+            ty if ty.starts_with('"') => {
+                toml::Value::String(ty.split('"').nth(1).unwrap_or_default().into())
+            }
+            ty => panic!(
+                "{name}: no plain value for required parameter {} ({ty})",
+                p.name
+            ),
+        };
+        t.insert(p.name, v);
+    }
+    info.check(&t)
+        .unwrap_or_else(|e| panic!("{name}: {t:?} rejected: {e}"));
+    t
+}
+
+/// Every interconnect routes every message over links it has, each at most once, in an
+/// order consistent with one global order of its links (so messages cannot deadlock), and
+/// two instances route alike.
+#[test]
+fn interconnects_route_over_their_own_links_in_one_order() {
+    let registry = vodbench_plugins::registry();
+    let names = registry.names::<dyn Interconnect>();
+    assert!(names.contains(&"ideal") && names.contains(&"ports"));
+    for name in names {
+        let params = valid_params(&registry, Kind::Interconnect, name);
+        let r = registry.resolve::<dyn Interconnect>(name, &params).unwrap();
+        let mut a = r.build(&ctx(&[], None, 0)).unwrap();
+        let mut b = r.build(&ctx(&[], None, 0)).unwrap();
+        let links = a.links();
+        assert_eq!(links, b.links(), "{name}");
+        let ends: Vec<Endpoint> = (0..2)
+            .map(|n| Endpoint::Node(NodeId(n)))
+            .chain((0..5).map(|t| Endpoint::Terminal(TerminalId(t))))
+            .collect();
+        // link → links some path took after it
+        let mut after: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+        for &from in &ends {
+            for &to in &ends {
+                for bytes in [0u64, 1, 128, 1 << 19, 1 << 26] {
+                    let (mut pa, mut pb) = (Vec::new(), Vec::new());
+                    let ta = a.route(from, to, bytes, &mut pa);
+                    let tb = b.route(from, to, bytes, &mut pb);
+                    assert_eq!((ta, &pa), (tb, &pb), "{name} not deterministic");
+                    assert!(
+                        ta.unloaded() < SimDuration::from_secs(3600),
+                        "{name}: {ta:?}"
+                    );
+                    for (i, l) in pa.iter().enumerate() {
+                        assert!(
+                            l.index() < links.len(),
+                            "{name}: link {l} of {}",
+                            links.len()
+                        );
+                        assert!(!pa[..i].contains(l), "{name}: link {l} twice in {pa:?}");
+                        for later in &pa[i + 1..] {
+                            after.entry(l.0).or_default().insert(later.0);
+                        }
+                    }
+                }
+            }
+        }
+        // no cycle in "acquired before": a topological order exists
+        let mut left: BTreeSet<u32> = after.keys().copied().collect();
+        while !left.is_empty() {
+            let free: Vec<u32> = left
+                .iter()
+                .copied()
+                .filter(|l| {
+                    !left
+                        .iter()
+                        .any(|o| after.get(o).is_some_and(|s| s.contains(l)))
+                })
+                .collect();
+            assert!(
+                !free.is_empty(),
+                "{name}: links {left:?} are taken in a cycle"
+            );
+            for l in free {
+                left.remove(&l);
+            }
+        }
+    }
+}
+
+/// Every admission policy answers the same requests alike (two instances), and a refusal
+/// names its reason.
+#[test]
+fn admission_policies_answer_deterministically() {
+    let registry = vodbench_plugins::registry();
+    let names = registry.names::<dyn Admission>();
+    assert!(names.contains(&"accept-all") && names.contains(&"static-limit"));
+    for name in names {
+        let params = valid_params(&registry, Kind::Admission, name);
+        let r = registry.resolve::<dyn Admission>(name, &params).unwrap();
+        let mut a = r.build(&ctx(&[], None, 0)).unwrap();
+        let mut b = r.build(&ctx(&[], None, 0)).unwrap();
+        let mut active = 0u32;
+        let mut running = Vec::new();
+        for k in 0..200u32 {
+            let t = k % 7;
+            let now = SimTime::from_nanos(u64::from(k) * 1_000_000_000);
+            if k % 3 == 2 {
+                if let Some(t) = running.pop() {
+                    a.ended(TerminalId(t), now);
+                    b.ended(TerminalId(t), now);
+                    active -= 1;
+                }
+                continue;
+            }
+            let req = StreamRequest {
+                terminal: TerminalId(t),
+                video: VideoId(k % 5),
+                bit_rate: 4_000_000,
+                now,
+            };
+            let load = ServerLoad {
+                active_streams: active,
+                terminals: 7,
+            };
+            let va = a.admit(&req, &load);
+            assert_eq!(va, b.admit(&req, &load), "{name} not deterministic");
+            match va {
+                Verdict::Admit => {
+                    active += 1;
+                    running.push(t);
+                }
+                Verdict::Refuse { reason } => assert!(!reason.is_empty(), "{name}"),
+            }
         }
     }
 }
