@@ -3,10 +3,12 @@
 //! transit; received = consumed + discarded + buffered; no request is lost
 //! (issued = delivered + still in the system). The workloads include pauses, seeks and
 //! fast-forward/rewind searches (skip or search versions, SPIFFI §8.1), with and without
-//! piggybacking (SPIFFI §8.2).
+//! piggybacking (SPIFFI §8.2), over every registered plugin of every on-demand kind (disk
+//! schedulers, prefetchers, buffer pools, layouts, interconnects, admission policies).
 
 use proptest::prelude::*;
 use std::path::Path;
+use vodbench_harness::plugin::Kind;
 use vodbench_harness::runner;
 use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::system::ondemand::video::VideoLibrary;
@@ -22,10 +24,7 @@ fn scenario_text(
     terminals: u32,
     pauses: f64,
     seeks: f64,
-    scheduler: &str,
-    prefetcher: &str,
-    pool: &str,
-    layout: &str,
+    plugins: &Plugins,
     cbr: bool,
     interactive: &Interactive,
 ) -> String {
@@ -50,14 +49,7 @@ stripe = {stripe}
 [disk.model]
 name = "analytic"
 spec = "st15150n"
-[disk.scheduler]
-name = "{scheduler}"
-[prefetcher]
-name = "{prefetcher}"
-[buffer_pool]
-name = "{pool}"
-[layout]
-name = "{layout}"
+{tables}
 [terminals]
 count = {terminals}
 memory = {term_mem}
@@ -77,6 +69,7 @@ speedup = {speedup}
 {piggyback}
 "#,
         frames = if cbr { "cbr" } else { "mpeg" },
+        tables = plugins.tables(),
         mem = stripe * u64::from(pages),
         searches = interactive.searches,
         mode = if interactive.version {
@@ -94,6 +87,47 @@ speedup = {speedup}
             ),
         },
     )
+}
+
+/// The plugin tables of a generated scenario: a registered plugin of each kind, by name
+/// (its index among the kind's registered plugins, sorted), with the parameters it requires.
+#[derive(Debug)]
+struct Plugins(Vec<(&'static str, Kind, usize)>);
+
+impl Plugins {
+    /// Plugins given by name.
+    fn named(choice: &[(&'static str, Kind, &str)]) -> Plugins {
+        let registry = vodbench_plugins::registry();
+        Plugins(
+            choice
+                .iter()
+                .map(|&(key, kind, name)| {
+                    let i = registry
+                        .names_of(kind)
+                        .iter()
+                        .position(|n| *n == name)
+                        .unwrap();
+                    (key, kind, i)
+                })
+                .collect(),
+        )
+    }
+
+    fn tables(&self) -> String {
+        let registry = vodbench_plugins::registry();
+        let mut out = String::new();
+        for &(key, kind, i) in &self.0 {
+            let infos = registry.infos(kind);
+            let info = infos[i % infos.len()];
+            let params = info.plain_params().expect("plain parameters");
+            out += &format!(
+                "[{key}]\nname = \"{}\"\n{}",
+                info.name,
+                toml::to_string(&params).unwrap()
+            );
+        }
+        out
+    }
 }
 
 /// The interactive part of a generated scenario.
@@ -122,12 +156,8 @@ proptest! {
         term_blocks_x2 in 2u32..9,
         pauses in 0.0f64..2.0,
         seeks in 0.0f64..2.0,
-        scheduler in prop::sample::select(vec![
-            "fcfs", "elevator", "c-scan", "round-robin", "gss", "real-time", "edf", "scan-edf",
-        ]),
-        prefetcher in prop::sample::select(vec!["none", "standard", "real-time", "delayed"]),
-        pool in prop::sample::select(vec!["global-lru", "love-prefetch"]),
-        layout in prop::sample::select(vec!["striped", "non-striped"]),
+        // a registered plugin of each kind, chosen by its index among the kind's plugins
+        plugins in proptest::collection::vec(0usize..64, 6),
         cbr in any::<bool>(),
         searches in prop::sample::select(vec![0.0f64, 0.0, 1.0, 3.0]),
         version in any::<bool>(),
@@ -136,8 +166,16 @@ proptest! {
         most_popular in 1u32..7,
     ) {
         let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
+        let plugins = Plugins(vec![
+            ("disk.scheduler", Kind::DiskScheduler, plugins[0]),
+            ("prefetcher", Kind::Prefetcher, plugins[1]),
+            ("buffer_pool", Kind::BufferPool, plugins[2]),
+            ("layout", Kind::Layout, plugins[3]),
+            ("server.network", Kind::Interconnect, plugins[4]),
+            ("admission", Kind::Admission, plugins[5]),
+        ]);
         let text = scenario_text(seed, nodes, disks, pages, stripe_kib, terminals,
-            pauses, seeks, scheduler, prefetcher, pool, layout, cbr, &interactive);
+            pauses, seeks, &plugins, cbr, &interactive);
         let registry = vodbench_plugins::registry();
         let mut s = Scenario::parse(&text, Path::new("prop.toml"), &registry)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -203,10 +241,12 @@ fn a_short_last_block_held_out_of_order_counts_its_own_length() {
         27,
         0.7320792807447474,
         1.4327025766731498,
-        "scan-edf",
-        "standard",
-        "global-lru",
-        "striped",
+        &Plugins::named(&[
+            ("disk.scheduler", Kind::DiskScheduler, "scan-edf"),
+            ("prefetcher", Kind::Prefetcher, "standard"),
+            ("buffer_pool", Kind::BufferPool, "global-lru"),
+            ("layout", Kind::Layout, "striped"),
+        ]),
         true,
         &interactive,
     );

@@ -66,7 +66,10 @@ fn issue29_ideal_is_the_default_interconnect_and_naming_it_changes_nothing_measu
     assert!(ma["plugins"].get("server.network").is_none());
     assert!(ma["plugins"].get("admission").is_none());
     assert_eq!(mb["plugins"]["server.network"]["name"], "ideal");
-    assert_eq!(mb["plugins"]["server.network"]["params"]["per_byte"], "40ns");
+    assert_eq!(
+        mb["plugins"]["server.network"]["params"]["per_byte"],
+        "40ns"
+    );
     assert_eq!(mb["plugins"]["admission"]["name"], "accept-all");
     assert!(a.get("network").is_none() && a.get("admission").is_none());
     // accept-all admits every stream, and the rest of the run is the default's
@@ -117,7 +120,10 @@ fn issue29_ports_queue_transfers_at_each_node_and_report_every_link() {
     // 2 MB/s cannot carry 12 streams of 4 Mbit/s: messages wait, deliveries take longer,
     // and the terminals glitch
     let (f, s) = (&fast["network"], &slow["network"]);
-    assert!(s["wait"]["max_ns"].as_u64() > f["wait"]["max_ns"].as_u64(), "{f} {s}");
+    assert!(
+        s["wait"]["max_ns"].as_u64() > f["wait"]["max_ns"].as_u64(),
+        "{f} {s}"
+    );
     assert!(s["delivery"]["mean_ns"].as_u64() > f["delivery"]["mean_ns"].as_u64());
     assert!(slow["glitches"]["count"].as_u64() > fast["glitches"]["count"].as_u64());
     let links = std::fs::read_to_string(dir.join("links.csv")).unwrap();
@@ -129,7 +135,12 @@ fn issue29_ports_queue_transfers_at_each_node_and_report_every_link() {
     let names: Vec<&str> = lines.map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(
         names,
-        ["node 0 send", "node 1 send", "node 0 receive", "node 1 receive"]
+        [
+            "node 0 send",
+            "node 1 send",
+            "node 0 receive",
+            "node 1 receive"
+        ]
     );
 }
 
@@ -213,7 +224,10 @@ fn issue29_bad_interconnect_and_admission_tables_name_the_key() {
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(2), "{table}: {err}");
         assert!(err.contains(key) && err.contains(says), "{table}: {err}");
-        assert!(err.contains(&format!("bad{i}.toml:")), "names the file and line: {err}");
+        assert!(
+            err.contains(&format!("bad{i}.toml:")),
+            "names the file and line: {err}"
+        );
     }
 }
 
@@ -248,5 +262,8 @@ fn issue29_compare_shows_the_plugin_tables_its_runs_record() {
         .to_string();
     assert!(header.contains("<th>admission</th>"), "{header}");
     assert!(!header.contains("server.network"), "{header}");
-    assert!(html.contains(">static-limit<"), "the limited side names its policy");
+    assert!(
+        html.contains(">static-limit<"),
+        "the limited side names its policy"
+    );
 }

@@ -1,6 +1,7 @@
 //! Random scenarios, most of them valid and some with a value out of range, of the wrong type
-//! or malformed, over every built-in disk model, scheduler, buffer pool, prefetcher and layout
-//! and their parameters, with pauses, seeks, searches, piggybacking and a `terminals.prime`,
+//! or malformed, over every registered plugin of every kind (disk models, schedulers, buffer
+//! pools, prefetchers, layouts, interconnects, admission policies; for broadcast, schedules,
+//! client buffers and disks) and their parameters, with pauses, seeks, searches, piggybacking and a `terminals.prime`,
 //! generated or replayed from a trace of any events in any order.
 //! Whatever the file says, vodbench must either reject it with an error naming the file, or
 //! — once `vodbench check`'s checks pass — run it to the end: never a panic, never a run that
@@ -20,6 +21,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use vodbench_harness::plugin::{Kind, Registry};
 use vodbench_harness::runner;
 use vodbench_harness::system::broadcast::{run_suite, BroadcastError, BroadcastSuite};
 use vodbench_harness::system::ondemand::simulate;
@@ -55,6 +57,108 @@ const ODD: &[&str] = &[
 struct Gen {
     rng: Xoshiro256PlusPlus,
     lines: Vec<String>,
+    registry: Registry,
+}
+
+/// Plausible values (as TOML) of the built-in plugins' parameters: what the generator knows
+/// of them beyond their types. A registered plugin or parameter not listed here gets values
+/// from its type ([`by_type`]), so a new plugin is fuzzed as soon as it is registered.
+const KNOWN: &[(&str, &str, &[&str])] = &[
+    (
+        "analytic",
+        "capacity",
+        &["\"100MiB\"", "\"1GiB\"", "\"7.5GiB\"", "\"100GiB\""],
+    ),
+    (
+        "analytic",
+        "rotational_latency",
+        &["\"position\"", "\"uniform\""],
+    ),
+    ("analytic", "seek_factor_ms", &["0.0", "0.283", "10"]),
+    (
+        "analytic",
+        "transfer_rate",
+        &["1000000", "7400000", "10000000000"],
+    ),
+    ("analytic", "rotation", &["\"0s\"", "\"8.333ms\"", "\"1s\""]),
+    (
+        "analytic",
+        "cylinder_bytes",
+        &["\"512B\"", "\"1.25MiB\"", "\"1GiB\""],
+    ),
+    ("analytic", "settle", &["\"0s\"", "\"0.75ms\"", "\"1s\""]),
+    ("analytic", "overhead", &["\"0s\"", "\"1ms\""]),
+    (
+        "analytic",
+        "track_switch",
+        &["\"0s\"", "\"0.75ms\"", "\"2s\""],
+    ),
+    ("analytic", "spec", &["\"st15150n\""]),
+    ("linear", "access", &["\"0s\"", "\"10ms\"", "\"1s\""]),
+    ("linear", "per_block", &["\"0s\"", "\"2ms\""]),
+    ("linear", "block", &["\"1B\"", "\"4KiB\"", "\"1MiB\""]),
+    ("linear", "capacity", &["\"1MiB\"", "\"1TiB\""]),
+    (
+        "mechanical",
+        "spec",
+        &[
+            "\"barracuda\"",
+            "\"cheetah9LP\"",
+            "\"hp_c2247a\"",
+            "\"st15150n\"",
+        ],
+    ),
+    ("gss", "groups", &["1", "2", "3", "7", "40", "1000000"]),
+    ("real-time", "classes", &["1", "2", "3", "64"]),
+    (
+        "real-time",
+        "spacing",
+        &["\"1ns\"", "\"100ms\"", "\"4s\"", "\"1h\""],
+    ),
+    ("scan-edf", "bucket", &["\"1ns\"", "\"1s\"", "\"1h\""]),
+    (
+        "delayed",
+        "max_advance",
+        &["\"1ns\"", "\"1s\"", "\"8s\"", "\"1h\""],
+    ),
+    ("ideal", "latency", &["\"0s\"", "\"5us\"", "\"1ms\""]),
+    ("ideal", "per_byte", &["\"0ns\"", "\"40ns\"", "\"1us\""]),
+    (
+        "ports",
+        "bandwidth",
+        &["\"1MB/s\"", "\"25MB/s\"", "\"1GB/s\""],
+    ),
+    ("ports", "per_message", &["\"0s\"", "\"5us\"", "\"1ms\""]),
+    ("static-limit", "max_streams", &["1", "3", "30"]),
+    ("chunked", "chunk", &["1", "2", "11", "1000"]),
+    ("chunked", "delta_a", &["0.0", "0.05", "1.0", "2.0"]),
+    ("chunked", "delta_d", &["0.0", "0.5", "1.0"]),
+    ("fuzzycast", "max_shift", &["0.0", "0.1", "1.0", "5.0"]),
+    ("fuzzycast", "peak", &["1", "2", "5", "1000"]),
+    ("mcs", "kappa", &["\"2.5%\"", "\"50%\"", "1", "2", "1000"]),
+    ("mdp", "kappa", &["\"2.5%\"", "\"50%\"", "1", "2", "1000"]),
+    ("radix-heap", "block", &["\"25%\"", "1", "\"100%\""]),
+];
+
+/// Values for a parameter of type `ty` (as `vodbench plugins` names it), as TOML; none for
+/// a free-form string (a file name, say), which keeps its default.
+fn by_type(ty: &str) -> Vec<String> {
+    let ty = ty.strip_suffix(" or null").unwrap_or(ty);
+    let v: &[&str] = match ty {
+        "integer" => &["1", "2", "3", "8", "64"],
+        "number" => &["0.0", "0.5", "1.0", "10.0"],
+        "boolean" => &["true", "false"],
+        "a duration" => &["\"1ms\"", "\"1s\"", "\"4s\"", "\"1h\""],
+        "a size" => &["\"4KiB\"", "\"1MiB\"", "\"1GiB\""],
+        "a bandwidth" => &["\"1MB/s\"", "\"25MB/s\"", "\"1GB/s\""],
+        "a bit rate" => &["\"64kbit/s\"", "\"4Mbit/s\""],
+        t if t.starts_with("a count") => &["1", "2", "\"2.5%\"", "\"50%\""],
+        t if t.starts_with('"') => {
+            return t.split(" | ").map(str::to_string).collect();
+        }
+        _ => &[],
+    };
+    v.iter().map(|x| x.to_string()).collect()
 }
 
 impl Gen {
@@ -83,6 +187,32 @@ impl Gen {
             self.set(key, v);
         }
     }
+    /// The table `key` choosing a plugin of `kind`: one of those registered, and each of its
+    /// parameters with probability 0.4 (always when it is required), from [`KNOWN`] or its
+    /// type.
+    fn plugin(&mut self, kind: Kind, key: &str) {
+        self.table(key);
+        let infos = self.registry.infos(kind);
+        let info = infos[self.rng.random_range(0..infos.len())];
+        self.set("name", format!("\"{}\"", info.name));
+        for p in info.params() {
+            let known: Vec<String> = KNOWN
+                .iter()
+                .filter(|(n, k, _)| *n == info.name && *k == p.name)
+                .flat_map(|(_, _, v)| v.iter().map(|x| x.to_string()))
+                .collect();
+            let values = if known.is_empty() {
+                by_type(&p.ty)
+            } else {
+                known
+            };
+            if values.is_empty() || !(p.required || self.chance(0.4)) {
+                continue;
+            }
+            let v = values[self.rng.random_range(0..values.len())].clone();
+            self.set(&p.name, v);
+        }
+    }
     /// `key = one of xs` (written as is), with probability `p`.
     fn maybe_raw(&mut self, p: f64, key: &str, xs: &[&str]) {
         if self.chance(p) {
@@ -103,6 +233,7 @@ fn random_scenario(seed: u64) -> Files {
     let mut g = Gen {
         rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         lines: vec!["name = \"fuzz\"".into()],
+        registry: vodbench_plugins::registry(),
     };
     let s = g.rng.random::<u64>();
     g.set("seed", s.to_string());
@@ -153,86 +284,17 @@ fn random_scenario(seed: u64) -> Files {
     g.set("stripe", format!("\"{stripe_kib}KiB\""));
     g.maybe_raw(0.15, "cpu_mips", &["1", "40", "100000"]);
 
-    g.table("disk.model");
-    let model = g.pick(&["analytic", "analytic", "linear", "mechanical"]);
-    g.set("name", format!("\"{model}\""));
-    match model {
-        "analytic" => {
-            g.maybe(0.4, "capacity", &["100MiB", "1GiB", "7.5GiB", "100GiB"]);
-            g.maybe(0.2, "rotational_latency", &["position", "uniform"]);
-            g.maybe_raw(0.2, "seek_factor_ms", &["0.0", "0.283", "10"]);
-            g.maybe_raw(0.2, "transfer_rate", &["1000000", "7400000", "10000000000"]);
-            g.maybe(0.2, "rotation", &["0s", "8.333ms", "1s"]);
-            g.maybe(0.2, "cylinder_bytes", &["512B", "1.25MiB", "1GiB"]);
-            g.maybe(0.2, "settle", &["0s", "0.75ms", "1s"]);
-            g.maybe(0.2, "overhead", &["0s", "1ms"]);
-            g.maybe(0.2, "track_switch", &["0s", "0.75ms", "2s"]);
-        }
-        "linear" => {
-            g.maybe(0.5, "access", &["0s", "10ms", "1s"]);
-            g.maybe(0.5, "per_block", &["0s", "2ms"]);
-            g.maybe(0.3, "block", &["1B", "4KiB", "1MiB"]);
-            g.maybe(0.3, "capacity", &["1MiB", "1TiB"]);
-        }
-        _ => g.maybe(
-            1.0,
-            "spec",
-            &["barracuda", "cheetah9LP", "hp_c2247a", "st15150n"],
-        ),
+    // every plugin table: a registered plugin, each parameter now and then
+    g.plugin(Kind::DiskModel, "disk.model");
+    g.plugin(Kind::DiskScheduler, "disk.scheduler");
+    g.plugin(Kind::BufferPool, "buffer_pool");
+    g.plugin(Kind::Prefetcher, "prefetcher");
+    g.plugin(Kind::Layout, "layout");
+    if g.chance(0.3) {
+        g.plugin(Kind::Interconnect, "server.network");
     }
-
-    g.table("disk.scheduler");
-    let scheduler = g.pick(&[
-        "c-scan",
-        "edf",
-        "elevator",
-        "fcfs",
-        "gss",
-        "real-time",
-        "round-robin",
-        "scan-edf",
-    ]);
-    g.set("name", format!("\"{scheduler}\""));
-    match scheduler {
-        "gss" => {
-            g.maybe_raw(0.7, "groups", &["1", "2", "3", "7", "40", "1000000"]);
-            g.maybe(0.5, "batch_sweep", &["continue", "from-innermost"]);
-        }
-        "real-time" => {
-            g.maybe_raw(0.7, "classes", &["1", "2", "3", "64"]);
-            g.maybe(0.7, "spacing", &["1ns", "100ms", "4s", "1h"]);
-        }
-        "scan-edf" => g.maybe(0.7, "bucket", &["1ns", "1s", "1h"]),
-        _ => {}
-    }
-
-    g.table("buffer_pool");
-    let pool = g.pick(&["global-lru", "love-prefetch"]);
-    g.set("name", format!("\"{pool}\""));
-    if pool == "love-prefetch" {
-        g.maybe(0.5, "prefetch_victims", &["any", "referenced"]);
-    }
-
-    g.table("prefetcher");
-    let prefetcher = g.pick(&["delayed", "none", "real-time", "standard"]);
-    g.set("name", format!("\"{prefetcher}\""));
-    if prefetcher != "none" {
-        g.maybe_raw(0.5, "processes", &["1", "2", "64"]);
-        g.maybe_raw(0.3, "max_queue", &["1", "2", "1024"]);
-    }
-    match prefetcher {
-        "delayed" => g.maybe(0.5, "max_advance", &["1ns", "1s", "8s", "1h"]),
-        "standard" => g.maybe(0.5, "target", &["same-disk", "next-block"]),
-        _ => {}
-    }
-
-    g.table("layout");
-    let layout = g.pick(&["striped", "non-striped"]);
-    g.set("name", format!("\"{layout}\""));
-    if layout == "striped" {
-        g.maybe_raw(0.3, "stagger", &["true", "false"]);
-    } else {
-        g.maybe(0.3, "assignment", &["balanced-random", "round-robin"]);
+    if g.chance(0.2) {
+        g.plugin(Kind::Admission, "admission");
     }
 
     g.table("terminals");
@@ -325,6 +387,7 @@ fn random_broadcast(seed: u64) -> String {
     let mut g = Gen {
         rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         lines: vec!["name = \"fuzz-broadcast\"".into()],
+        registry: vodbench_plugins::registry(),
     };
     // TOML's integers are signed: a broadcast file (read as a TOML table, like a sweep) takes
     // seeds up to i64::MAX only, and says so
@@ -335,21 +398,7 @@ fn random_broadcast(seed: u64) -> String {
     g.maybe_raw(0.5, "frame_rate", &["1", "24", "30", "240"]);
     g.maybe(1.0, "delay", &["1s", "5s", "5s", "30s"]);
     g.maybe(0.3, "bit_rate", &["64kbit/s", "4Mbit/s", "16Mbit/s"]);
-    g.table("broadcast.schedule");
-    let schedule = g.pick(&["ideal", "chunked", "fuzzycast"]);
-    g.set("name", format!("\"{schedule}\""));
-    match schedule {
-        "chunked" => {
-            g.maybe_raw(0.5, "chunk", &["1", "2", "11", "1000"]);
-            g.maybe_raw(0.3, "delta_a", &["0.0", "0.05", "1.0", "2.0"]);
-            g.maybe_raw(0.3, "delta_d", &["0.0", "0.5", "1.0"]);
-        }
-        "fuzzycast" => {
-            g.maybe_raw(0.5, "max_shift", &["0.0", "0.1", "1.0", "5.0"]);
-            g.maybe_raw(0.3, "peak", &["1", "2", "5", "1000"]);
-        }
-        _ => {}
-    }
+    g.plugin(Kind::BroadcastSchedule, "broadcast.schedule");
     g.table("receiver");
     g.maybe_raw(0.6, "clients", &["1", "2", "5"]);
     g.maybe_raw(
@@ -363,29 +412,9 @@ fn random_broadcast(seed: u64) -> String {
     // without it, 1 s: at 30 frames/s a cache must then hold more than 31 frames
     g.maybe(0.6, "read_ahead", &["0s", "0s", "1ms", "100ms", "1h"]);
     g.maybe(0.2, "sample", &["1ms", "1s", "1h"]);
-    g.table("receiver.buffer");
-    let buffer = g.pick(&["mcs", "mdp", "optimum", "radix-heap"]);
-    g.set("name", format!("\"{buffer}\""));
-    match buffer {
-        "mcs" | "mdp" => g.maybe_raw(0.6, "kappa", &["\"2.5%\"", "\"50%\"", "1", "2", "1000"]),
-        "radix-heap" => {
-            g.maybe_raw(0.5, "block", &["\"25%\"", "1", "\"100%\""]);
-            g.maybe(0.3, "redistribute", &["read", "refile"]);
-        }
-        _ => {}
-    }
+    g.plugin(Kind::ClientBuffer, "receiver.buffer");
     if g.chance(0.4) {
-        g.table("receiver.disk");
-        let disk = g.pick(&["analytic", "linear", "mechanical"]);
-        g.set("name", format!("\"{disk}\""));
-        match disk {
-            "linear" => {
-                g.maybe(0.5, "access", &["0s", "10ms", "1s"]);
-                g.maybe(0.5, "per_block", &["0s", "2ms"]);
-            }
-            "mechanical" => g.maybe(1.0, "spec", &["barracuda", "st15150n"]),
-            _ => {}
-        }
+        g.plugin(Kind::DiskModel, "receiver.disk");
     }
     g.lines.join("\n") + "\n"
 }
@@ -456,6 +485,24 @@ fn within<T: Send + 'static>(
 enum Outcome {
     Rejected,
     Ran,
+}
+
+/// Why `files` is rejected (for tuning the generator: `FUZZ_WHY=1`).
+fn why_rejected(files: &Files) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fuzz.toml");
+    std::fs::write(&path, &files.scenario).unwrap();
+    if let Some(t) = &files.trace {
+        std::fs::write(dir.path().join("fuzz.trace"), t).unwrap();
+    }
+    let registry = vodbench_plugins::registry();
+    match Scenario::load(&path, &registry)
+        .and_then(|s| runner::preflight(&s).map(|_| s))
+        .and_then(|s| runner::workload(&s))
+    {
+        Ok(_) => "not rejected".into(),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// Checks one file; `Err` says what went wrong.
@@ -557,7 +604,12 @@ fn issue2_random_scenarios_include_valid_and_invalid_ones() {
     for seed in 0..40 {
         let files = random_scenario(seed);
         match check(&files) {
-            Ok(Outcome::Rejected) => rejected += 1,
+            Ok(Outcome::Rejected) => {
+                rejected += 1;
+                if std::env::var_os("FUZZ_WHY").is_some() {
+                    eprintln!("seed {seed}: {}", why_rejected(&files));
+                }
+            }
             Ok(Outcome::Ran) => {
                 ran += 1;
                 traces += usize::from(files.trace.is_some());

@@ -236,37 +236,15 @@ fn disk_models_are_deterministic_and_consistent() {
     }
 }
 
-/// A table of parameters `name` of `kind` accepts: its defaults, and a plain value for each
-/// parameter it requires (by the parameter's type as `vodbench plugins` names it), so that a
+/// A table of parameters `name` of `kind` accepts ([`EntryInfo::plain_params`]), so that a
 /// plugin with required parameters is covered like the others.
 fn valid_params(registry: &Registry, kind: Kind, name: &str) -> toml::Table {
-    let info = registry
+    registry
         .infos(kind)
         .into_iter()
         .find(|e| e.name == name)
-        .expect("registered");
-    let mut t = toml::Table::new();
-    for p in info.params().into_iter().filter(|p| p.required) {
-        let v = match p.ty.as_str() {
-            "integer" => toml::Value::Integer(3),
-            "number" => toml::Value::Float(1.0),
-            "boolean" => toml::Value::Boolean(false),
-            ty if ty.starts_with("a duration") => toml::Value::String("1s".into()),
-            ty if ty.starts_with("a size") => toml::Value::String("1MiB".into()),
-            ty if ty.starts_with("a bandwidth") => toml::Value::String("10MB/s".into()),
-            ty if ty.starts_with('"') => {
-                toml::Value::String(ty.split('"').nth(1).unwrap_or_default().into())
-            }
-            ty => panic!(
-                "{name}: no plain value for required parameter {} ({ty})",
-                p.name
-            ),
-        };
-        t.insert(p.name, v);
-    }
-    info.check(&t)
-        .unwrap_or_else(|e| panic!("{name}: {t:?} rejected: {e}"));
-    t
+        .and_then(|e| e.plain_params())
+        .unwrap_or_else(|| panic!("{name}: no plain parameters it accepts"))
 }
 
 /// Every interconnect routes every message over links it has, each at most once, in an

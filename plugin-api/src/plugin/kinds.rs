@@ -39,6 +39,56 @@ impl EntryInfo {
     pub fn check(&self, params: &toml::Table) -> Result<serde_json::Value, PluginError> {
         (self.parse)(params).map(|(json, _)| json)
     }
+
+    /// A table this plugin accepts with its defaults: empty but for a plain value of each
+    /// parameter it requires, chosen by the parameter's type — for tools and tests that go
+    /// through every registered plugin. `None` when a required parameter's type has no
+    /// plain value (free text, say) or the plugin refuses the values.
+    ///
+    /// ```
+    /// # use vodbench_plugin_api::plugin::*;
+    /// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    /// # #[serde(deny_unknown_fields)]
+    /// # struct Limit { most: u32 }
+    /// # struct Cap;
+    /// # impl Admission for Cap {
+    /// #     fn admit(&mut self, _: &StreamRequest, _: &ServerLoad) -> Verdict { Verdict::Admit }
+    /// # }
+    /// # impl Plugin for Cap {
+    /// #     type Kind = dyn Admission;
+    /// #     type Params = Limit;
+    /// #     const NAME: &'static str = "cap";
+    /// #     const DESCRIPTION: &'static str = "an example";
+    /// #     fn build(_: &Limit, _: &BuildContext<'_>) -> Result<Box<dyn Admission>, PluginError> {
+    /// #         Ok(Box::new(Cap))
+    /// #     }
+    /// # }
+    /// let mut r = Registry::new();
+    /// r.add::<Cap>();
+    /// let t = r.infos(Kind::Admission)[0].plain_params().unwrap();
+    /// assert_eq!(t["most"].as_integer(), Some(3));
+    /// ```
+    pub fn plain_params(&self) -> Option<toml::Table> {
+        let mut t = toml::Table::new();
+        for p in self.params().into_iter().filter(|p| p.required) {
+            let ty = p.ty.strip_suffix(" or null").unwrap_or(&p.ty);
+            let v = match ty {
+                "integer" => toml::Value::Integer(3),
+                "number" => toml::Value::Float(1.0),
+                "boolean" => toml::Value::Boolean(false),
+                "a duration" => toml::Value::String("1s".into()),
+                "a size" => toml::Value::String("1MiB".into()),
+                "a bandwidth" => toml::Value::String("10MB/s".into()),
+                "a bit rate" => toml::Value::String("4Mbit/s".into()),
+                ty if ty.starts_with("a count") => toml::Value::Integer(3),
+                ty if ty.starts_with('"') => toml::Value::String(ty.split('"').nth(1)?.into()),
+                _ => return None,
+            };
+            t.insert(p.name, v);
+        }
+        self.check(&t).ok()?;
+        Some(t)
+    }
 }
 
 impl std::fmt::Debug for EntryInfo {
