@@ -21,83 +21,17 @@ use crate::plugin::Registry;
 use crate::run_cache::RunCache;
 use crate::runner::{self, RunError};
 use crate::search::{
-    cache_text, progress_bar, search_cached, worker_pool, AnswerStats, Probe, SearchLimits,
-    SearchOptions, SearchResult,
+    cache_text, progress_bar, search_cached, worker_pool, Probe, SearchLimits, SearchOptions,
+    SearchResult,
 };
 use crate::spec::grid::value_text;
 use crate::sweep::SweepSuite;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// One point's search with what derives from it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PointSearch {
-    /// Point index in grid order.
-    pub point: usize,
-    /// Axis name → value.
-    pub values: serde_json::Value,
-    /// The values as short text (`elevator / 512KiB`).
-    pub label: String,
-    /// The maximum glitch-free terminal count (mean over replications).
-    pub max_terminals: u64,
-    /// Its 90 % confidence interval (low, high).
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
-    /// Replications used.
-    pub replications: u32,
-    /// Simulations used.
-    pub runs: u32,
-    /// Whether the search met its precision target.
-    pub converged: bool,
-    /// Mean over replications of their runs at the answer.
-    pub at_answer: Option<AnswerStats>,
-    /// Disks in the server.
-    pub disks: u64,
-    /// Server buffer memory, all nodes.
-    pub server_memory_bytes: u64,
-    /// Scale factor on the sweep's scaleup series.
-    pub factor: Option<f64>,
-    /// max_terminals / (factor × max_terminals of the factor-1 point with the same other
-    /// values).
-    pub scaleup: Option<f64>,
-    /// Storage cost (`[cost]`): disks × price + memory × price per MiB.
-    pub cost_total: Option<f64>,
-    /// cost_total / max_terminals.
-    pub cost_per_terminal: Option<f64>,
-    /// The point's published values (`[paper]`).
-    pub paper: BTreeMap<String, f64>,
-    /// max_terminals / paper max_terminals.
-    pub ratio: Option<f64>,
-}
-
-/// What `sweep.json` holds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepResult {
-    /// Scenario name.
-    pub scenario: String,
-    /// Scenario description (of the first point).
-    pub description: String,
-    /// Scenario seed.
-    pub seed: u64,
-    /// Axis names.
-    pub sweep: Vec<String>,
-    /// One entry per point.
-    pub points: Vec<PointSearch>,
-    /// How the searches departed from SPIFFI §7.1's method, if they did (`--resolution`,
-    /// `--climb-from`; see [`crate::search::SearchOptions::default_method`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub method: Option<String>,
-    /// Whether every simulation ended at its first glitch in the measured period
-    /// (`--stop-at-glitch`): the maxima are the same, but each `curve-NNN.csv` then gives a
-    /// glitching run's count as a lower bound (usually 1). Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stop_at_glitch: bool,
-}
+pub use crate::results::sweep::{PointSearch, SweepResult};
 
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
 /// (indexed like the points; shorter means none), which are taken as they are.
