@@ -9,7 +9,7 @@ use vodbench_harness::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest, RequestClass,
 };
 use vodbench_harness::results::Summary;
-use vodbench_harness::runner;
+use vodbench_harness::system::ondemand::runner;
 use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::time::SimTime;
 

@@ -11,12 +11,13 @@
 //! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
 //! be written); 2 bad input (scenario, trace or command-line usage).
 
+use crate::output;
 use crate::plugin::Registry;
+use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::Scenario;
 use crate::time::SimTime;
 use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
 use crate::units::Duration;
-use crate::{output, runner};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -10,7 +10,7 @@ use super::{failure, input_error, EXIT_FAILURE};
 use crate::output::{self, CompareRun, ExportFormat, ReportError, Reporter};
 use crate::plugin::Registry;
 use crate::results::Replications;
-use crate::runner;
+use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::{Scenario, ScenarioFile};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -219,7 +219,7 @@ fn run_into(
     dir: &Path,
 ) -> Result<serde_json::Value, ExitCode> {
     let (results, events) = runner::run(s, &mut |_, _| {}).map_err(|e| match e {
-        runner::RunError::Scenario(e) => input_error(e),
+        crate::system::RunError::Scenario(e) => input_error(e),
         e => failure(e),
     })?;
     let manifest = runner::manifest(s, &events);

@@ -5,12 +5,12 @@
 //!   values), shared by on-demand and broadcast scenarios;
 //! * [`crate::system::ondemand::spec::suite`] — an on-demand sweep file, every point a
 //!   validated scenario;
-//! * [`run`] — `vodbench run` of an on-demand sweep (every point once);
+//! * [`crate::system::ondemand::outputs`] — the files of `vodbench run` of an on-demand sweep
+//!   (every point once);
 //! * [`search`] — `vodbench sweep`, the maximum glitch-free terminal count at every point;
 //! * [`checkpoint`] — each point's search saved as it finishes (`vodbench sweep --resume`).
 
 pub mod checkpoint;
-pub mod run;
 pub mod search;
 
 pub use crate::spec::grid::MAX_SWEEP_POINTS;

@@ -14,18 +14,19 @@
 //! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
 use super::checkpoint::{self, Unused};
-use super::run::{csv_field, values_json};
 use crate::cli::{failure, input_error};
 use crate::output;
 use crate::plugin::Registry;
 use crate::run_cache::RunCache;
-use crate::runner::{self, RunError};
 use crate::search::{
     cache_text, progress_bar, search_cached, worker_pool, Probe, SearchLimits, SearchOptions,
     SearchResult,
 };
 use crate::spec::grid::value_text;
 use crate::sweep::SweepSuite;
+use crate::system::ondemand::outputs::{csv_field, values_json};
+use crate::system::ondemand::runner;
+use crate::system::RunError;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;

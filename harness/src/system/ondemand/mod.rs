@@ -22,6 +22,7 @@ mod engine;
 pub mod outputs;
 mod piggyback;
 mod queue;
+pub mod runner;
 mod server;
 pub mod spec;
 mod stats;
