@@ -1,5 +1,5 @@
-//! `vodbench search`: the largest number of terminals a configuration serves without a
-//! glitch, SPIFFI's primary metric (§7.1, Fig. 9).
+//! The search behind `vodbench search`: the largest number of terminals a configuration
+//! serves without a glitch, SPIFFI's primary metric (§7.1, Fig. 9).
 //!
 //! One *replication* runs the scenario with its own seed (derived from the scenario seed and
 //! the replication index) at a sequence of terminal counts. As in SPIFFI §7.1 ("increasing
@@ -49,9 +49,7 @@
 //!     └───────────────────────── terminals
 //! ```
 
-use crate::cli::{failure, input_error};
-use crate::output;
-use crate::plugin::Registry;
+use crate::output::Folder;
 use crate::run_cache::{CachedRun, RunCache};
 use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::{Scenario, MAX_TERMINALS};
@@ -59,9 +57,6 @@ use crate::system::ondemand::video::LibraryMemo;
 use crate::system::ondemand::SimOptions;
 use crate::system::RunError;
 use rayon::prelude::*;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::Instant;
 
 pub use crate::results::search::{
     AnswerStats, Interval, Probe, ReplicationResult, SearchResult, CLIMB_FROM_PERCENT,
@@ -512,204 +507,6 @@ pub fn curve_csv(probes: &[Probe]) -> String {
     out
 }
 
-/// The options `vodbench search` and `vodbench sweep` share: how many replications and
-/// terminals a search may use, and on how many threads.
-#[derive(Debug, clap::Args)]
-pub struct SearchLimits {
-    /// Most replications (independent seeds) to reach 90 % confidence within 5 % (at least 3;
-    /// per point for a sweep).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub seeds: u32,
-    /// Fewest replications before the stopping rule is looked at (at least 3, at most
-    /// --seeds): raise it where replications' maxima spread widely, since a few that happen to
-    /// agree can otherwise stop the search with too narrow an interval.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub min_seeds: u32,
-    /// Worker threads (default: one per CPU); the result does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Largest terminal count to try.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub max_terminals: u32,
-    /// End each simulation at its first glitch in the measured period: the maxima and
-    /// intervals are the same (a search only asks whether a run glitches) and glitching runs
-    /// cost less, but their glitch counts in the curve become lower bounds (usually 1).
-    #[arg(long)]
-    pub stop_at_glitch: bool,
-    /// Keep every simulation in this folder and take from it those already made, by this
-    /// same vodbench build, for the same configuration, seed and terminal count (in any
-    /// search or sweep given the folder): the outputs are the same as without it. Delete the
-    /// folder to empty it.
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
-    /// Stop each replication's bisection once its largest glitch-free and smallest glitching
-    /// counts are within this many percent of the former (0: down to one terminal). Saves
-    /// the last simulations near each maximum; each replication's answer may then be up to
-    /// that much low. Changes the results.
-    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub resolution: u32,
-    /// Start each replication's climb at this many percent of the scenario's terminal count
-    /// (the expected answer) instead of 50: saves the climb's first simulations, but
-    /// glitches at loads below the start go unseen. Changes the results.
-    #[arg(long, value_name = "PERCENT", default_value_t = CLIMB_FROM_PERCENT, value_parser = clap::value_parser!(u32).range(10..=100))]
-    pub climb_from: u32,
-}
-
-impl SearchLimits {
-    /// The cache folder given with `--cache`, opened.
-    pub fn open_cache(&self) -> Result<Option<RunCache>, crate::output::OutputError> {
-        self.cache.as_deref().map(RunCache::open).transpose()
-    }
-
-    /// The search options these limits set, or why they are contradictory.
-    pub fn options(&self) -> Result<SearchOptions, String> {
-        if self.min_seeds > self.seeds {
-            return Err(format!(
-                "--min-seeds {} is more than --seeds {}: the fewest replications must not \
-                 exceed the most",
-                self.min_seeds, self.seeds
-            ));
-        }
-        Ok(SearchOptions {
-            min_replications: self.min_seeds,
-            max_replications: self.seeds,
-            max_terminals: self.max_terminals,
-            stop_at_glitch: self.stop_at_glitch,
-            resolution_percent: self.resolution,
-            climb_from_percent: self.climb_from,
-        })
-    }
-}
-
-/// Arguments of `vodbench search`.
-#[derive(Debug, clap::Args)]
-pub struct SearchArgs {
-    /// Scenario file (TOML) with a generated workload; its terminal count is the expected
-    /// answer (the search climbs from half of it).
-    pub scenario: PathBuf,
-    /// Output folder (default: out/NAME-search, NAME being the scenario's name with
-    /// characters other than letters, digits, '.', '_' and '-' made '_').
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replication, terminal and thread limits.
-    #[command(flatten)]
-    pub limits: SearchLimits,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-/// `vodbench search`.
-pub fn cmd_search(registry: &Registry, outputs: &output::Outputs, args: SearchArgs) -> ExitCode {
-    let path = &args.scenario;
-    if std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t)) {
-        return input_error(format!(
-            "{}: search finds the most on-demand terminals without glitches; this is a \
-             broadcast scenario",
-            path.display()
-        ));
-    }
-    let opts = match args.limits.options() {
-        Ok(o) => o,
-        Err(e) => return input_error(e),
-    };
-    let scenario = match Scenario::load(path, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
-    if scenario.file.workload.generate.is_none() {
-        return input_error(format!(
-            "{}: search varies the number of terminals, so the workload must come from \
-             [workload.generate], not from a trace",
-            path.display()
-        ));
-    }
-    if let Err(e) = runner::preflight(&scenario) {
-        return input_error(e);
-    }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| output::default_dir(&format!("{}-search", scenario.name())));
-    if let Err(e) = output::check_output_dir(&dir) {
-        return failure(e);
-    }
-    let pool = match worker_pool(args.limits.threads) {
-        Ok(p) => p,
-        Err(e) => return failure(e),
-    };
-    let cache = match args.limits.open_cache() {
-        Ok(c) => c,
-        Err(e) => return input_error(format!("--cache: {e}")),
-    };
-    let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
-    let on_probe = |p: &Probe| {
-        bar.inc(1);
-        bar.set_message(format!(
-            "replication {}: {} terminals, {} glitches",
-            p.replication + 1,
-            p.terminals,
-            p.glitches
-        ));
-    };
-    let started = Instant::now();
-    let result = pool.install(|| search_cached(&scenario, &opts, cache.as_ref(), &on_probe));
-    bar.finish_and_clear();
-    if let (Some(c), false) = (&cache, args.quiet) {
-        eprint!("{}", cache_text(c));
-    }
-    let result = match result {
-        Ok(r) => r,
-        Err(RunError::Scenario(e)) => return input_error(e),
-        Err(e) => return failure(e),
-    };
-    let wall = started.elapsed();
-    let written = output::write_folder(
-        &dir,
-        &[
-            (
-                "manifest.json",
-                output::to_json(&search_manifest(&scenario, &opts)),
-            ),
-            ("search.json", output::to_json(&result)),
-            ("curve.csv", curve_csv(&result.probes)),
-        ],
-        &[],
-        outputs.writers(),
-        &[],
-    );
-    if let Err(e) = written {
-        return failure(e);
-    }
-    if !args.quiet {
-        print!("{}", summary_text(&result));
-        println!(
-            "wall time {:.1}s; output: {}",
-            wall.as_secs_f64(),
-            dir.display()
-        );
-    }
-    ExitCode::SUCCESS
-}
-
-/// What `vodbench search` and `sweep` say about the cache after their runs: how many
-/// simulations came from it and were saved to it, and what could not be cached or saved.
-pub(crate) fn cache_text(c: &RunCache) -> String {
-    let mut out = format!(
-        "cache {}: {} simulations taken from it, {} saved to it\n",
-        c.dir().display(),
-        c.reused(),
-        c.stored()
-    );
-    if let Some(why) = c.refused() {
-        out += &format!("warning: not cached: {why}\n");
-    }
-    if let Some(e) = c.save_error() {
-        out += &format!("warning: a simulation could not be saved to the cache: {e}\n");
-    }
-    out
-}
-
 /// The manifest of a search: the run manifest of its scenario (plugins, resolved scenario,
 /// hashes, host) with `"kind": "search"` and the search's limits; the workload is generated
 /// anew for every simulation, so it carries no event count or fingerprint.
@@ -734,6 +531,23 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
         w.remove("fingerprint");
     }
     m
+}
+
+/// The output folder of a search of `scenario` under `opts`: `manifest.json`
+/// ([`search_manifest`]), `search.json`, `curve.csv`, and the report drawn from them.
+pub fn search_folder(scenario: &Scenario, opts: &SearchOptions, result: &SearchResult) -> Folder {
+    Folder {
+        files: vec![
+            (
+                "manifest.json".into(),
+                crate::output::to_json(&search_manifest(scenario, opts)),
+            ),
+            ("search.json".into(), crate::output::to_json(result)),
+            ("curve.csv".into(), curve_csv(&result.probes)),
+        ],
+        report: true,
+        ..Folder::default()
+    }
 }
 
 /// The lines `vodbench search` prints.
@@ -792,28 +606,6 @@ pub fn summary_text(r: &SearchResult) -> String {
         out.push_str(&format!("paper: {p}\n"));
     }
     out
-}
-
-/// The worker threads of a search: `threads` of them, or one per core.
-pub(crate) fn worker_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, String> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        pool = pool.num_threads(t as usize);
-    }
-    pool.build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))
-}
-
-/// A spinner on standard error drawn from `template` (hidden when `quiet`).
-pub(crate) fn progress_bar(quiet: bool, template: &str) -> indicatif::ProgressBar {
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
-    };
-    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }
 
 #[cfg(test)]
