@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use vodbench_harness::cli::disk::replay;
-use vodbench_harness::disk_replay::ReplayArgs;
+use vodbench_harness::experiment::disk_replay::ReplayArgs;
 
 fn fix(rel: &str) -> PathBuf {
     [

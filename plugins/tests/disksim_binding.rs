@@ -24,7 +24,7 @@ fn disksim_binding_tests_are_skipped_without_the_feature() {
 mod with_disksim {
     use std::path::{Path, PathBuf};
     use vodbench_harness::cli::disk::replay as replay_command;
-    use vodbench_harness::disk_replay::{replay, summarize, ReplayArgs, TraceRequest};
+    use vodbench_harness::experiment::disk_replay::{replay, summarize, ReplayArgs, TraceRequest};
     use vodbench_harness::plugin::{DiskAccess, DiskModel};
     use vodbench_harness::time::SimTime;
     use vodbench_plugins::disk_model::disksim::{DiskSim, DiskSimError};

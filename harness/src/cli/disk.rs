@@ -1,9 +1,9 @@
 //! `vodbench disk replay`: a block trace replayed through one disk model
-//! ([`crate::disk_replay`]), its figures printed and, with `--out`, its
+//! ([`crate::experiment::disk_replay`]), its figures printed and, with `--out`, its
 //! `requests.csv` and `summary.json` written.
 
 use super::CommandError;
-use crate::disk_replay::{replay_trace, ReplayArgs, ReplayError};
+use crate::experiment::disk_replay::{replay_trace, ReplayArgs, ReplayError};
 use crate::output::{self, Writers};
 use crate::plugin::Registry;
 use std::path::PathBuf;

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! One file per command: each parses its arguments, calls a driver (a [`System`] for
-//! `run`, `check`, `bench`, `compare` and `rerun`; `search`, `sweep`
+//! `run`, `check`, `bench`, `compare` and `rerun`; [`crate::experiment`] for `search`, `sweep`
 //! and `disk replay`), prints, and turns the driver's typed errors into a `CommandError`;
 //! [`main_with`] prints that error and maps it to the exit code.
 //!
@@ -18,7 +18,7 @@
 //!
 //! [`System`]: crate::system::System
 
-use crate::disk_replay::ReplayError;
+use crate::experiment::disk_replay::ReplayError;
 use crate::output::{OutputError, Outputs, ReportError};
 use crate::plugin::Registry;
 use crate::spec::ScenarioError;

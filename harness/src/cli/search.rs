@@ -1,20 +1,20 @@
 //! `vodbench search`: the largest number of terminals an on-demand scenario serves without a
-//! glitch ([`crate::search`]), with a spinner counting the simulations; writes
+//! glitch ([`crate::experiment::search`]), with a spinner counting the simulations; writes
 //! `search.json`, `curve.csv` and the report. The limits it shares with `vodbench sweep` are
 //! here too.
 
 use super::progress::{progress_bar, worker_pool};
 use super::CommandError;
+use crate::experiment::cache::RunCache;
+use crate::experiment::search::{
+    search_cached, search_folder, summary_text, SearchOptions, CLIMB_FROM_PERCENT,
+};
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::Probe;
-use crate::run_cache::RunCache;
-use crate::search::{
-    search_cached, search_folder, summary_text, SearchOptions, CLIMB_FROM_PERCENT,
-};
 use crate::spec::Source;
-use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::Scenario;
+use crate::system::ondemand::{runner, OnDemand};
 use crate::system::{declared, Declared};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -157,14 +157,15 @@ pub(crate) fn cmd(
         ));
     };
     let started = Instant::now();
-    let result = pool.install(|| search_cached(&scenario, &opts, cache.as_ref(), &on_probe));
+    let result =
+        pool.install(|| search_cached::<OnDemand>(&scenario, &opts, cache.as_ref(), &on_probe));
     bar.finish_and_clear();
     if let (Some(c), false) = (&cache, args.quiet) {
         eprint!("{}", cache_text(c));
     }
     let result = result?;
     let wall = started.elapsed();
-    let folder = search_folder(&scenario, &opts, &result);
+    let folder = search_folder::<OnDemand>(&scenario, &opts, &result);
     output::write_tree(&dir, &folder, outputs.writers())?;
     if !args.quiet {
         print!("{}", summary_text(&result));

@@ -1,17 +1,17 @@
 //! `vodbench sweep`: a search at every point of an on-demand sweep
-//! ([`crate::sweep::search`]), in parallel, with a spinner counting the simulations; each
+//! ([`crate::experiment::sweep`]), in parallel, with a spinner counting the simulations; each
 //! point's search is saved as it finishes, and `--resume` takes those already saved. Writes
 //! `sweep.json`, `sweep.csv`, `sweep.md`, a curve per point and the report.
 
 use super::progress::{progress_bar, worker_pool};
 use super::search::{cache_text, SearchLimits};
 use super::CommandError;
+use crate::experiment::checkpoint::{self, Unused};
+use crate::experiment::sweep::{markdown, sweep_folder, sweep_manifest, sweep_search};
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::{Probe, SearchResult};
 use crate::spec::Source;
-use crate::sweep::checkpoint::{self, Unused};
-use crate::sweep::search::{markdown, sweep_folder, sweep_manifest, sweep_search};
 use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::SweepSuite;
 use crate::system::{declared, Declared};

@@ -2,8 +2,8 @@
 //! folders, rebuilt from their `sweep.json` (for `scenarios/spiffi/README.md`).
 
 use super::CommandError;
+use crate::experiment::sweep::markdown;
 use crate::results::sweep::SweepResult;
-use crate::sweep::search::markdown;
 use std::path::PathBuf;
 
 /// Arguments of `vodbench sweep-table`.

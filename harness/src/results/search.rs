@@ -2,13 +2,13 @@
 //! replication's answer, the confidence interval on their mean and what the runs at the
 //! answers measured — `search.json` and `curve.csv` are these, serialised.
 //!
-//! The algorithm that fills them in is [`crate::search`].
+//! The algorithm that fills them in is [`crate::experiment::search`].
 
 use super::Summary;
 use serde::Serialize;
 
 /// Where a replication's climb starts by default, in percent of the scenario's terminal
-/// count (see [`crate::search::climb_start`]); `search.json` records another
+/// count (see [`crate::experiment::search::climb_start`]); `search.json` records another
 /// share only.
 pub const CLIMB_FROM_PERCENT: u32 = 50;
 
@@ -125,13 +125,13 @@ pub struct SearchResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paper_max_terminals: Option<f64>,
     /// Terminal count the replications start from
-    /// ([`climb_start_at`](crate::search::climb_start_at) of `terminals.count`).
+    /// ([`climb_start_at`](crate::experiment::search::climb_start_at) of `terminals.count`).
     pub start_terminals: u32,
-    /// [`SearchOptions::climb_from_percent`](crate::search::SearchOptions),
+    /// [`SearchOptions::climb_from_percent`](crate::experiment::search::SearchOptions),
     /// when not the default.
     #[serde(skip_serializing_if = "is_default_climb")]
     pub climb_from_percent: u32,
-    /// [`SearchOptions::resolution_percent`](crate::search::SearchOptions),
+    /// [`SearchOptions::resolution_percent`](crate::experiment::search::SearchOptions),
     /// when not 0 (bisection to one terminal).
     #[serde(skip_serializing_if = "is_zero")]
     pub resolution_percent: u32,
@@ -144,7 +144,7 @@ pub struct SearchResult {
     /// Target relative half-width.
     pub precision: f64,
     /// Whether simulations ended at their first glitch
-    /// ([`SearchOptions::stop_at_glitch`](crate::search::SearchOptions)): then
+    /// ([`SearchOptions::stop_at_glitch`](crate::experiment::search::SearchOptions)): then
     /// a glitching run's count in the curve is a lower bound.
     pub stop_at_glitch: bool,
     /// Every simulation of the replications used (`curve.csv`).

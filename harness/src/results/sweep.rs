@@ -2,7 +2,7 @@
 //! (scaleup, cost per terminal, the ratio to the published value) — `sweep.json` is this,
 //! serialised, and `vodbench sweep-table` reads it back.
 //!
-//! The driver that fills it in is [`crate::sweep::search`].
+//! The driver that fills it in is [`crate::experiment::sweep`].
 
 use super::search::AnswerStats;
 use serde::{Deserialize, Serialize};
@@ -65,7 +65,7 @@ pub struct SweepResult {
     pub points: Vec<PointSearch>,
     /// How the searches departed from SPIFFI §7.1's method, if they did (`--resolution`,
     /// `--climb-from`; see
-    /// [`SearchOptions::default_method`](crate::search::SearchOptions::default_method)).
+    /// [`SearchOptions::default_method`](crate::experiment::search::SearchOptions::default_method)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// Whether every simulation ended at its first glitch in the measured period

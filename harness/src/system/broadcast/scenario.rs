@@ -4,7 +4,7 @@
 //! strict as for on-demand scenarios: unknown keys, wrong types and out-of-range values name
 //! the file, the line and the key path. A `[sweep]` table turns one file into a grid of runs:
 //! each key is a dotted path into the scenario, each value the list of settings to try (the
-//! same `[sweep]` as on-demand scenarios, [`crate::sweep`], series axes included).
+//! same `[sweep]` as on-demand scenarios, [`crate::spec::grid`], series axes included).
 //!
 //! ```toml
 //! name = "mcs-1pct"
@@ -37,7 +37,7 @@ use std::sync::Arc;
 pub const MAX_FRAMES: u32 = 50_000_000;
 /// Most receivers per run.
 pub const MAX_CLIENTS: u32 = 100_000;
-pub use crate::sweep::MAX_SWEEP_POINTS;
+pub use crate::spec::grid::MAX_SWEEP_POINTS;
 
 /// The top level of a broadcast scenario file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

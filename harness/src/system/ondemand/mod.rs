@@ -23,6 +23,7 @@ pub mod outputs;
 mod piggyback;
 mod queue;
 pub mod runner;
+mod search;
 mod server;
 pub mod spec;
 mod stats;

@@ -1,7 +1,7 @@
 //! The sweep behind `vodbench sweep`: SPIFFI's maximum glitch-free terminal count (§7.1) at
 //! every point of an on-demand sweep, beside the paper's published values.
 //!
-//! Each point is a [`crate::search`] of its own (same replications, seeds and stopping
+//! Each point is a [`search`](super::search) of its own (same replications, seeds and stopping
 //! rule). Points and their replications run in parallel in one rayon pool; every search is
 //! independent of the thread count, so `sweep.json` is too. Besides the maximum, each point
 //! reports what the runs at the answer measured (disk utilization, SPIFFI Fig. 14; references
@@ -13,22 +13,23 @@
 //! `curve-NNN.csv` per point, and `report.html` from the installed reporter (the
 //! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
+use super::cache::RunCache;
 use super::checkpoint;
+use super::search::{search_cached, search_manifest, SearchOptions};
 use crate::output::Folder;
-use crate::run_cache::RunCache;
-use crate::search::{search_cached, Probe, SearchOptions, SearchResult};
+use crate::results::search::{Probe, SearchResult};
+use crate::results::sweep::{PointSearch, SweepResult};
 use crate::spec::grid::value_text;
-use crate::sweep::SweepSuite;
 use crate::system::ondemand::outputs::{csv_field, values_json};
+use crate::system::ondemand::spec::SweepSuite;
+use crate::system::ondemand::OnDemand;
 use crate::system::RunError;
 use rayon::prelude::*;
 use std::path::Path;
 
-pub use crate::results::sweep::{PointSearch, SweepResult};
-
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
 /// (indexed like the points; shorter means none), which are taken as they are.
-/// Simulations are taken from and saved to `cache` if given (see [`crate::run_cache`]).
+/// Simulations are taken from and saved to `cache` if given (see [`super::cache`]).
 /// `on_probe(point, probe)` sees every simulation, `on_done(point, result)` every search as
 /// it finishes.
 pub fn sweep_search(
@@ -47,12 +48,10 @@ pub fn sweep_search(
             if let Some(Some(r)) = prior.get(i) {
                 return Ok(r.clone());
             }
-            let r =
-                search_cached(&p.scenario, opts, cache, &|pr| on_probe(i, pr)).map_err(|e| {
-                    RunError::Point {
-                        label: p.label(),
-                        error: Box::new(e),
-                    }
+            let r = search_cached::<OnDemand>(&p.scenario, opts, cache, &|pr| on_probe(i, pr))
+                .map_err(|e| RunError::Point {
+                    label: p.label(),
+                    error: Box::new(e),
                 })?;
             on_done(i, &r);
             Ok(r)
@@ -382,7 +381,7 @@ pub fn sweep_manifest(
     opts: &SearchOptions,
     resumed: &[usize],
 ) -> serde_json::Value {
-    let mut manifest = crate::search::search_manifest(&suite.points[0].scenario, opts);
+    let mut manifest = search_manifest::<OnDemand>(&suite.points[0].scenario, opts);
     if let Some(o) = manifest.as_object_mut() {
         o.insert("kind".into(), "sweep".into());
         o.insert("resumed_points".into(), serde_json::json!(resumed));
@@ -421,7 +420,7 @@ pub fn sweep_folder(
     for (i, s) in searches.iter().enumerate() {
         files.push((
             format!("curve-{i:03}.csv"),
-            crate::search::curve_csv(&s.probes),
+            super::search::curve_csv(&s.probes),
         ));
         files.push((
             checkpoint::relative_path(grid[i]),

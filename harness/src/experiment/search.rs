@@ -1,5 +1,6 @@
 //! The search behind `vodbench search`: the largest number of terminals a configuration
-//! serves without a glitch, SPIFFI's primary metric (§7.1, Fig. 9).
+//! serves without a glitch, SPIFFI's primary metric (§7.1, Fig. 9), over any [`Searchable`]
+//! system (its load is the on-demand server's terminal count).
 //!
 //! One *replication* runs the scenario with its own seed (derived from the scenario seed and
 //! the replication index) at a sequence of terminal counts. As in SPIFFI §7.1 ("increasing
@@ -27,7 +28,7 @@
 //! beyond it; the climb stops at the first glitching count it meets.
 //!
 //! Replications are repeated until a Student-t interval on their answers is 90 % confident
-//! to be within 5 % of the mean (at least [`SearchOptions::min_replications`], never fewer
+//! to be within 5 % of the mean ([`statistics`](super::statistics)) (at least [`SearchOptions::min_replications`], never fewer
 //! than [`MIN_REPLICATIONS`], at most [`SearchOptions::max_replications`]). Stopping as soon
 //! as the rule holds favours the first few replications that happen to agree: with three,
 //! an interval can come out much narrower than the spread of the maxima (SPIFFI's
@@ -49,26 +50,15 @@
 //!     └───────────────────────── terminals
 //! ```
 
+use super::cache::RunCache;
+use super::statistics::{interval, precise_enough};
 use crate::output::Folder;
-use crate::run_cache::{CachedRun, RunCache};
-use crate::system::ondemand::runner;
-use crate::system::ondemand::spec::{Scenario, MAX_TERMINALS};
-use crate::system::ondemand::video::LibraryMemo;
-use crate::system::ondemand::SimOptions;
-use crate::system::RunError;
+use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
+use crate::system::{ProbeOptions, ProbeOutcome, RunError, Searchable};
 use rayon::prelude::*;
 
-pub use crate::results::search::{
-    AnswerStats, Interval, Probe, ReplicationResult, SearchResult, CLIMB_FROM_PERCENT,
-};
-
-/// Confidence level of the interval on the answer (SPIFFI §7.1: 90 %).
-pub const CONFIDENCE: f64 = 0.90;
-/// Target half-width of that interval relative to the mean (SPIFFI §7.1: 5 %).
-pub const PRECISION: f64 = 0.05;
-/// Fewest replications before the interval is trusted (the default and the lower bound of
-/// [`SearchOptions::min_replications`]).
-pub const MIN_REPLICATIONS: u32 = 3;
+pub use super::statistics::{CONFIDENCE, MIN_REPLICATIONS, PRECISION};
+pub use crate::results::search::CLIMB_FROM_PERCENT;
 
 /// Limits of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +104,7 @@ impl SearchOptions {
     /// [`MIN_REPLICATIONS`], the most at least the fewest.
     ///
     /// ```
-    /// use vodbench_harness::search::SearchOptions;
+    /// use vodbench_harness::experiment::search::SearchOptions;
     /// let o = SearchOptions { min_replications: 1, max_replications: 2, ..Default::default() };
     /// assert_eq!(o.replication_limits(), (3, 3));
     /// let o = SearchOptions { min_replications: 8, max_replications: 20, ..Default::default() };
@@ -145,7 +135,7 @@ impl SearchOptions {
     /// they keep it): `vodbench search` prints it and `sweep.md` carries it.
     ///
     /// ```
-    /// use vodbench_harness::search::SearchOptions;
+    /// use vodbench_harness::experiment::search::SearchOptions;
     /// assert_eq!(SearchOptions::default().method_text(), None);
     /// let o = SearchOptions { resolution_percent: 2, climb_from_percent: 80, ..Default::default() };
     /// assert!(o.method_text().unwrap().starts_with("searched with --resolution 2 --climb-from 80"));
@@ -172,71 +162,12 @@ pub fn replication_seed(scenario_seed: u64, index: u32) -> u64 {
     crate::rng::stream_seed(scenario_seed, "search", u64::from(index))
 }
 
-/// The 95th percentile of Student's t with `df` degrees of freedom: the factor of a
-/// two-sided 90 % interval. Exact table to 30, Cornish-Fisher expansion beyond.
-pub fn t_quantile_90(df: u32) -> f64 {
-    const T: [f64; 30] = [
-        6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946, 1.8595, 1.8331, 1.8125, 1.7959,
-        1.7823, 1.7709, 1.7613, 1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247, 1.7207, 1.7171,
-        1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011, 1.6991, 1.6973,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => T[df as usize - 1],
-        _ => {
-            let z: f64 = 1.644_853_626_951_472_2;
-            let n = f64::from(df);
-            z + (z.powi(3) + z) / (4.0 * n)
-                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
-        }
-    }
-}
-
-/// The 90 % Student-t interval of the mean of `xs` (infinitely wide for fewer than two).
-pub fn interval(xs: &[f64]) -> Interval {
-    let n = xs.len() as f64;
-    let mean = if xs.is_empty() {
-        0.0
-    } else {
-        xs.iter().sum::<f64>() / n
-    };
-    let half_width = if xs.len() < 2 {
-        f64::INFINITY
-    } else {
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        t_quantile_90(xs.len() as u32 - 1) * (var / n).sqrt()
-    };
-    let relative_half_width = if half_width == 0.0 {
-        0.0
-    } else {
-        half_width / mean
-    };
-    Interval {
-        level: CONFIDENCE,
-        mean,
-        half_width,
-        relative_half_width,
-        low: mean - half_width,
-        high: mean + half_width,
-    }
-}
-
-/// Whether replications with these maxima meet the target: at least `min_replications`
-/// (never fewer than [`MIN_REPLICATIONS`]) and a 90 % interval within 5 % of the mean.
-pub fn precise_enough(maxima: &[u32], min_replications: u32) -> bool {
-    if maxima.len() < min_replications.max(MIN_REPLICATIONS) as usize {
-        return false;
-    }
-    let xs: Vec<f64> = maxima.iter().map(|&m| f64::from(m)).collect();
-    interval(&xs).relative_half_width <= PRECISION
-}
-
 /// Where a replication's climb starts for a scenario with `terminals.count = count`: half
 /// of it (at least one), so that the first glitches are met from below.
 ///
 /// ```
-/// assert_eq!(vodbench_harness::search::climb_start(760), 380);
-/// assert_eq!(vodbench_harness::search::climb_start(1), 1);
+/// assert_eq!(vodbench_harness::experiment::search::climb_start(760), 380);
+/// assert_eq!(vodbench_harness::experiment::search::climb_start(1), 1);
 /// ```
 pub fn climb_start(count: u32) -> u32 {
     climb_start_at(count, CLIMB_FROM_PERCENT)
@@ -246,7 +177,7 @@ pub fn climb_start(count: u32) -> u32 {
 /// `percent`: that share of `count`, rounded down, at least one.
 ///
 /// ```
-/// use vodbench_harness::search::climb_start_at;
+/// use vodbench_harness::experiment::search::climb_start_at;
 /// assert_eq!(climb_start_at(760, 50), 380);
 /// assert_eq!(climb_start_at(203, 80), 162);
 /// assert_eq!(climb_start_at(1, 80), 1);
@@ -317,36 +248,37 @@ pub fn find_max<E>(
     Ok((lo, false))
 }
 
-/// Runs a search over `scenario` (terminal count and seed are varied; everything else is
-/// kept). `on_probe` sees every simulation as it finishes (for progress; it may be called
+/// Runs a search over `point` of system `S` (its load and seed are varied; everything else
+/// is kept). `on_probe` sees every simulation as it finishes (for progress; it may be called
 /// from several threads, and for replications that end up discarded). Run inside a rayon
 /// pool to choose the number of threads; the result does not depend on it.
-pub fn search(
-    scenario: &Scenario,
+pub fn search<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
-    search_cached(scenario, opts, None, on_probe)
+    search_cached::<S>(point, opts, None, on_probe)
 }
 
 /// [`search`], taking each simulation from `cache` when it holds it and saving there every
-/// simulation it makes (see [`crate::run_cache`]); the result is the same as without it.
-pub fn search_cached(
-    scenario: &Scenario,
+/// simulation it makes (see [`super::cache`]); the result is the same as without it.
+pub fn search_cached<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     cache: Option<&RunCache>,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
     let cache = cache.and_then(|c| {
-        c.key(scenario, opts.stop_at_glitch)
+        c.key::<S>(point, opts.stop_at_glitch)
             .ok()
             .map(|key| (c, key))
     });
     let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
-    // the runs of one replication share its seed, hence its video library; replications run
-    // side by side, one per thread
-    let memo = LibraryMemo::new(2 * rayon::current_num_threads() + 2);
-    let keep = |seed: u64, n: u32, run: &CachedRun| {
+    let shared = S::shared(rayon::current_num_threads());
+    let probe_options = ProbeOptions {
+        stop_at_glitch: opts.stop_at_glitch,
+    };
+    let keep = |seed: u64, n: u32, run: &ProbeOutcome| {
         stats
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -357,54 +289,46 @@ pub fn search_cached(
         if let Some(run) = cache.as_ref().and_then(|(c, k)| c.get(k, seed, n)) {
             return Ok(keep(seed, n, &run));
         }
-        let mut s = scenario.clone();
-        s.file.seed = seed;
-        s.set_terminals(n)?;
-        let sim = SimOptions {
-            memo: Some(&memo),
-            stop_at_first_glitch: opts.stop_at_glitch,
-            search_figures_only: true,
-        };
-        let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
-        // a terminal never served is as much a failure as a glitch
-        let g = &results.summary.glitches;
-        let run = CachedRun {
-            glitches: g.count + g.never_displayed,
-            stats: AnswerStats::of(&results.summary),
-        };
+        let run = S::probe(point, seed, n, &shared, probe_options)?;
         if let Some((c, k)) = &cache {
             c.put(k, seed, n, &run);
         }
         Ok(keep(seed, n, &run))
     };
-    let start = climb_start_at(scenario.file.terminals.count, opts.climb_from_percent);
-    let (mut reps, probes, converged) =
-        drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
+    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let (mut reps, probes, converged) = drive(
+        S::seed(point),
+        start,
+        S::MAX_LOAD,
+        opts,
+        &simulate,
+        on_probe,
+    )?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
     for r in &mut reps {
         r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
     }
-    Ok(assemble(scenario, opts, reps, probes, converged))
+    Ok(assemble::<S>(point, opts, reps, probes, converged))
 }
 
-/// The result of a search of `scenario` under `opts` from the replications it used, their
+/// The result of a search of `point` under `opts` from the replications it used, their
 /// simulations and whether the stopping rule was met (also how a `vodbench sweep
 /// --resume` rebuilds a saved point).
-pub fn assemble(
-    scenario: &Scenario,
+pub fn assemble<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     reps: Vec<ReplicationResult>,
     probes: Vec<Probe>,
     converged: bool,
 ) -> SearchResult {
-    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let cap = opts.max_terminals.clamp(1, S::MAX_LOAD);
     let (min_reps, max_reps) = opts.replication_limits();
     let answers: Vec<AnswerStats> = reps.iter().filter_map(|r| r.at_answer).collect();
     let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
     let ci = interval(&xs);
     SearchResult {
-        scenario: scenario.name().to_string(),
-        seed: scenario.file.seed,
+        scenario: S::point_name(point).to_string(),
+        seed: S::seed(point),
         max_terminals: ci.mean.round() as u64,
         confidence_interval: ci,
         converged,
@@ -412,8 +336,8 @@ pub fn assemble(
         runs: probes.len() as u32,
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
-        paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
-        start_terminals: climb_start_at(scenario.file.terminals.count, opts.climb_from_percent)
+        paper_max_terminals: S::published_max(point),
+        start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
             .clamp(1, cap),
         climb_from_percent: opts.climb_from_percent,
         resolution_percent: opts.resolution_percent,
@@ -426,16 +350,18 @@ pub fn assemble(
     }
 }
 
-/// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds:
-/// the replications used, their simulations (sorted), and whether the rule was met.
+/// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds,
+/// trying at most `max_load` terminals: the replications used, their simulations (sorted),
+/// and whether the rule was met.
 fn drive<E: Send>(
     scenario_seed: u64,
     start: u32,
+    max_load: u32,
     opts: &SearchOptions,
     simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
-    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let cap = opts.max_terminals.clamp(1, max_load);
     let (min_reps, max_reps) = opts.replication_limits();
     let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
         let seed = replication_seed(scenario_seed, index);
@@ -509,9 +435,10 @@ pub fn curve_csv(probes: &[Probe]) -> String {
 
 /// The manifest of a search: the run manifest of its scenario (plugins, resolved scenario,
 /// hashes, host) with `"kind": "search"` and the search's limits; the workload is generated
-/// anew for every simulation, so it carries no event count or fingerprint.
-pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value {
-    let mut m = runner::manifest(s, &[]);
+/// anew for every simulation, so it carries no event count or fingerprint
+/// ([`Searchable::search_manifest`]).
+pub fn search_manifest<S: Searchable>(point: &S::Point, opts: &SearchOptions) -> serde_json::Value {
+    let mut m = S::search_manifest(point);
     if let Some(o) = m.as_object_mut() {
         o.insert("kind".into(), "search".into());
         o.insert(
@@ -526,21 +453,21 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
         );
         opts.record_method(&mut o["search"]);
     }
-    if let Some(w) = m["workload"].as_object_mut() {
-        w.remove("events");
-        w.remove("fingerprint");
-    }
     m
 }
 
-/// The output folder of a search of `scenario` under `opts`: `manifest.json`
+/// The output folder of a search of `point` under `opts`: `manifest.json`
 /// ([`search_manifest`]), `search.json`, `curve.csv`, and the report drawn from them.
-pub fn search_folder(scenario: &Scenario, opts: &SearchOptions, result: &SearchResult) -> Folder {
+pub fn search_folder<S: Searchable>(
+    point: &S::Point,
+    opts: &SearchOptions,
+    result: &SearchResult,
+) -> Folder {
     Folder {
         files: vec![
             (
                 "manifest.json".into(),
-                crate::output::to_json(&search_manifest(scenario, opts)),
+                crate::output::to_json(&search_manifest::<S>(point, opts)),
             ),
             ("search.json".into(), crate::output::to_json(result)),
             ("curve.csv".into(), curve_csv(&result.probes)),
@@ -732,35 +659,6 @@ mod tests {
         assert_eq!(r, Err(15)); // 10, 12 glitch-free; 15 fails
     }
 
-    #[test]
-    fn t_quantiles() {
-        assert_eq!(t_quantile_90(2), 2.92);
-        assert!((t_quantile_90(31) - 1.6955).abs() < 1e-3);
-        assert!((t_quantile_90(120) - 1.6577).abs() < 1e-3);
-        assert!((t_quantile_90(1_000_000) - 1.6449).abs() < 1e-3);
-        assert!(t_quantile_90(0).is_infinite());
-    }
-
-    #[test]
-    fn interval_and_stopping_rule() {
-        // mean 100, s = 10, n = 3: 2.92 × 10 / √3 = 16.86
-        let ci = interval(&[90.0, 100.0, 110.0]);
-        assert_eq!(ci.mean, 100.0);
-        assert!((ci.half_width - 16.858).abs() < 1e-3, "{ci:?}");
-        assert!(!precise_enough(&[90, 100, 110], 3));
-        // s = 1: 2.92 / √3 = 1.69 ≤ 5 % of 100
-        assert!(precise_enough(&[99, 100, 101], 3));
-        assert!(
-            !precise_enough(&[100, 100], 3),
-            "at least three replications"
-        );
-        assert!(!precise_enough(&[100, 100], 1), "never fewer than three");
-        assert!(!precise_enough(&[99, 100, 101], 4), "the minimum asked for");
-        assert!(precise_enough(&[99, 100, 101, 100], 4));
-        assert!(precise_enough(&[0, 0, 0], 3));
-        assert!(!precise_enough(&[0, 0, 1], 3));
-    }
-
     /// A synthetic system whose capacity depends on the seed: 100 + seed % `spread`.
     fn synthetic(spread: u64) -> impl Fn(u64, u32) -> Result<u64, String> + Sync {
         move |seed, n| Ok(u64::from(u64::from(n) > 100 + seed % spread))
@@ -794,7 +692,9 @@ mod tests {
             seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
         let sim = synthetic(spread);
-        let out = pool.install(|| drive(42, 80, &opts, &sim, &count)).unwrap();
+        let out = pool
+            .install(|| drive(42, 80, 1_000_000, &opts, &sim, &count))
+            .unwrap();
         assert!(seen.into_inner() as usize >= out.1.len());
         out
     }

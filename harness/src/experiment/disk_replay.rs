@@ -13,7 +13,7 @@
 //! …, 1 with linear interpolation.
 //!
 //! ```
-//! use vodbench_harness::disk_replay::{demerit, parse_trace};
+//! use vodbench_harness::experiment::disk_replay::{demerit, parse_trace};
 //! let t = parse_trace("0.5 0 100 8 1\n1.0\t0\t200\t16\t0\n").unwrap();
 //! assert_eq!((t[1].lbn, t[1].sectors, t[1].read), (200, 16, false));
 //! assert_eq!(demerit(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
