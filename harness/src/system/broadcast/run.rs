@@ -4,7 +4,7 @@
 //! manifest made here.
 
 use super::receiver::{expected_buffer, receive, ClientOutcome, Sample};
-use super::scenario::{BroadcastScenario, BroadcastSuite, Derived};
+use super::scenario::{build_context, BroadcastScenario, BroadcastSuite, Derived};
 use super::BroadcastError;
 use crate::plugin::{
     ideal_bandwidth, ideal_bandwidth_approx, BuildContext, Schedule, ScheduleSpec,
@@ -21,30 +21,6 @@ use std::sync::Arc;
 pub use crate::results::broadcast::{
     BroadcastSummary, MeanSample, PointResult, ReceiverSummary, ScheduleSummary, SuiteResults,
 };
-
-/// The context a broadcast plugin is built with (`component`: `broadcast` for the schedule,
-/// `receiver` for the client buffer and, renamed `receiver.disk`, its disk).
-pub(super) fn build_context<'a>(
-    s: &BroadcastScenario,
-    d: &Derived,
-    component: &'static str,
-    index: u64,
-    base_dir: &'a Path,
-) -> BuildContext<'a> {
-    BuildContext {
-        seed: s.file.seed,
-        component,
-        index,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: s.file.receiver.clients,
-        block_bytes: d.frame_bytes,
-        video_blocks: &[],
-        geometry: None,
-        pages: d.cache,
-        base_dir,
-    }
-}
 
 struct Plan {
     d: Derived,

@@ -23,7 +23,9 @@
 //! "receiver.cache" = ["0.5%", "1%", "2%"]
 //! ```
 
-use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Kind, Registry, Resolved};
+use crate::plugin::{
+    BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind, Registry, Resolved,
+};
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
@@ -287,6 +289,30 @@ impl BroadcastFile {
     }
 }
 
+/// The context a broadcast plugin is built with (`component`: `broadcast` for the schedule,
+/// `receiver` for the client buffer and, renamed `receiver.disk`, its disk).
+pub(super) fn build_context<'a>(
+    s: &BroadcastScenario,
+    d: &Derived,
+    component: &'static str,
+    index: u64,
+    base_dir: &'a Path,
+) -> BuildContext<'a> {
+    BuildContext {
+        seed: s.file.seed,
+        component,
+        index,
+        nodes: 1,
+        disks_per_node: 1,
+        terminals: s.file.receiver.clients,
+        block_bytes: d.frame_bytes,
+        video_blocks: &[],
+        geometry: None,
+        pages: d.cache,
+        base_dir,
+    }
+}
+
 /// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
 pub fn is_broadcast(text: &str) -> bool {
     crate::spec::grid::has_table(text, "broadcast")
@@ -399,11 +425,11 @@ impl BroadcastSuite {
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
             at(key, format!("cannot build {key} `{name}`: {e}"))
         };
-        let c = super::run::build_context(&s, &d, "broadcast", 0, base_dir);
+        let c = build_context(&s, &d, "broadcast", 0, base_dir);
         s.schedule
             .build(&c)
             .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?;
-        let c = super::run::build_context(&s, &d, "receiver", 0, base_dir);
+        let c = build_context(&s, &d, "receiver", 0, base_dir);
         s.buffer
             .build(&c)
             .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?;

@@ -2,8 +2,8 @@
 //! simulation, and the manifest that lets `vodbench rerun` reproduce it (hashes of the
 //! resolved scenario and its trace, the host).
 
+use super::engine::{check_buildable, simulate_with, ClockProgress, SimOptions};
 use super::spec::{Scenario, ScenarioError, Warmup};
-use super::{simulate_with, ClockProgress, SimOptions};
 use crate::results::RunResults;
 use crate::system::RunError;
 use crate::time::SimTime;
@@ -52,7 +52,7 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// every frame, that every plugin can be built for the scenario. `vodbench check` runs
 /// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    super::check_buildable(s)
+    check_buildable(s)
 }
 
 /// Runs a scenario end to end.

@@ -3,10 +3,11 @@
 //! of which the search keeps the glitches — every terminal never served counted as one — and
 //! at its answer the disk utilization and buffer-pool ratios.
 
+use super::engine::SimOptions;
 use super::runner;
 use super::spec::{Scenario, MAX_TERMINALS};
 use super::video::LibraryMemo;
-use super::{OnDemand, SimOptions};
+use super::OnDemand;
 use crate::results::search::AnswerStats;
 use crate::system::{CacheIdentity, ProbeOptions, ProbeOutcome, RunError, Searchable};
 
