@@ -313,11 +313,6 @@ pub(super) fn build_context<'a>(
     }
 }
 
-/// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
-pub fn is_broadcast(text: &str) -> bool {
-    crate::spec::grid::has_table(text, "broadcast")
-}
-
 impl BroadcastSuite {
     /// Reads and validates a broadcast scenario file, expanding its sweep.
     pub fn load(path: &Path, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
