@@ -9,7 +9,7 @@
 use proptest::prelude::*;
 use std::path::Path;
 use vodbench_harness::plugin::Kind;
-use vodbench_harness::runner;
+use vodbench_harness::system::ondemand::runner;
 use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::system::ondemand::video::VideoLibrary;
 use vodbench_harness::units::Bytes;

@@ -44,7 +44,8 @@ start_spread = "0s"
     let registry = vodbench_plugins::registry();
     let s = Scenario::parse(&text, std::path::Path::new("priming.toml"), &registry)
         .unwrap_or_else(|e| panic!("{e}"));
-    let events = vodbench_harness::runner::workload(&s).unwrap_or_else(|e| panic!("{e}"));
+    let events =
+        vodbench_harness::system::ondemand::runner::workload(&s).unwrap_or_else(|e| panic!("{e}"));
     simulate(&s, &events, &mut |_, _| {})
         .unwrap_or_else(|e| panic!("prime {prime:?}: {e}"))
         .summary

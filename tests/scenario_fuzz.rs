@@ -22,8 +22,8 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use vodbench_harness::plugin::{Kind, Registry};
-use vodbench_harness::runner;
 use vodbench_harness::system::broadcast::{run_suite, BroadcastError, BroadcastSuite};
+use vodbench_harness::system::ondemand::runner;
 use vodbench_harness::system::ondemand::simulate;
 use vodbench_harness::system::ondemand::spec::Scenario;
 

@@ -9,7 +9,7 @@ use vodbench_harness::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest, RequestClass,
 };
 use vodbench_harness::results::Summary;
-use vodbench_harness::runner;
+use vodbench_harness::system::ondemand::runner;
 use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::time::SimTime;
 
@@ -531,8 +531,9 @@ fn issue4_love_prefetch_can_keep_prefetches_from_displacing_prefetches() {
 /// search.
 #[test]
 fn issue4_scaleup_x4_is_table_2s_x4_real_time_point() {
-    use vodbench_harness::run_cache::RunCache;
-    use vodbench_harness::sweep::SweepSuite;
+    use vodbench_harness::experiment::cache::RunCache;
+    use vodbench_harness::system::ondemand::spec::SweepSuite;
+    use vodbench_harness::system::ondemand::OnDemand;
     let registry = vodbench_plugins::registry();
     let x4 = Scenario::load(&root().join("scenarios/spiffi/scaleup-x4.toml"), &registry).unwrap();
     let table2 = SweepSuite::load(
@@ -542,11 +543,11 @@ fn issue4_scaleup_x4_is_table_2s_x4_real_time_point() {
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let cache = RunCache::open(tmp.path()).unwrap();
-    let key = cache.key(&x4, false).unwrap();
+    let key = cache.key::<OnDemand>(&x4, false).unwrap();
     let same: Vec<_> = table2
         .points
         .iter()
-        .filter(|p| cache.key(&p.scenario, false).unwrap().text() == key.text())
+        .filter(|p| cache.key::<OnDemand>(&p.scenario, false).unwrap().text() == key.text())
         .collect();
     let labels: Vec<String> = same.iter().map(|p| p.label()).collect();
     assert_eq!(labels.len(), 1, "{labels:?}");

@@ -15,17 +15,25 @@
 //! [`plugin::Registry::add`], and calls [`cli::main_with`]. Simulated time is integer
 //! nanoseconds ([`time::SimTime`]); every random stream is derived from the scenario seed
 //! ([`rng`]), so a scenario and seed always give byte-identical outputs.
+//!
+//! The modules, from the bottom up:
+//!
+//! * [`spec`] — what every scenario file shares: errors at a key's line, the `[sweep]` grid,
+//!   the JSON Schema;
+//! * [`results`] — what runs, searches and sweeps produce, as plain data;
+//! * [`system`] — the [`system::System`] trait (load → validate → run → save) and the
+//!   systems behind it, on-demand and broadcast; [`output`] writes what they save;
+//! * [`experiment`] — drivers over many simulations (search, run cache, sweep, disk replay),
+//!   with typed results and errors;
+//! * [`cli`] — one file per command; nothing else imports it, and `system` imports neither
+//!   it nor `experiment`.
 #![deny(missing_docs)]
 
 pub mod cli;
-pub mod disk_replay;
+pub mod experiment;
 pub mod output;
 pub mod results;
-pub mod run_cache;
-pub mod runner;
-pub mod search;
 pub mod spec;
-pub mod sweep;
 pub mod system;
 pub mod trace;
 

@@ -15,7 +15,7 @@
 //!   short).
 //!
 //! Every request goes through the model's [`DiskModel`] interface, by
-//! [`vodbench_harness::disk_replay::replay`], exactly as `vodbench disk replay` drives it.
+//! [`vodbench_harness::experiment::disk_replay::replay`], exactly as `vodbench disk replay` drives it.
 //!
 //! `cargo bench --bench disk_models` (criterion reports `thrpt` in requests/s);
 //! `DISKSIM_DIR=… cargo bench --features disksim --bench disk_models -- disksim` for DiskSim.
@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use vodbench_harness::disk_replay::{replay, TraceRequest};
+use vodbench_harness::experiment::disk_replay::{replay, TraceRequest};
 use vodbench_harness::plugin::{BuildContext, DiskModel};
 
 const SECTOR: u64 = 512;

@@ -2,7 +2,8 @@
 //! trace, the output folder and the comparison with DiskSim's response times.
 
 use std::path::PathBuf;
-use vodbench_harness::disk_replay::{cmd_replay, ReplayArgs};
+use vodbench_harness::cli::disk::replay;
+use vodbench_harness::experiment::disk_replay::ReplayArgs;
 
 fn fix(rel: &str) -> PathBuf {
     [
@@ -44,7 +45,7 @@ fn issue3_replay_command_writes_requests_csv_and_figures() {
     a.closed = true;
     a.reference = Some(rp);
     a.out = Some(out.clone());
-    let report = cmd_replay(&vodbench_plugins::registry(), &a).unwrap();
+    let report = replay(&vodbench_plugins::registry(), &a).unwrap();
     assert!(
         report.contains("2000 requests through `mechanical`"),
         "{report}"
@@ -78,7 +79,7 @@ fn issue3_replay_command_writes_requests_csv_and_figures() {
     // the same trace open: DiskSim's issue times as arrivals, FCFS; never faster than closed
     let mut o = args("hp_c2247a", fix("c-vod50x512k-closed.issued.trace"));
     o.out = Some(tmp.path().join("open"));
-    cmd_replay(&vodbench_plugins::registry(), &o).unwrap();
+    replay(&vodbench_plugins::registry(), &o).unwrap();
     let csv2 = std::fs::read_to_string(tmp.path().join("open/requests.csv")).unwrap();
     assert_eq!(csv2.lines().count(), 2001);
     let first = |c: &str| -> f64 {
@@ -100,22 +101,26 @@ fn issue3_replay_command_errors_name_the_flag() {
     let tmp = tempfile::tempdir().unwrap();
     let bad = tmp.path().join("bad.trace");
     std::fs::write(&bad, "0.0 0 100 8 1\n1.0 0 abc 8 1\n").unwrap();
-    let (code, m) = cmd_replay(&reg, &args("barracuda", bad.clone())).unwrap_err();
-    assert_eq!(code, 2);
+    let e = replay(&reg, &args("barracuda", bad.clone())).unwrap_err();
+    let m = e.to_string();
+    assert!(e.is_input());
     assert!(
         m.contains("--trace") && m.contains("line 2: bad block number `abc`"),
         "{m}"
     );
     std::fs::write(&bad, "0.0 0 999999999 8 1\n").unwrap();
-    let (_, m) = cmd_replay(&reg, &args("barracuda", bad)).unwrap_err();
+    let m = replay(&reg, &args("barracuda", bad))
+        .unwrap_err()
+        .to_string();
     assert!(m.contains("beyond the disk"), "{m}");
     let mut a = args("barracuda", fix("d-mixed-open.trace"));
     a.disk = Some("disk9".into());
-    let (code, m) = cmd_replay(&reg, &a).unwrap_err();
-    assert_eq!(code, 2);
+    let e = replay(&reg, &a).unwrap_err();
+    let m = e.to_string();
+    assert!(e.is_input());
     assert!(m.contains("no disk `disk9`"), "{m}");
     let mut a = args("st15150n", fix("d-mixed-open.trace"));
     a.model = "analytic".into();
-    let r = cmd_replay(&reg, &a).unwrap();
+    let r = replay(&reg, &a).unwrap();
     assert!(r.contains("10000 requests through `analytic`"), "{r}");
 }

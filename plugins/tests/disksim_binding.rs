@@ -23,7 +23,8 @@ fn disksim_binding_tests_are_skipped_without_the_feature() {
 #[cfg(feature = "disksim")]
 mod with_disksim {
     use std::path::{Path, PathBuf};
-    use vodbench_harness::disk_replay::{cmd_replay, replay, summarize, ReplayArgs, TraceRequest};
+    use vodbench_harness::cli::disk::replay as replay_command;
+    use vodbench_harness::experiment::disk_replay::{replay, summarize, ReplayArgs, TraceRequest};
     use vodbench_harness::plugin::{DiskAccess, DiskModel};
     use vodbench_harness::time::SimTime;
     use vodbench_plugins::disk_model::disksim::{DiskSim, DiskSimError};
@@ -382,7 +383,7 @@ mod with_disksim {
             out: Some(tmp.path().join("out")),
             closed: false,
         };
-        let report = cmd_replay(&vodbench_plugins::registry(), &a).unwrap();
+        let report = replay_command(&vodbench_plugins::registry(), &a).unwrap();
         assert!(report.contains("through `disksim`"), "{report}");
         let csv = std::fs::read_to_string(tmp.path().join("out/requests.csv")).unwrap();
         assert_eq!(csv.lines().count(), want.len() + 1);
@@ -391,7 +392,9 @@ mod with_disksim {
             spec: "/nonexistent.parv".into(),
             ..a
         };
-        let (_, msg) = cmd_replay(&vodbench_plugins::registry(), &bad).unwrap_err();
+        let msg = replay_command(&vodbench_plugins::registry(), &bad)
+            .unwrap_err()
+            .to_string();
         assert!(msg.contains("/nonexistent.parv"), "{msg}");
     }
 }

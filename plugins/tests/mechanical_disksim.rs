@@ -259,7 +259,7 @@ fn replay(disk_name: &str, workload: &str) -> (Vec<f64>, Vec<f64>) {
 /// (demerit as % of DiskSim's mean, mean |error| as % of DiskSim's mean).
 fn figures(want: &[f64], got: &[f64]) -> (f64, f64) {
     let mean = want.iter().sum::<f64>() / want.len() as f64;
-    let demerit = vodbench_harness::disk_replay::demerit(want, got);
+    let demerit = vodbench_harness::experiment::disk_replay::demerit(want, got);
     let err = want
         .iter()
         .zip(got)

@@ -85,9 +85,9 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             label: "replications".into(),
             value: s["replications"].to_string(),
             detail: if converged {
-                let asked = s["min_replications"]
-                    .as_u64()
-                    .filter(|&m| m > u64::from(vodbench_harness::search::MIN_REPLICATIONS));
+                let asked = s["min_replications"].as_u64().filter(|&m| {
+                    m > u64::from(vodbench_harness::experiment::search::MIN_REPLICATIONS)
+                });
                 format!(
                     "within ±{} % at 90 %{}",
                     fmt_num(num(&s["precision"]) * 100.0),

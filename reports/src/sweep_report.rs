@@ -13,7 +13,8 @@ use crate::folder::RunFolder;
 use crate::html::{Card, Cell, HtmlTable, Page};
 use crate::run_report::manifest_facts;
 use crate::search_report::replication_curves_in;
-use vodbench_harness::sweep::search::{table, PointSearch, SweepResult, STOPPED_AT_GLITCH};
+use vodbench_harness::experiment::sweep::{table, STOPPED_AT_GLITCH};
+use vodbench_harness::results::sweep::{PointSearch, SweepResult};
 
 /// How far from the paper a maximum may be and still count as reproduced (issue 4: ±10 %).
 pub const PAPER_TOLERANCE: f64 = 0.10;

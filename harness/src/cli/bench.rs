@@ -1,22 +1,29 @@
 //! `vodbench bench`: a scenario run several times in-process (no output files), with the
 //! wall time of each repetition and its throughput.
 
-use super::{failure, input_error};
+use super::CommandError;
 use crate::plugin::Registry;
 use crate::spec::Source;
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, Silent, System};
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Arguments of `vodbench bench`.
+#[derive(clap::Args)]
+pub(crate) struct BenchArgs {
+    /// Scenario file (TOML), on-demand or broadcast.
+    scenario: PathBuf,
+    /// Timed repetitions (after one untimed warm-up run).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+}
+
 /// `vodbench bench FILE --repeat N`.
-pub(crate) fn cmd(registry: &Registry, path: &Path, repeat: u32) -> ExitCode {
-    let source = match Source::read(path) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
+pub(crate) fn cmd(registry: &Registry, args: BenchArgs) -> Result<(), CommandError> {
+    let (path, repeat) = (args.scenario.as_path(), args.repeat);
+    let source = Source::read(path)?;
     match declared(&source) {
         Declared::OnDemand => bench::<OnDemand>(registry, &source, path, repeat),
         Declared::Broadcast => bench::<Broadcast>(registry, &source, path, repeat),
@@ -39,44 +46,29 @@ fn bench<S: System>(
     source: &std::sync::Arc<Source>,
     path: &Path,
     repeat: u32,
-) -> ExitCode {
-    let suite = match S::load(source, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
-    let once = || -> Result<(f64, crate::system::Work), ExitCode> {
+) -> Result<(), CommandError> {
+    let suite = S::load(source, registry)?;
+    let once = || -> Result<(f64, crate::system::Work), CommandError> {
         let t = Instant::now();
-        let outcome = S::run(&suite, &Silent).map_err(|e| {
-            if e.is_input() {
-                input_error(e)
-            } else {
-                failure(e)
-            }
-        })?;
+        let outcome = S::run(&suite, &Silent)?;
         Ok((t.elapsed().as_secs_f64(), S::work(&outcome)))
     };
     // one untimed warm-up run
-    if let Err(code) = once() {
-        return code;
-    }
+    once()?;
     let mut walls = Vec::with_capacity(repeat as usize);
     let mut last = None;
     for i in 0..repeat {
-        match once() {
-            Ok((w, work)) => {
-                println!(
-                    "run {:>3}: {:.4} s, {:.2}M {}/s{}",
-                    i + 1,
-                    w,
-                    work.units / w.max(1e-9) / 1e6,
-                    work.unit,
-                    real_time_factor(work.simulated_s, w)
-                );
-                walls.push(w);
-                last = Some(work);
-            }
-            Err(code) => return code,
-        }
+        let (w, work) = once()?;
+        println!(
+            "run {:>3}: {:.4} s, {:.2}M {}/s{}",
+            i + 1,
+            w,
+            work.units / w.max(1e-9) / 1e6,
+            work.unit,
+            real_time_factor(work.simulated_s, w)
+        );
+        walls.push(w);
+        last = Some(work);
     }
     let work = last.expect("at least one repetition");
     walls.sort_by(f64::total_cmp);
@@ -100,5 +92,5 @@ fn bench<S: System>(
         work.units,
         work.units / median.max(1e-9) / 1e6
     );
-    ExitCode::SUCCESS
+    Ok(())
 }

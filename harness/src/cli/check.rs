@@ -1,31 +1,39 @@
 //! `vodbench check`: scenario files validated without running them — every point loaded,
 //! built as a run would build it, and its workload generated.
 
-use super::EXIT_INPUT;
+use super::CommandError;
 use crate::plugin::Registry;
 use crate::spec::{ScenarioError, Source};
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, System};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-/// `vodbench check FILE...`: one `ok:` report per valid file, one `error:` per invalid one.
-pub(crate) fn cmd(registry: &Registry, scenarios: &[PathBuf]) -> ExitCode {
+/// Arguments of `vodbench check`.
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Scenario files.
+    #[arg(required = true)]
+    scenarios: Vec<PathBuf>,
+}
+
+/// `vodbench check FILE...`: one `ok:` report per valid file, one `error:` per invalid one,
+/// each as it is met.
+pub(crate) fn cmd(registry: &Registry, args: CheckArgs) -> Result<(), CommandError> {
     let mut bad = false;
-    for p in scenarios {
+    for p in &args.scenarios {
         match check_file(registry, p) {
             Ok(text) => print!("{text}"),
             Err(e) => {
-                eprintln!("error: {e}");
+                CommandError::from(e).report();
                 bad = true;
             }
         }
     }
     if bad {
-        ExitCode::from(EXIT_INPUT)
+        Err(CommandError::Reported)
     } else {
-        ExitCode::SUCCESS
+        Ok(())
     }
 }
 

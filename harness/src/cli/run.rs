@@ -2,7 +2,7 @@
 //! printed and saved as an output folder. The file is read once; the system it declares
 //! ([`crate::system::declared`]) does the rest through the [`System`] trait.
 
-use super::{failure, input_error, report_cmds};
+use super::{baseline, CommandError};
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::spec::Source;
@@ -11,7 +11,6 @@ use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, Progress, System};
 use crate::time::SimTime;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -39,32 +38,31 @@ pub(crate) struct RunArgs {
 }
 
 /// `vodbench run`.
-pub(crate) fn cmd(registry: &Registry, outputs: &Outputs, args: RunArgs) -> ExitCode {
+pub(crate) fn cmd(
+    registry: &Registry,
+    outputs: &Outputs,
+    args: RunArgs,
+) -> Result<(), CommandError> {
     if let Some(name) = &args.save_baseline {
-        if let Err(m) = report_cmds::check_baseline_name(name) {
-            return input_error(m);
-        }
+        baseline::check_name(name).map_err(CommandError::Input)?;
     }
-    let source = match Source::read(&args.scenario) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
+    let source = Source::read(&args.scenario)?;
     let path = args.scenario.display();
     match declared(&source) {
         Declared::Broadcast => {
             if args.save_baseline.is_some() {
-                return input_error(format!(
+                return Err(CommandError::input(format!(
                     "{path}: --save-baseline applies to on-demand scenarios; this is a \
                      broadcast scenario"
-                ));
+                )));
             }
             run_file::<Broadcast>(registry, outputs, &source, &args)
         }
         Declared::OnDemand => {
             if args.save_baseline.is_some() && source.declares("sweep") {
-                return input_error(format!(
+                return Err(CommandError::input(format!(
                     "{path}: --save-baseline takes one configuration; this file is a sweep"
-                ));
+                )));
             }
             run_file::<OnDemand>(registry, outputs, &source, &args)
         }
@@ -77,35 +75,22 @@ fn run_file<S: System>(
     outputs: &Outputs,
     source: &std::sync::Arc<Source>,
     args: &RunArgs,
-) -> ExitCode {
-    let mut suite = match S::load(source, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
+) -> Result<(), CommandError> {
+    let mut suite = S::load(source, registry)?;
     if let Some(n) = args.terminals {
-        if let Err(m) = S::set_load(&mut suite, n) {
-            return input_error(m);
-        }
+        S::set_load(&mut suite, n).map_err(CommandError::Input)?;
     }
     if let Some(seed) = args.seed {
-        if let Err(m) = S::set_seed(&mut suite, seed) {
-            return input_error(m);
-        }
+        S::set_seed(&mut suite, seed).map_err(CommandError::Input)?;
     }
     let dir = args
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(S::name(&suite)));
-    if let Err(e) = output::check_output_dir(&dir) {
-        return failure(e);
-    }
+    output::check_output_dir(&dir)?;
     let started = Instant::now();
     let progress = Bars::new(args.quiet, started);
-    let outcome = match S::run(&suite, &progress) {
-        Ok(o) => o,
-        Err(e) if e.is_input() => return input_error(e),
-        Err(e) => return failure(e),
-    };
+    let outcome = S::run(&suite, &progress)?;
     progress.finish();
     let wall = started.elapsed();
     let text = (!args.quiet)
@@ -113,9 +98,7 @@ fn run_file<S: System>(
     let folder = S::save(&suite, outcome);
     let has_tables =
         !folder.tables.is_empty() || folder.subfolders.iter().any(|(_, f)| !f.tables.is_empty());
-    if let Err(e) = output::write_tree(&dir, &folder, outputs.writers()) {
-        return failure(e);
-    }
+    output::write_tree(&dir, &folder, outputs.writers())?;
     if let Some(text) = text {
         print!("{text}");
         if outputs.table_writer().is_none() && has_tables {
@@ -123,8 +106,8 @@ fn run_file<S: System>(
         }
     }
     match &args.save_baseline {
-        Some(name) => report_cmds::save_baseline(&dir, name, args.quiet),
-        None => ExitCode::SUCCESS,
+        Some(name) => baseline::save(&dir, name, args.quiet),
+        None => Ok(()),
     }
 }
 

@@ -13,16 +13,19 @@
 //! The commands (`run`, `check`, `bench`, and through the on-demand system `search`, `sweep`,
 //! `compare`, `rerun`) drive a system only through this trait; which system a file is for is
 //! decided by what it declares ([`declared`]): a top-level `[broadcast]` table makes it a
-//! broadcast scenario, anything else an on-demand one.
+//! broadcast scenario, anything else an on-demand one. A system whose scenarios have a load
+//! to vary — the on-demand server's terminals — is also [`Searchable`]: a search
+//! (`experiment::search`) asks it for one simulation at a time.
 
 pub mod broadcast;
 pub mod ondemand;
 
 use crate::output::Folder;
 use crate::plugin::Registry;
+use crate::results::search::AnswerStats;
 use crate::spec::{ScenarioError, Source};
 use crate::time::SimTime;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The systems a scenario file can declare.
@@ -176,4 +179,87 @@ pub trait System {
     ) -> String;
     /// What `vodbench bench` counts of a run.
     fn work(outcome: &Self::Outcome) -> Work;
+}
+
+/// How a search runs each of its simulations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProbeOptions {
+    /// End the simulation at its first glitch in the measured period: whether it glitches is
+    /// the same, but a glitching run's count is then a lower bound (usually 1).
+    pub stop_at_glitch: bool,
+}
+
+/// What a search keeps of one simulation: whether (and how often) it failed its viewers, and
+/// what it measured in case its load turns out to be a replication's answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProbeOutcome {
+    /// Glitches in the measured period, each viewer never served counted as one (a lower
+    /// bound if the run ended at its first).
+    pub glitches: u64,
+    /// The ratios measured by the run.
+    pub stats: AnswerStats,
+}
+
+/// What identifies the simulations of one configuration in a run cache
+/// (`experiment::cache`), whatever their seed and load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheIdentity {
+    /// The resolved configuration without what only labels or prices it, and without the
+    /// seed and load a search sets for each simulation.
+    pub configuration: serde_json::Value,
+    /// The folder its relative paths resolve against.
+    pub base_dir: PathBuf,
+    /// The scenario file (named when the configuration cannot be cached).
+    pub file: PathBuf,
+}
+
+/// A system with a load a search can vary: the largest load served without a glitch is its
+/// capacity (SPIFFI §7.1). A search (`experiment::search`) climbs and bisects over the load of
+/// one configuration ([`Searchable::Point`]), asking for one simulation at a time
+/// ([`Searchable::probe`]); the run cache stores what a probe returns.
+///
+/// ```no_run
+/// use vodbench_harness::system::ondemand::{spec::Scenario, OnDemand};
+/// use vodbench_harness::system::{ProbeOptions, Searchable};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let registry = vodbench_harness::plugin::Registry::new(); // with the built-ins added
+/// let scenario = Scenario::load(std::path::Path::new("scenarios/zipf1.toml"), &registry)?;
+/// let shared = OnDemand::shared(1);
+/// let run = OnDemand::probe(&scenario, 7, 100, &shared, ProbeOptions::default())?;
+/// println!("100 terminals, seed 7: {} glitches", run.glitches);
+/// # Ok(()) }
+/// ```
+pub trait Searchable: System {
+    /// One configuration whose load a search varies (a point of a suite).
+    type Point: Send + Sync;
+    /// What the simulations of one search share (the on-demand system: a memo of video
+    /// libraries, the same for every run of one seed).
+    type Shared: Sync;
+    /// The largest load a search may try.
+    const MAX_LOAD: u32;
+
+    /// The configuration's name (`search.json`'s `scenario`).
+    fn point_name(point: &Self::Point) -> &str;
+    /// Its seed, from which every replication's seed derives.
+    fn seed(point: &Self::Point) -> u64;
+    /// The load it declares: the expected answer, from which a search starts climbing.
+    fn expected_load(point: &Self::Point) -> u32;
+    /// The published maximum it carries (`[paper] max_terminals`), if any.
+    fn published_max(point: &Self::Point) -> Option<f64>;
+    /// What the simulations of one search, run on `threads` threads, share.
+    fn shared(threads: usize) -> Self::Shared;
+    /// Simulates `point` at `load` with `seed`.
+    fn probe(
+        point: &Self::Point,
+        seed: u64,
+        load: u32,
+        shared: &Self::Shared,
+        opts: ProbeOptions,
+    ) -> Result<ProbeOutcome, RunError>;
+    /// What identifies `point`'s simulations in a run cache, or why it cannot be cached
+    /// (naming its file).
+    fn cache_identity(point: &Self::Point) -> Result<CacheIdentity, String>;
+    /// The manifest of a search of `point`: its run manifest (plugins, resolved scenario,
+    /// hashes, host) without a workload's events, which every simulation makes anew.
+    fn search_manifest(point: &Self::Point) -> serde_json::Value;
 }

@@ -20,7 +20,7 @@ pub mod scenario;
 
 pub use receiver::{expected_buffer, receive, ClientOutcome, Sample};
 pub use run::{run_suite, MeanSample, PointResult, SuiteResults};
-pub use scenario::{is_broadcast, BroadcastFile, BroadcastScenario, BroadcastSuite, Derived};
+pub use scenario::{BroadcastFile, BroadcastScenario, BroadcastSuite, Derived};
 
 /// Why a broadcast run failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

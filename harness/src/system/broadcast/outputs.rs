@@ -1,7 +1,7 @@
 //! What a broadcast run prints: one point's summary, or a sweep's table.
 
-use super::run::{BroadcastSummary, SuiteResults};
 use crate::output;
+use crate::results::broadcast::{BroadcastSummary, SuiteResults};
 
 fn pct(r: f64) -> String {
     format!("{:.2} %", r * 100.0)

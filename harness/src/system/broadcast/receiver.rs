@@ -41,79 +41,14 @@ use super::scenario::Derived;
 use super::BroadcastError;
 use crate::plugin::{CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Removal, Schedule};
 use crate::time::SimTime;
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use crate::results::broadcast::ClientOutcome;
 
 /// Most extents a read-back plan looks at: a bound on its cost per instant, which binds only
 /// for single-frame extents (`optimum`); with batches of κ ≥ 11 frames, the extents holding
 /// the unpinned memory's worth of frames are fewer.
 const PLAN_EXTENTS: usize = 256;
-
-/// What one receiver did.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ClientOutcome {
-    /// Join instant.
-    pub join: u32,
-    /// Playout time `(n + w)` instants, in ns.
-    pub playout_ns: u64,
-    /// Total disk busy time.
-    pub io_time_ns: u64,
-    /// Its parts.
-    pub io_seek_ns: u64,
-    /// Rotational latency part.
-    pub io_rotation_ns: u64,
-    /// Transfer part.
-    pub io_transfer_ns: u64,
-    /// Controller overhead part.
-    pub io_overhead_ns: u64,
-    /// Disk accesses (reads + writes).
-    pub disk_accesses: u64,
-    /// Accesses that moved the head (a non-zero seek part).
-    pub seeks: u64,
-    /// Read accesses.
-    pub reads: u64,
-    /// Write accesses.
-    pub writes: u64,
-    /// Frames written (counting repeats).
-    pub frames_written: u64,
-    /// Frames read back.
-    pub frames_read: u64,
-    /// Bytes written.
-    pub bytes_written: u64,
-    /// Bytes read.
-    pub bytes_read: u64,
-    /// Distinct frames that went to disk at least once.
-    pub frames_spilled: u64,
-    /// Distinct frames written to disk more than once.
-    pub frames_cycled: u64,
-    /// Frames whose data was not in memory at their playout instant.
-    pub glitches: u64,
-    /// Total lateness of those frames.
-    pub stalled_ns: u64,
-    /// Frames that arrived in their own playout instant.
-    pub frames_direct: u64,
-    /// Frames played (from memory or directly); `n` for every complete run.
-    pub frames_played: u64,
-    /// Most frames in memory.
-    pub peak_memory_frames: u32,
-    /// Most frames beyond the cache size (when everything in memory was pinned).
-    pub memory_overflow_frames: u32,
-    /// Most frames buffered (memory + disk).
-    pub peak_buffered_frames: u32,
-    /// Instant after joining at which that peak occurred.
-    pub peak_buffered_instant: u32,
-    /// Most frames on disk.
-    pub peak_disk_frames: u32,
-    /// Time the last disk access finished, after the join, in ns.
-    pub disk_busy_until_ns: u64,
-}
-
-impl ClientOutcome {
-    /// Disk time as a fraction of playout time.
-    pub fn io_time_ratio(&self) -> f64 {
-        self.io_time_ns as f64 / self.playout_ns.max(1) as f64
-    }
-}
 
 /// One occupancy sample.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! strict as for on-demand scenarios: unknown keys, wrong types and out-of-range values name
 //! the file, the line and the key path. A `[sweep]` table turns one file into a grid of runs:
 //! each key is a dotted path into the scenario, each value the list of settings to try (the
-//! same `[sweep]` as on-demand scenarios, [`crate::sweep`], series axes included).
+//! same `[sweep]` as on-demand scenarios, [`crate::spec::grid`], series axes included).
 //!
 //! ```toml
 //! name = "mcs-1pct"
@@ -23,7 +23,9 @@
 //! "receiver.cache" = ["0.5%", "1%", "2%"]
 //! ```
 
-use crate::plugin::{BroadcastSchedule, ClientBuffer, DiskModel, Kind, Registry, Resolved};
+use crate::plugin::{
+    BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind, Registry, Resolved,
+};
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
@@ -37,7 +39,7 @@ use std::sync::Arc;
 pub const MAX_FRAMES: u32 = 50_000_000;
 /// Most receivers per run.
 pub const MAX_CLIENTS: u32 = 100_000;
-pub use crate::sweep::MAX_SWEEP_POINTS;
+pub use crate::spec::grid::MAX_SWEEP_POINTS;
 
 /// The top level of a broadcast scenario file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -287,9 +289,28 @@ impl BroadcastFile {
     }
 }
 
-/// Whether scenario text is a broadcast scenario (has a top-level `[broadcast]` table).
-pub fn is_broadcast(text: &str) -> bool {
-    crate::spec::grid::has_table(text, "broadcast")
+/// The context a broadcast plugin is built with (`component`: `broadcast` for the schedule,
+/// `receiver` for the client buffer and, renamed `receiver.disk`, its disk).
+pub(super) fn build_context<'a>(
+    s: &BroadcastScenario,
+    d: &Derived,
+    component: &'static str,
+    index: u64,
+    base_dir: &'a Path,
+) -> BuildContext<'a> {
+    BuildContext {
+        seed: s.file.seed,
+        component,
+        index,
+        nodes: 1,
+        disks_per_node: 1,
+        terminals: s.file.receiver.clients,
+        block_bytes: d.frame_bytes,
+        video_blocks: &[],
+        geometry: None,
+        pages: d.cache,
+        base_dir,
+    }
 }
 
 impl BroadcastSuite {
@@ -399,11 +420,11 @@ impl BroadcastSuite {
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
             at(key, format!("cannot build {key} `{name}`: {e}"))
         };
-        let c = super::run::build_context(&s, &d, "broadcast", 0, base_dir);
+        let c = build_context(&s, &d, "broadcast", 0, base_dir);
         s.schedule
             .build(&c)
             .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?;
-        let c = super::run::build_context(&s, &d, "receiver", 0, base_dir);
+        let c = build_context(&s, &d, "receiver", 0, base_dir);
         s.buffer
             .build(&c)
             .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?;

@@ -33,6 +33,8 @@ mod ports;
 mod prefetch;
 mod queue;
 mod requests;
+pub mod runner;
+mod search;
 pub mod spec;
 mod stats;
 mod term;
@@ -124,7 +126,7 @@ impl System for OnDemand {
         let path = suite.path.display();
         if !suite.sweep {
             let s = &suite.points[0].scenario;
-            let events = crate::runner::workload(s)?;
+            let events = runner::workload(s)?;
             return Ok(format!(
                 "ok: {path} ({}, {} workload events)\n",
                 s.name(),
@@ -138,7 +140,7 @@ impl System for OnDemand {
             suite.points.len()
         );
         for (i, p) in suite.points.iter().enumerate() {
-            let events = crate::runner::workload(&p.scenario).map_err(|e| in_point(suite, p, e))?;
+            let events = runner::workload(&p.scenario).map_err(|e| in_point(suite, p, e))?;
             out.push_str(&format!(
                 "  {i:>3}  {}: {} terminals, {} workload events\n",
                 p.label(),
@@ -152,7 +154,7 @@ impl System for OnDemand {
     fn run(suite: &SweepSuite, progress: &dyn Progress) -> Result<Vec<PointRun>, RunError> {
         if !suite.sweep {
             let s = &suite.points[0].scenario;
-            let r = crate::runner::run(s, &mut |now, end| progress.simulated(now, end))?;
+            let r = runner::run(s, &mut |now, end| progress.simulated(now, end))?;
             return Ok(vec![r]);
         }
         // every point is checked before any runs: a sweep fails at once, not hours in
@@ -163,11 +165,10 @@ impl System for OnDemand {
             .points
             .par_iter()
             .map(|p| {
-                let r =
-                    crate::runner::run(&p.scenario, &mut |_, _| {}).map_err(|e| RunError::Point {
-                        label: p.label(),
-                        error: Box::new(e),
-                    });
+                let r = runner::run(&p.scenario, &mut |_, _| {}).map_err(|e| RunError::Point {
+                    label: p.label(),
+                    error: Box::new(e),
+                });
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress.points(n, total);
                 r

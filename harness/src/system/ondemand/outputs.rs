@@ -1,14 +1,19 @@
 //! What the on-demand system writes and prints: a run's manifest, the summary table
-//! `vodbench run` prints, and the files of a sweep file's run (`summary.json`, `sweep.csv`).
+//! `vodbench run` prints, and the files of a sweep file's run ([`OnDemand`](super::OnDemand)
+//! runs every point once, in parallel, each with the scenario's seed): one output folder per
+//! point under `points/`, and the combined `summary.json` and `sweep.csv`.
 
+use super::spec::SweepSuite;
+use crate::output;
 use crate::results::Summary;
+use crate::spec::grid::value_text;
+use serde_json::json;
 
-pub use crate::runner::manifest;
-pub use crate::sweep::run::{summary_json, summary_text as sweep_summary_text, sweep_csv};
+pub use super::runner::manifest;
 
 /// The manifest of one point of a sweep file's run (`kind: sweep-run`) is each point's run
 /// manifest; this is the top folder's.
-pub fn sweep_run_manifest(suite: &super::spec::SweepSuite) -> serde_json::Value {
+pub fn sweep_run_manifest(suite: &SweepSuite) -> serde_json::Value {
     serde_json::json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "kind": "sweep-run",
@@ -16,7 +21,7 @@ pub fn sweep_run_manifest(suite: &super::spec::SweepSuite) -> serde_json::Value 
         "scenario_file": suite.path.display().to_string(),
         "sweep": suite.axes,
         "points": suite.points.iter().enumerate().map(|(i, p)| serde_json::json!({
-            "values": crate::sweep::run::values_json(&p.values),
+            "values": values_json(&p.values),
             "folder": format!("points/{}", suite.point_dir(i)),
         })).collect::<Vec<_>>(),
     })
@@ -174,4 +179,109 @@ pub fn summary_table(s: &Summary) -> String {
         out.push_str(&format!("{:<w$}  {v}\n", format!("paper: {k}")));
     }
     out
+}
+
+/// Axis values as JSON (`{"server.stripe": "512KiB", "scheduler": "elevator"}`).
+pub fn values_json(values: &[(String, toml::Value)]) -> serde_json::Value {
+    serde_json::Value::Object(
+        values
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    serde_json::to_value(v).unwrap_or(serde_json::Value::Null),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The combined `summary.json` of a sweep run: the axes and, per point, its values, its
+/// published figures and its summary.
+pub fn summary_json(suite: &SweepSuite, summaries: &[&Summary]) -> serde_json::Value {
+    json!({
+        "scenario": suite.name,
+        "sweep": suite.axes,
+        "points": suite.points.iter().zip(summaries).map(|(p, s)| json!({
+            "values": values_json(&p.values),
+            "paper": p.scenario.file.paper,
+            "summary": s,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Quotes a CSV field when needed.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `sweep.csv` of a sweep run: one row per point, its axis values then its main metrics.
+pub fn sweep_csv(suite: &SweepSuite, summaries: &[&Summary]) -> String {
+    let mut out: Vec<String> = vec!["point".into()];
+    out.extend(suite.axes.iter().map(|a| csv_field(a)));
+    out.extend(
+        [
+            "terminals",
+            "glitches",
+            "terminals_affected",
+            "disk_utilization_mean_ratio",
+            "disk_utilization_max_ratio",
+            "hit_ratio",
+            "shared_ratio",
+            "prefetches_wasted",
+            "memory_in_use_mean_bytes",
+            "startup_latency_mean_ns",
+        ]
+        .map(String::from),
+    );
+    let mut text = out.join(",") + "\n";
+    for (i, (p, s)) in suite.points.iter().zip(summaries).enumerate() {
+        let mut row = vec![i.to_string()];
+        row.extend(p.values.iter().map(|(_, v)| csv_field(&value_text(v))));
+        row.extend([
+            s.terminals.to_string(),
+            s.glitches.count.to_string(),
+            s.glitches.terminals_affected.to_string(),
+            format!("{}", s.disks.utilization_mean_ratio),
+            format!("{}", s.disks.utilization_max_ratio),
+            format!("{}", s.buffer_pool.hit_ratio),
+            format!("{}", s.buffer_pool.shared_ratio),
+            s.buffer_pool.prefetches_wasted.to_string(),
+            s.buffer_pool.memory_in_use_mean_bytes.to_string(),
+            s.startup_latency.mean_ns.to_string(),
+        ]);
+        text.push_str(&row.join(","));
+        text.push('\n');
+    }
+    text
+}
+
+/// The table `vodbench run` prints for a sweep.
+pub fn sweep_summary_text(suite: &SweepSuite, summaries: &[&Summary]) -> String {
+    let mut rows: Vec<Vec<String>> = vec![{
+        let mut h = suite.axes.clone();
+        h.extend(
+            ["terminals", "glitches", "disk util", "hit", "shared"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        h
+    }];
+    for (p, s) in suite.points.iter().zip(summaries) {
+        let mut r: Vec<String> = p.values.iter().map(|(_, v)| value_text(v)).collect();
+        r.extend([
+            s.terminals.to_string(),
+            s.glitches.count.to_string(),
+            format!("{:.1} %", s.disks.utilization_mean_ratio * 100.0),
+            format!("{:.1} %", s.buffer_pool.hit_ratio * 100.0),
+            format!("{:.1} %", s.buffer_pool.shared_ratio * 100.0),
+        ]);
+        rows.push(r);
+    }
+    let title = format!("scenario {} ({} points)\n", suite.name, suite.points.len());
+    output::aligned_text(title, &rows)
 }

@@ -1,7 +1,7 @@
-//! `vodbench sweep`: SPIFFI's maximum glitch-free terminal count (§7.1) at every point of a
-//! sweep, beside the paper's published values.
+//! The sweep behind `vodbench sweep`: SPIFFI's maximum glitch-free terminal count (§7.1) at
+//! every point of an on-demand sweep, beside the paper's published values.
 //!
-//! Each point is a [`crate::search`] of its own (same replications, seeds and stopping
+//! Each point is a [`search`](super::search) of its own (same replications, seeds and stopping
 //! rule). Points and their replications run in parallel in one rayon pool; every search is
 //! independent of the thread count, so `sweep.json` is too. Besides the maximum, each point
 //! reports what the runs at the answer measured (disk utilization, SPIFFI Fig. 14; references
@@ -13,95 +13,23 @@
 //! `curve-NNN.csv` per point, and `report.html` from the installed reporter (the
 //! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
-use super::checkpoint::{self, Unused};
-use super::run::{csv_field, values_json};
-use crate::cli::{failure, input_error};
-use crate::output;
-use crate::plugin::Registry;
-use crate::run_cache::RunCache;
-use crate::runner::{self, RunError};
-use crate::search::{
-    cache_text, progress_bar, search_cached, worker_pool, AnswerStats, Probe, SearchLimits,
-    SearchOptions, SearchResult,
-};
+use super::cache::RunCache;
+use super::checkpoint;
+use super::search::{search_cached, search_manifest, SearchOptions};
+use crate::output::Folder;
+use crate::results::search::{Probe, SearchResult};
+use crate::results::sweep::{PointSearch, SweepResult};
 use crate::spec::grid::value_text;
-use crate::sweep::SweepSuite;
+use crate::system::ondemand::outputs::{csv_field, values_json};
+use crate::system::ondemand::spec::SweepSuite;
+use crate::system::ondemand::OnDemand;
+use crate::system::RunError;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::Instant;
-
-/// One point's search with what derives from it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PointSearch {
-    /// Point index in grid order.
-    pub point: usize,
-    /// Axis name → value.
-    pub values: serde_json::Value,
-    /// The values as short text (`elevator / 512KiB`).
-    pub label: String,
-    /// The maximum glitch-free terminal count (mean over replications).
-    pub max_terminals: u64,
-    /// Its 90 % confidence interval (low, high).
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
-    /// Replications used.
-    pub replications: u32,
-    /// Simulations used.
-    pub runs: u32,
-    /// Whether the search met its precision target.
-    pub converged: bool,
-    /// Mean over replications of their runs at the answer.
-    pub at_answer: Option<AnswerStats>,
-    /// Disks in the server.
-    pub disks: u64,
-    /// Server buffer memory, all nodes.
-    pub server_memory_bytes: u64,
-    /// Scale factor on the sweep's scaleup series.
-    pub factor: Option<f64>,
-    /// max_terminals / (factor × max_terminals of the factor-1 point with the same other
-    /// values).
-    pub scaleup: Option<f64>,
-    /// Storage cost (`[cost]`): disks × price + memory × price per MiB.
-    pub cost_total: Option<f64>,
-    /// cost_total / max_terminals.
-    pub cost_per_terminal: Option<f64>,
-    /// The point's published values (`[paper]`).
-    pub paper: BTreeMap<String, f64>,
-    /// max_terminals / paper max_terminals.
-    pub ratio: Option<f64>,
-}
-
-/// What `sweep.json` holds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepResult {
-    /// Scenario name.
-    pub scenario: String,
-    /// Scenario description (of the first point).
-    pub description: String,
-    /// Scenario seed.
-    pub seed: u64,
-    /// Axis names.
-    pub sweep: Vec<String>,
-    /// One entry per point.
-    pub points: Vec<PointSearch>,
-    /// How the searches departed from SPIFFI §7.1's method, if they did (`--resolution`,
-    /// `--climb-from`; see [`crate::search::SearchOptions::default_method`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub method: Option<String>,
-    /// Whether every simulation ended at its first glitch in the measured period
-    /// (`--stop-at-glitch`): the maxima are the same, but each `curve-NNN.csv` then gives a
-    /// glitching run's count as a lower bound (usually 1). Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stop_at_glitch: bool,
-}
+use std::path::Path;
 
 /// Searches every point (inside the current rayon pool) but those with a result in `prior`
 /// (indexed like the points; shorter means none), which are taken as they are.
-/// Simulations are taken from and saved to `cache` if given (see [`crate::run_cache`]).
+/// Simulations are taken from and saved to `cache` if given (see [`super::cache`]).
 /// `on_probe(point, probe)` sees every simulation, `on_done(point, result)` every search as
 /// it finishes.
 pub fn sweep_search(
@@ -111,7 +39,7 @@ pub fn sweep_search(
     cache: Option<&RunCache>,
     on_probe: &(dyn Fn(usize, &Probe) + Sync),
     on_done: &(dyn Fn(usize, &SearchResult) + Sync),
-) -> Result<(SweepResult, Vec<SearchResult>), (usize, RunError)> {
+) -> Result<(SweepResult, Vec<SearchResult>), RunError> {
     let results: Vec<SearchResult> = suite
         .points
         .par_iter()
@@ -120,12 +48,15 @@ pub fn sweep_search(
             if let Some(Some(r)) = prior.get(i) {
                 return Ok(r.clone());
             }
-            let r = search_cached(&p.scenario, opts, cache, &|pr| on_probe(i, pr))
-                .map_err(|e| (i, e))?;
+            let r = search_cached::<OnDemand>(&p.scenario, opts, cache, &|pr| on_probe(i, pr))
+                .map_err(|e| RunError::Point {
+                    label: p.label(),
+                    error: Box::new(e),
+                })?;
             on_done(i, &r);
             Ok(r)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, RunError>>()?;
     let mut points: Vec<PointSearch> = suite
         .points
         .iter()
@@ -442,183 +373,18 @@ pub fn table(r: &SweepResult) -> (Vec<String>, Vec<Vec<String>>) {
     (head, rows)
 }
 
-/// Arguments of `vodbench sweep`.
-#[derive(Debug, clap::Args)]
-pub struct SweepArgs {
-    /// Scenario file (TOML) with a `[sweep]` (a file without one is a single point); each
-    /// point's terminal count is its expected answer (its search climbs from half of it).
-    pub scenario: PathBuf,
-    /// Output folder (default: out/NAME-sweep, NAME being the scenario's name with
-    /// characters other than letters, digits, '.', '_' and '-' made '_').
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replication, terminal and thread limits.
-    #[command(flatten)]
-    pub limits: SearchLimits,
-    /// Only these points (0-based indices in grid order, as `vodbench check` lists them).
-    #[arg(long, value_delimiter = ',')]
-    pub points: Vec<usize>,
-    /// Take every point already searched in the output folder (its `points/NNN.json`, saved
-    /// as each point finishes) instead of searching it again, if it was searched with the
-    /// same resolved scenario, limits and vodbench version: continues a stopped sweep.
-    #[arg(long)]
-    pub resume: bool,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-/// `vodbench sweep`.
-pub fn cmd_sweep(registry: &Registry, outputs: &output::Outputs, args: SweepArgs) -> ExitCode {
-    let path = &args.scenario;
-    if std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t)) {
-        return input_error(format!(
-            "{}: sweep searches the most on-demand terminals without glitches; this is a \
-             broadcast scenario (`vodbench run` runs its sweep)",
-            path.display()
-        ));
-    }
-    let opts = match args.limits.options() {
-        Ok(o) => o,
-        Err(e) => return input_error(e),
-    };
-    let mut suite = match SweepSuite::load(path, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
-    // each point's index in grid order (names its checkpoint)
-    let mut grid: Vec<usize> = (0..suite.points.len()).collect();
-    if !args.points.is_empty() {
-        let n = suite.points.len();
-        if let Some(bad) = args.points.iter().find(|&&i| i >= n) {
-            return input_error(format!(
-                "--points: {bad} is not a point of {} (0..{n})",
-                path.display()
-            ));
-        }
-        let keep: std::collections::BTreeSet<usize> = args.points.iter().copied().collect();
-        suite.points = suite
-            .points
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| keep.contains(i))
-            .map(|(_, p)| p)
-            .collect();
-        grid = keep.into_iter().collect();
-    }
-    for p in &suite.points {
-        if p.scenario.file.workload.generate.is_none() {
-            return input_error(format!(
-                "{}: sweep varies the number of terminals, so the workload must come from \
-                 [workload.generate], not from a trace",
-                path.display()
-            ));
-        }
-        if let Err(e) = runner::preflight(&p.scenario) {
-            return input_error(format!("sweep point ({}): {e}", p.label()));
-        }
-    }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| output::default_dir(&format!("{}-sweep", suite.name)));
-    if let Err(e) = output::check_output_dir(&dir) {
-        return failure(e);
-    }
-    let pool = match worker_pool(args.limits.threads) {
-        Ok(p) => p,
-        Err(e) => return failure(e),
-    };
-    let bar = progress_bar(args.quiet, "{spinner} sweep {msg}: {pos} runs ({elapsed})");
-    let npoints = suite.points.len();
-    let labels: Vec<String> = suite.points.iter().map(|p| p.label()).collect();
-    let on_probe = |i: usize, p: &Probe| {
-        bar.inc(1);
-        bar.set_message(format!(
-            "{npoints} points; last: {} rep. {}: {} terminals, {} glitches",
-            labels[i],
-            p.replication + 1,
-            p.terminals,
-            p.glitches
-        ));
-    };
-    let keys: Vec<String> = suite
-        .points
-        .iter()
-        .map(|p| checkpoint::point_key(&p.scenario, &opts))
-        .collect();
-    let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
-    if args.resume {
-        for (i, p) in suite.points.iter().enumerate() {
-            let why = match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
-                Ok(r) => {
-                    prior[i] = Some(r);
-                    continue;
-                }
-                Err(Unused::Absent) => continue,
-                Err(Unused::Stale) => {
-                    "saved for another scenario, other limits or another vodbench".to_string()
-                }
-                Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
-            };
-            if !args.quiet {
-                eprintln!(
-                    "point {} ({}): {} not used: {why}; searching it again",
-                    grid[i],
-                    labels[i],
-                    dir.join(checkpoint::relative_path(grid[i])).display()
-                );
-            }
-        }
-        if !args.quiet {
-            let n = prior.iter().flatten().count();
-            eprintln!(
-                "resuming {}: {n} of {npoints} points already searched",
-                dir.display()
-            );
-        }
-    }
-    let cache = match args.limits.open_cache() {
-        Ok(c) => c,
-        Err(e) => return input_error(format!("--cache: {e}")),
-    };
-    let save_error = std::sync::Mutex::new(None::<String>);
-    let on_done = |i: usize, r: &SearchResult| {
-        if let Err(e) = checkpoint::save(&dir, grid[i], &checkpoint::to_text(&keys[i], r)) {
-            let mut first = save_error.lock().unwrap_or_else(|e| e.into_inner());
-            first.get_or_insert_with(|| e.to_string());
-        }
-    };
-    let started = Instant::now();
-    let outcome =
-        pool.install(|| sweep_search(&suite, &opts, &prior, cache.as_ref(), &on_probe, &on_done));
-    bar.finish_and_clear();
-    if let (Some(c), false) = (&cache, args.quiet) {
-        eprint!("{}", cache_text(c));
-    }
-    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        if !args.quiet {
-            eprintln!("warning: a point's checkpoint could not be saved: {e}");
-        }
-    }
-    let (result, searches) = match outcome {
-        Ok(r) => r,
-        Err((i, RunError::Scenario(e))) => {
-            return input_error(format!("sweep point ({}): {e}", labels[i]))
-        }
-        Err((i, e)) => return failure(format!("sweep point ({}): {e}", labels[i])),
-    };
-    let wall = started.elapsed();
-    let mut manifest = crate::search::search_manifest(&suite.points[0].scenario, &opts);
+/// The manifest of a sweep: its first point's search manifest with `"kind": "sweep"`, the
+/// grid indices of the points taken from checkpoints (`resumed`), the axes and every point's
+/// values.
+pub fn sweep_manifest(
+    suite: &SweepSuite,
+    opts: &SearchOptions,
+    resumed: &[usize],
+) -> serde_json::Value {
+    let mut manifest = search_manifest::<OnDemand>(&suite.points[0].scenario, opts);
     if let Some(o) = manifest.as_object_mut() {
         o.insert("kind".into(), "sweep".into());
-        o.insert(
-            "resumed_points".into(),
-            serde_json::json!((0..npoints)
-                .filter(|&i| prior[i].is_some())
-                .map(|i| grid[i])
-                .collect::<Vec<_>>()),
-        );
+        o.insert("resumed_points".into(), serde_json::json!(resumed));
         o.insert("sweep".into(), serde_json::json!(suite.axes));
         o.insert(
             "points".into(),
@@ -629,68 +395,42 @@ pub fn cmd_sweep(registry: &Registry, outputs: &output::Outputs, args: SweepArgs
                 .collect::<Vec<_>>()),
         );
     }
+    manifest
+}
+
+/// The output folder of a sweep into `dir`: `manifest.json`, `sweep.json`, `sweep.csv`,
+/// `sweep.md`, and per point searched (`grid` holds their indices in grid order, `keys` their
+/// [`checkpoint::point_key`]s) its `curve-NNN.csv` and its checkpoint, beside the
+/// checkpoints of the other points already in `dir` (a `--points` run keeps them); its
+/// `report.html` is drawn from the written folder.
+pub fn sweep_folder(
+    dir: &Path,
+    manifest: &serde_json::Value,
+    result: &SweepResult,
+    searches: &[SearchResult],
+    grid: &[usize],
+    keys: &[String],
+) -> Folder {
     let mut files: Vec<(String, String)> = vec![
-        ("manifest.json".into(), output::to_json(&manifest)),
-        ("sweep.json".into(), output::to_json(&result)),
-        ("sweep.csv".into(), sweep_csv(&result)),
-        ("sweep.md".into(), markdown(&result)),
+        ("manifest.json".into(), crate::output::to_json(manifest)),
+        ("sweep.json".into(), crate::output::to_json(result)),
+        ("sweep.csv".into(), sweep_csv(result)),
+        ("sweep.md".into(), markdown(result)),
     ];
     for (i, s) in searches.iter().enumerate() {
         files.push((
             format!("curve-{i:03}.csv"),
-            crate::search::curve_csv(&s.probes),
+            super::search::curve_csv(&s.probes),
         ));
         files.push((
             checkpoint::relative_path(grid[i]),
             checkpoint::to_text(&keys[i], s),
         ));
     }
-    files.extend(checkpoint::saved_except(&dir, &grid));
-    let refs: Vec<(&str, String)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
-    // report.html from the written folder; sweep.csv and the curves are written above
-    let writers = output::Writers {
-        tables: None,
-        reporter: outputs.reporter(),
-    };
-    if let Err(e) = output::write_folder(&dir, &refs, &[], writers, &[]) {
-        return failure(e);
+    files.extend(checkpoint::saved_except(dir, grid));
+    Folder {
+        files,
+        report: true,
+        ..Folder::default()
     }
-    if !args.quiet {
-        print!("{}", markdown(&result));
-        println!(
-            "wall time {:.1}s for {} points; output: {}",
-            wall.as_secs_f64(),
-            npoints,
-            dir.display()
-        );
-    }
-    ExitCode::SUCCESS
-}
-
-/// `vodbench sweep-table DIR…`: the `sweep.md` tables of saved `vodbench sweep` folders,
-/// rebuilt from their `sweep.json`, one after another (for `scenarios/spiffi/README.md`).
-pub fn cmd_sweep_table(dirs: &[PathBuf]) -> ExitCode {
-    let mut out = String::new();
-    for d in dirs {
-        let file = d.join("sweep.json");
-        let text = match std::fs::read_to_string(&file) {
-            Ok(t) => t,
-            Err(e) => return input_error(format!("{}: {e}", file.display())),
-        };
-        let r: SweepResult = match serde_json::from_str(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                return input_error(format!(
-                    "{}: not a `vodbench sweep` result: {e}",
-                    file.display()
-                ))
-            }
-        };
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&markdown(&r));
-    }
-    print!("{out}");
-    ExitCode::SUCCESS
 }

@@ -1,7 +1,13 @@
 //! What a run produces: the summary (every metric, units in the field names) and tables.
 //!
 //! These are plain data, serialised to `summary.json` and to CSV/Parquet tables; reports read
-//! them back and never re-simulate (DESIGN §5–6).
+//! them back and never re-simulate (DESIGN §5–6). An on-demand run's results are here; a
+//! search's ([`search`]), a sweep's ([`sweep`]) and a broadcast run's ([`broadcast`]) have a
+//! file each.
+
+pub mod broadcast;
+pub mod search;
+pub mod sweep;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -1,5 +1,6 @@
-//! `vodbench search`: the largest number of terminals a configuration serves without a
-//! glitch, SPIFFI's primary metric (§7.1, Fig. 9).
+//! The search behind `vodbench search`: the largest number of terminals a configuration
+//! serves without a glitch, SPIFFI's primary metric (§7.1, Fig. 9), over any [`Searchable`]
+//! system (its load is the on-demand server's terminal count).
 //!
 //! One *replication* runs the scenario with its own seed (derived from the scenario seed and
 //! the replication index) at a sequence of terminal counts. As in SPIFFI §7.1 ("increasing
@@ -27,7 +28,7 @@
 //! beyond it; the climb stops at the first glitching count it meets.
 //!
 //! Replications are repeated until a Student-t interval on their answers is 90 % confident
-//! to be within 5 % of the mean (at least [`SearchOptions::min_replications`], never fewer
+//! to be within 5 % of the mean ([`statistics`](super::statistics)) (at least [`SearchOptions::min_replications`], never fewer
 //! than [`MIN_REPLICATIONS`], at most [`SearchOptions::max_replications`]). Stopping as soon
 //! as the rule holds favours the first few replications that happen to agree: with three,
 //! an interval can come out much narrower than the spread of the maxima (SPIFFI's
@@ -49,27 +50,15 @@
 //!     └───────────────────────── terminals
 //! ```
 
-use crate::cli::{failure, input_error};
-use crate::output;
-use crate::plugin::Registry;
-use crate::run_cache::{CachedRun, RunCache};
-use crate::runner::{self, RunError};
-use crate::system::ondemand::spec::{Scenario, MAX_TERMINALS};
-use crate::system::ondemand::video::LibraryMemo;
-use crate::system::ondemand::SimOptions;
+use super::cache::RunCache;
+use super::statistics::{interval, precise_enough};
+use crate::output::Folder;
+use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
+use crate::system::{ProbeOptions, ProbeOutcome, RunError, Searchable};
 use rayon::prelude::*;
-use serde::Serialize;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::Instant;
 
-/// Confidence level of the interval on the answer (SPIFFI §7.1: 90 %).
-pub const CONFIDENCE: f64 = 0.90;
-/// Target half-width of that interval relative to the mean (SPIFFI §7.1: 5 %).
-pub const PRECISION: f64 = 0.05;
-/// Fewest replications before the interval is trusted (the default and the lower bound of
-/// [`SearchOptions::min_replications`]).
-pub const MIN_REPLICATIONS: u32 = 3;
+pub use super::statistics::{CONFIDENCE, MIN_REPLICATIONS, PRECISION};
+pub use crate::results::search::CLIMB_FROM_PERCENT;
 
 /// Limits of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,10 +86,6 @@ pub struct SearchOptions {
     pub climb_from_percent: u32,
 }
 
-/// Where a replication's climb starts by default, in percent of the scenario's terminal
-/// count (see [`climb_start`]).
-pub const CLIMB_FROM_PERCENT: u32 = 50;
-
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -119,7 +104,7 @@ impl SearchOptions {
     /// [`MIN_REPLICATIONS`], the most at least the fewest.
     ///
     /// ```
-    /// use vodbench_harness::search::SearchOptions;
+    /// use vodbench_harness::experiment::search::SearchOptions;
     /// let o = SearchOptions { min_replications: 1, max_replications: 2, ..Default::default() };
     /// assert_eq!(o.replication_limits(), (3, 3));
     /// let o = SearchOptions { min_replications: 8, max_replications: 20, ..Default::default() };
@@ -150,7 +135,7 @@ impl SearchOptions {
     /// they keep it): `vodbench search` prints it and `sweep.md` carries it.
     ///
     /// ```
-    /// use vodbench_harness::search::SearchOptions;
+    /// use vodbench_harness::experiment::search::SearchOptions;
     /// assert_eq!(SearchOptions::default().method_text(), None);
     /// let o = SearchOptions { resolution_percent: 2, climb_from_percent: 80, ..Default::default() };
     /// assert!(o.method_text().unwrap().starts_with("searched with --resolution 2 --climb-from 80"));
@@ -172,219 +157,17 @@ impl SearchOptions {
     }
 }
 
-/// One simulation made by a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Probe {
-    /// Replication index.
-    pub replication: u32,
-    /// Seed of the run.
-    pub seed: u64,
-    /// Terminals simulated.
-    pub terminals: u32,
-    /// Glitches in the measured period.
-    pub glitches: u64,
-}
-
-/// What the run at a replication's answer measured besides glitches: SPIFFI plots disk
-/// utilization at the maximum (Fig. 14) and the share of references to pages another
-/// terminal referenced before (Fig. 16).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
-pub struct AnswerStats {
-    /// Mean busy fraction of the disks (`disks.utilization_mean_ratio`).
-    pub disk_utilization_mean_ratio: f64,
-    /// Buffer-pool references to a page last referenced by another terminal, as a share of
-    /// all references (`buffer_pool.shared_ratio`).
-    pub shared_ratio: f64,
-    /// Buffer-pool hit ratio (`buffer_pool.hit_ratio`).
-    pub hit_ratio: f64,
-}
-
-impl AnswerStats {
-    fn of(s: &crate::results::Summary) -> AnswerStats {
-        AnswerStats {
-            disk_utilization_mean_ratio: s.disks.utilization_mean_ratio,
-            shared_ratio: s.buffer_pool.shared_ratio,
-            hit_ratio: s.buffer_pool.hit_ratio,
-        }
-    }
-
-    /// The mean of several (None for none).
-    pub fn mean(xs: &[AnswerStats]) -> Option<AnswerStats> {
-        if xs.is_empty() {
-            return None;
-        }
-        let n = xs.len() as f64;
-        let m = |f: fn(&AnswerStats) -> f64| xs.iter().map(f).sum::<f64>() / n;
-        Some(AnswerStats {
-            disk_utilization_mean_ratio: m(|x| x.disk_utilization_mean_ratio),
-            shared_ratio: m(|x| x.shared_ratio),
-            hit_ratio: m(|x| x.hit_ratio),
-        })
-    }
-}
-
-/// The answer of one replication.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReplicationResult {
-    /// Replication index.
-    pub replication: u32,
-    /// Its seed.
-    pub seed: u64,
-    /// Largest glitch-free terminal count found (0: even one terminal glitched).
-    pub max_terminals: u32,
-    /// Glitch-free at the search's terminal cap: the true maximum may be higher.
-    pub capped: bool,
-    /// Simulations it took.
-    pub runs: u32,
-    /// The run at the answer (none when even one terminal glitched).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at_answer: Option<AnswerStats>,
-}
-
-/// A two-sided Student-t confidence interval on the mean.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Interval {
-    /// Confidence level.
-    pub level: f64,
-    /// Sample mean.
-    pub mean: f64,
-    /// Half-width.
-    pub half_width: f64,
-    /// `half_width / mean` (0 when both are 0).
-    pub relative_half_width: f64,
-    /// mean − half-width.
-    pub low: f64,
-    /// mean + half-width.
-    pub high: f64,
-}
-
-/// What `search.json` holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SearchResult {
-    /// Scenario name.
-    pub scenario: String,
-    /// Scenario seed, from which the replications' seeds derive.
-    pub seed: u64,
-    /// The answer: the mean of the replications' maxima, rounded to the nearest terminal.
-    pub max_terminals: u64,
-    /// Confidence interval of the mean of the replications' maxima.
-    pub confidence_interval: Interval,
-    /// Whether the interval reached the precision target within the replication limit.
-    pub converged: bool,
-    /// Replications used.
-    pub replications: u32,
-    /// Simulations of the replications used.
-    pub runs: u32,
-    /// Each replication's answer.
-    pub per_replication: Vec<ReplicationResult>,
-    /// The mean over replications of what their runs at the answer measured.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at_answer: Option<AnswerStats>,
-    /// The published maximum (`[paper] max_terminals` of the scenario), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub paper_max_terminals: Option<f64>,
-    /// Terminal count the replications start from ([`climb_start_at`] of `terminals.count`).
-    pub start_terminals: u32,
-    /// [`SearchOptions::climb_from_percent`], when not the default.
-    #[serde(skip_serializing_if = "is_default_climb")]
-    pub climb_from_percent: u32,
-    /// [`SearchOptions::resolution_percent`], when not 0 (bisection to one terminal).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub resolution_percent: u32,
-    /// Largest terminal count tried.
-    pub terminal_cap: u32,
-    /// Fewest replications before the stopping rule was looked at.
-    pub min_replications: u32,
-    /// Replication limit.
-    pub max_replications: u32,
-    /// Target relative half-width.
-    pub precision: f64,
-    /// Whether simulations ended at their first glitch ([`SearchOptions::stop_at_glitch`]):
-    /// then a glitching run's count in the curve is a lower bound.
-    pub stop_at_glitch: bool,
-    /// Every simulation of the replications used (`curve.csv`).
-    #[serde(skip)]
-    pub probes: Vec<Probe>,
-}
-
-fn is_default_climb(p: &u32) -> bool {
-    *p == CLIMB_FROM_PERCENT
-}
-
-fn is_zero(p: &u32) -> bool {
-    *p == 0
-}
-
 /// The seed of replication `index` of a search under the scenario seed.
 pub fn replication_seed(scenario_seed: u64, index: u32) -> u64 {
     crate::rng::stream_seed(scenario_seed, "search", u64::from(index))
-}
-
-/// The 95th percentile of Student's t with `df` degrees of freedom: the factor of a
-/// two-sided 90 % interval. Exact table to 30, Cornish-Fisher expansion beyond.
-pub fn t_quantile_90(df: u32) -> f64 {
-    const T: [f64; 30] = [
-        6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946, 1.8595, 1.8331, 1.8125, 1.7959,
-        1.7823, 1.7709, 1.7613, 1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247, 1.7207, 1.7171,
-        1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011, 1.6991, 1.6973,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => T[df as usize - 1],
-        _ => {
-            let z: f64 = 1.644_853_626_951_472_2;
-            let n = f64::from(df);
-            z + (z.powi(3) + z) / (4.0 * n)
-                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
-        }
-    }
-}
-
-/// The 90 % Student-t interval of the mean of `xs` (infinitely wide for fewer than two).
-pub fn interval(xs: &[f64]) -> Interval {
-    let n = xs.len() as f64;
-    let mean = if xs.is_empty() {
-        0.0
-    } else {
-        xs.iter().sum::<f64>() / n
-    };
-    let half_width = if xs.len() < 2 {
-        f64::INFINITY
-    } else {
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        t_quantile_90(xs.len() as u32 - 1) * (var / n).sqrt()
-    };
-    let relative_half_width = if half_width == 0.0 {
-        0.0
-    } else {
-        half_width / mean
-    };
-    Interval {
-        level: CONFIDENCE,
-        mean,
-        half_width,
-        relative_half_width,
-        low: mean - half_width,
-        high: mean + half_width,
-    }
-}
-
-/// Whether replications with these maxima meet the target: at least `min_replications`
-/// (never fewer than [`MIN_REPLICATIONS`]) and a 90 % interval within 5 % of the mean.
-pub fn precise_enough(maxima: &[u32], min_replications: u32) -> bool {
-    if maxima.len() < min_replications.max(MIN_REPLICATIONS) as usize {
-        return false;
-    }
-    let xs: Vec<f64> = maxima.iter().map(|&m| f64::from(m)).collect();
-    interval(&xs).relative_half_width <= PRECISION
 }
 
 /// Where a replication's climb starts for a scenario with `terminals.count = count`: half
 /// of it (at least one), so that the first glitches are met from below.
 ///
 /// ```
-/// assert_eq!(vodbench_harness::search::climb_start(760), 380);
-/// assert_eq!(vodbench_harness::search::climb_start(1), 1);
+/// assert_eq!(vodbench_harness::experiment::search::climb_start(760), 380);
+/// assert_eq!(vodbench_harness::experiment::search::climb_start(1), 1);
 /// ```
 pub fn climb_start(count: u32) -> u32 {
     climb_start_at(count, CLIMB_FROM_PERCENT)
@@ -394,7 +177,7 @@ pub fn climb_start(count: u32) -> u32 {
 /// `percent`: that share of `count`, rounded down, at least one.
 ///
 /// ```
-/// use vodbench_harness::search::climb_start_at;
+/// use vodbench_harness::experiment::search::climb_start_at;
 /// assert_eq!(climb_start_at(760, 50), 380);
 /// assert_eq!(climb_start_at(203, 80), 162);
 /// assert_eq!(climb_start_at(1, 80), 1);
@@ -465,36 +248,37 @@ pub fn find_max<E>(
     Ok((lo, false))
 }
 
-/// Runs a search over `scenario` (terminal count and seed are varied; everything else is
-/// kept). `on_probe` sees every simulation as it finishes (for progress; it may be called
+/// Runs a search over `point` of system `S` (its load and seed are varied; everything else
+/// is kept). `on_probe` sees every simulation as it finishes (for progress; it may be called
 /// from several threads, and for replications that end up discarded). Run inside a rayon
 /// pool to choose the number of threads; the result does not depend on it.
-pub fn search(
-    scenario: &Scenario,
+pub fn search<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
-    search_cached(scenario, opts, None, on_probe)
+    search_cached::<S>(point, opts, None, on_probe)
 }
 
 /// [`search`], taking each simulation from `cache` when it holds it and saving there every
-/// simulation it makes (see [`crate::run_cache`]); the result is the same as without it.
-pub fn search_cached(
-    scenario: &Scenario,
+/// simulation it makes (see [`super::cache`]); the result is the same as without it.
+pub fn search_cached<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     cache: Option<&RunCache>,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
     let cache = cache.and_then(|c| {
-        c.key(scenario, opts.stop_at_glitch)
+        c.key::<S>(point, opts.stop_at_glitch)
             .ok()
             .map(|key| (c, key))
     });
     let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
-    // the runs of one replication share its seed, hence its video library; replications run
-    // side by side, one per thread
-    let memo = LibraryMemo::new(2 * rayon::current_num_threads() + 2);
-    let keep = |seed: u64, n: u32, run: &CachedRun| {
+    let shared = S::shared(rayon::current_num_threads());
+    let probe_options = ProbeOptions {
+        stop_at_glitch: opts.stop_at_glitch,
+    };
+    let keep = |seed: u64, n: u32, run: &ProbeOutcome| {
         stats
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -505,54 +289,46 @@ pub fn search_cached(
         if let Some(run) = cache.as_ref().and_then(|(c, k)| c.get(k, seed, n)) {
             return Ok(keep(seed, n, &run));
         }
-        let mut s = scenario.clone();
-        s.file.seed = seed;
-        s.set_terminals(n)?;
-        let sim = SimOptions {
-            memo: Some(&memo),
-            stop_at_first_glitch: opts.stop_at_glitch,
-            search_figures_only: true,
-        };
-        let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
-        // a terminal never served is as much a failure as a glitch
-        let g = &results.summary.glitches;
-        let run = CachedRun {
-            glitches: g.count + g.never_displayed,
-            stats: AnswerStats::of(&results.summary),
-        };
+        let run = S::probe(point, seed, n, &shared, probe_options)?;
         if let Some((c, k)) = &cache {
             c.put(k, seed, n, &run);
         }
         Ok(keep(seed, n, &run))
     };
-    let start = climb_start_at(scenario.file.terminals.count, opts.climb_from_percent);
-    let (mut reps, probes, converged) =
-        drive(scenario.file.seed, start, opts, &simulate, on_probe)?;
+    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let (mut reps, probes, converged) = drive(
+        S::seed(point),
+        start,
+        S::MAX_LOAD,
+        opts,
+        &simulate,
+        on_probe,
+    )?;
     let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
     for r in &mut reps {
         r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
     }
-    Ok(assemble(scenario, opts, reps, probes, converged))
+    Ok(assemble::<S>(point, opts, reps, probes, converged))
 }
 
-/// The result of a search of `scenario` under `opts` from the replications it used, their
+/// The result of a search of `point` under `opts` from the replications it used, their
 /// simulations and whether the stopping rule was met (also how a `vodbench sweep
 /// --resume` rebuilds a saved point).
-pub fn assemble(
-    scenario: &Scenario,
+pub fn assemble<S: Searchable>(
+    point: &S::Point,
     opts: &SearchOptions,
     reps: Vec<ReplicationResult>,
     probes: Vec<Probe>,
     converged: bool,
 ) -> SearchResult {
-    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let cap = opts.max_terminals.clamp(1, S::MAX_LOAD);
     let (min_reps, max_reps) = opts.replication_limits();
     let answers: Vec<AnswerStats> = reps.iter().filter_map(|r| r.at_answer).collect();
     let xs: Vec<f64> = reps.iter().map(|r| f64::from(r.max_terminals)).collect();
     let ci = interval(&xs);
     SearchResult {
-        scenario: scenario.name().to_string(),
-        seed: scenario.file.seed,
+        scenario: S::point_name(point).to_string(),
+        seed: S::seed(point),
         max_terminals: ci.mean.round() as u64,
         confidence_interval: ci,
         converged,
@@ -560,8 +336,8 @@ pub fn assemble(
         runs: probes.len() as u32,
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
-        paper_max_terminals: scenario.file.paper.get("max_terminals").copied(),
-        start_terminals: climb_start_at(scenario.file.terminals.count, opts.climb_from_percent)
+        paper_max_terminals: S::published_max(point),
+        start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
             .clamp(1, cap),
         climb_from_percent: opts.climb_from_percent,
         resolution_percent: opts.resolution_percent,
@@ -574,16 +350,18 @@ pub fn assemble(
     }
 }
 
-/// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds:
-/// the replications used, their simulations (sorted), and whether the rule was met.
+/// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds,
+/// trying at most `max_load` terminals: the replications used, their simulations (sorted),
+/// and whether the rule was met.
 fn drive<E: Send>(
     scenario_seed: u64,
     start: u32,
+    max_load: u32,
     opts: &SearchOptions,
     simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
-    let cap = opts.max_terminals.clamp(1, MAX_TERMINALS);
+    let cap = opts.max_terminals.clamp(1, max_load);
     let (min_reps, max_reps) = opts.replication_limits();
     let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
         let seed = replication_seed(scenario_seed, index);
@@ -655,209 +433,12 @@ pub fn curve_csv(probes: &[Probe]) -> String {
     out
 }
 
-/// The options `vodbench search` and `vodbench sweep` share: how many replications and
-/// terminals a search may use, and on how many threads.
-#[derive(Debug, clap::Args)]
-pub struct SearchLimits {
-    /// Most replications (independent seeds) to reach 90 % confidence within 5 % (at least 3;
-    /// per point for a sweep).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub seeds: u32,
-    /// Fewest replications before the stopping rule is looked at (at least 3, at most
-    /// --seeds): raise it where replications' maxima spread widely, since a few that happen to
-    /// agree can otherwise stop the search with too narrow an interval.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(3..=1000))]
-    pub min_seeds: u32,
-    /// Worker threads (default: one per CPU); the result does not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// Largest terminal count to try.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub max_terminals: u32,
-    /// End each simulation at its first glitch in the measured period: the maxima and
-    /// intervals are the same (a search only asks whether a run glitches) and glitching runs
-    /// cost less, but their glitch counts in the curve become lower bounds (usually 1).
-    #[arg(long)]
-    pub stop_at_glitch: bool,
-    /// Keep every simulation in this folder and take from it those already made, by this
-    /// same vodbench build, for the same configuration, seed and terminal count (in any
-    /// search or sweep given the folder): the outputs are the same as without it. Delete the
-    /// folder to empty it.
-    #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
-    /// Stop each replication's bisection once its largest glitch-free and smallest glitching
-    /// counts are within this many percent of the former (0: down to one terminal). Saves
-    /// the last simulations near each maximum; each replication's answer may then be up to
-    /// that much low. Changes the results.
-    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub resolution: u32,
-    /// Start each replication's climb at this many percent of the scenario's terminal count
-    /// (the expected answer) instead of 50: saves the climb's first simulations, but
-    /// glitches at loads below the start go unseen. Changes the results.
-    #[arg(long, value_name = "PERCENT", default_value_t = CLIMB_FROM_PERCENT, value_parser = clap::value_parser!(u32).range(10..=100))]
-    pub climb_from: u32,
-}
-
-impl SearchLimits {
-    /// The cache folder given with `--cache`, opened.
-    pub fn open_cache(&self) -> Result<Option<RunCache>, crate::output::OutputError> {
-        self.cache.as_deref().map(RunCache::open).transpose()
-    }
-
-    /// The search options these limits set, or why they are contradictory.
-    pub fn options(&self) -> Result<SearchOptions, String> {
-        if self.min_seeds > self.seeds {
-            return Err(format!(
-                "--min-seeds {} is more than --seeds {}: the fewest replications must not \
-                 exceed the most",
-                self.min_seeds, self.seeds
-            ));
-        }
-        Ok(SearchOptions {
-            min_replications: self.min_seeds,
-            max_replications: self.seeds,
-            max_terminals: self.max_terminals,
-            stop_at_glitch: self.stop_at_glitch,
-            resolution_percent: self.resolution,
-            climb_from_percent: self.climb_from,
-        })
-    }
-}
-
-/// Arguments of `vodbench search`.
-#[derive(Debug, clap::Args)]
-pub struct SearchArgs {
-    /// Scenario file (TOML) with a generated workload; its terminal count is the expected
-    /// answer (the search climbs from half of it).
-    pub scenario: PathBuf,
-    /// Output folder (default: out/NAME-search, NAME being the scenario's name with
-    /// characters other than letters, digits, '.', '_' and '-' made '_').
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replication, terminal and thread limits.
-    #[command(flatten)]
-    pub limits: SearchLimits,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-/// `vodbench search`.
-pub fn cmd_search(registry: &Registry, outputs: &output::Outputs, args: SearchArgs) -> ExitCode {
-    let path = &args.scenario;
-    if std::fs::read_to_string(path).is_ok_and(|t| crate::system::broadcast::is_broadcast(&t)) {
-        return input_error(format!(
-            "{}: search finds the most on-demand terminals without glitches; this is a \
-             broadcast scenario",
-            path.display()
-        ));
-    }
-    let opts = match args.limits.options() {
-        Ok(o) => o,
-        Err(e) => return input_error(e),
-    };
-    let scenario = match Scenario::load(path, registry) {
-        Ok(s) => s,
-        Err(e) => return input_error(e),
-    };
-    if scenario.file.workload.generate.is_none() {
-        return input_error(format!(
-            "{}: search varies the number of terminals, so the workload must come from \
-             [workload.generate], not from a trace",
-            path.display()
-        ));
-    }
-    if let Err(e) = runner::preflight(&scenario) {
-        return input_error(e);
-    }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| output::default_dir(&format!("{}-search", scenario.name())));
-    if let Err(e) = output::check_output_dir(&dir) {
-        return failure(e);
-    }
-    let pool = match worker_pool(args.limits.threads) {
-        Ok(p) => p,
-        Err(e) => return failure(e),
-    };
-    let cache = match args.limits.open_cache() {
-        Ok(c) => c,
-        Err(e) => return input_error(format!("--cache: {e}")),
-    };
-    let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
-    let on_probe = |p: &Probe| {
-        bar.inc(1);
-        bar.set_message(format!(
-            "replication {}: {} terminals, {} glitches",
-            p.replication + 1,
-            p.terminals,
-            p.glitches
-        ));
-    };
-    let started = Instant::now();
-    let result = pool.install(|| search_cached(&scenario, &opts, cache.as_ref(), &on_probe));
-    bar.finish_and_clear();
-    if let (Some(c), false) = (&cache, args.quiet) {
-        eprint!("{}", cache_text(c));
-    }
-    let result = match result {
-        Ok(r) => r,
-        Err(RunError::Scenario(e)) => return input_error(e),
-        Err(e) => return failure(e),
-    };
-    let wall = started.elapsed();
-    let written = output::write_folder(
-        &dir,
-        &[
-            (
-                "manifest.json",
-                output::to_json(&search_manifest(&scenario, &opts)),
-            ),
-            ("search.json", output::to_json(&result)),
-            ("curve.csv", curve_csv(&result.probes)),
-        ],
-        &[],
-        outputs.writers(),
-        &[],
-    );
-    if let Err(e) = written {
-        return failure(e);
-    }
-    if !args.quiet {
-        print!("{}", summary_text(&result));
-        println!(
-            "wall time {:.1}s; output: {}",
-            wall.as_secs_f64(),
-            dir.display()
-        );
-    }
-    ExitCode::SUCCESS
-}
-
-/// What `vodbench search` and `sweep` say about the cache after their runs: how many
-/// simulations came from it and were saved to it, and what could not be cached or saved.
-pub(crate) fn cache_text(c: &RunCache) -> String {
-    let mut out = format!(
-        "cache {}: {} simulations taken from it, {} saved to it\n",
-        c.dir().display(),
-        c.reused(),
-        c.stored()
-    );
-    if let Some(why) = c.refused() {
-        out += &format!("warning: not cached: {why}\n");
-    }
-    if let Some(e) = c.save_error() {
-        out += &format!("warning: a simulation could not be saved to the cache: {e}\n");
-    }
-    out
-}
-
 /// The manifest of a search: the run manifest of its scenario (plugins, resolved scenario,
 /// hashes, host) with `"kind": "search"` and the search's limits; the workload is generated
-/// anew for every simulation, so it carries no event count or fingerprint.
-pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value {
-    let mut m = runner::manifest(s, &[]);
+/// anew for every simulation, so it carries no event count or fingerprint
+/// ([`Searchable::search_manifest`]).
+pub fn search_manifest<S: Searchable>(point: &S::Point, opts: &SearchOptions) -> serde_json::Value {
+    let mut m = S::search_manifest(point);
     if let Some(o) = m.as_object_mut() {
         o.insert("kind".into(), "search".into());
         o.insert(
@@ -872,11 +453,28 @@ pub fn search_manifest(s: &Scenario, opts: &SearchOptions) -> serde_json::Value 
         );
         opts.record_method(&mut o["search"]);
     }
-    if let Some(w) = m["workload"].as_object_mut() {
-        w.remove("events");
-        w.remove("fingerprint");
-    }
     m
+}
+
+/// The output folder of a search of `point` under `opts`: `manifest.json`
+/// ([`search_manifest`]), `search.json`, `curve.csv`, and the report drawn from them.
+pub fn search_folder<S: Searchable>(
+    point: &S::Point,
+    opts: &SearchOptions,
+    result: &SearchResult,
+) -> Folder {
+    Folder {
+        files: vec![
+            (
+                "manifest.json".into(),
+                crate::output::to_json(&search_manifest::<S>(point, opts)),
+            ),
+            ("search.json".into(), crate::output::to_json(result)),
+            ("curve.csv".into(), curve_csv(&result.probes)),
+        ],
+        report: true,
+        ..Folder::default()
+    }
 }
 
 /// The lines `vodbench search` prints.
@@ -935,28 +533,6 @@ pub fn summary_text(r: &SearchResult) -> String {
         out.push_str(&format!("paper: {p}\n"));
     }
     out
-}
-
-/// The worker threads of a search: `threads` of them, or one per core.
-pub(crate) fn worker_pool(threads: Option<u32>) -> Result<rayon::ThreadPool, String> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        pool = pool.num_threads(t as usize);
-    }
-    pool.build()
-        .map_err(|e| format!("cannot start worker threads: {e}"))
-}
-
-/// A spinner on standard error drawn from `template` (hidden when `quiet`).
-pub(crate) fn progress_bar(quiet: bool, template: &str) -> indicatif::ProgressBar {
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
-    };
-    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }
 
 #[cfg(test)]
@@ -1083,35 +659,6 @@ mod tests {
         assert_eq!(r, Err(15)); // 10, 12 glitch-free; 15 fails
     }
 
-    #[test]
-    fn t_quantiles() {
-        assert_eq!(t_quantile_90(2), 2.92);
-        assert!((t_quantile_90(31) - 1.6955).abs() < 1e-3);
-        assert!((t_quantile_90(120) - 1.6577).abs() < 1e-3);
-        assert!((t_quantile_90(1_000_000) - 1.6449).abs() < 1e-3);
-        assert!(t_quantile_90(0).is_infinite());
-    }
-
-    #[test]
-    fn interval_and_stopping_rule() {
-        // mean 100, s = 10, n = 3: 2.92 × 10 / √3 = 16.86
-        let ci = interval(&[90.0, 100.0, 110.0]);
-        assert_eq!(ci.mean, 100.0);
-        assert!((ci.half_width - 16.858).abs() < 1e-3, "{ci:?}");
-        assert!(!precise_enough(&[90, 100, 110], 3));
-        // s = 1: 2.92 / √3 = 1.69 ≤ 5 % of 100
-        assert!(precise_enough(&[99, 100, 101], 3));
-        assert!(
-            !precise_enough(&[100, 100], 3),
-            "at least three replications"
-        );
-        assert!(!precise_enough(&[100, 100], 1), "never fewer than three");
-        assert!(!precise_enough(&[99, 100, 101], 4), "the minimum asked for");
-        assert!(precise_enough(&[99, 100, 101, 100], 4));
-        assert!(precise_enough(&[0, 0, 0], 3));
-        assert!(!precise_enough(&[0, 0, 1], 3));
-    }
-
     /// A synthetic system whose capacity depends on the seed: 100 + seed % `spread`.
     fn synthetic(spread: u64) -> impl Fn(u64, u32) -> Result<u64, String> + Sync {
         move |seed, n| Ok(u64::from(u64::from(n) > 100 + seed % spread))
@@ -1145,7 +692,9 @@ mod tests {
             seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
         let sim = synthetic(spread);
-        let out = pool.install(|| drive(42, 80, &opts, &sim, &count)).unwrap();
+        let out = pool
+            .install(|| drive(42, 80, 1_000_000, &opts, &sim, &count))
+            .unwrap();
         assert!(seen.into_inner() as usize >= out.1.len());
         out
     }

@@ -1,8 +1,9 @@
 //! A store of search simulations shared by every `vodbench search` and `vodbench sweep`
 //! given the same `--cache DIR`, so that a run made once is never made again.
 //!
-//! A search (SPIFFI §7.1) only needs two things from each of its simulations: the number of
-//! glitches, and at a replication's answer the measured ratios of [`AnswerStats`]. Sweeps of
+//! A search (SPIFFI §7.1) only needs two things from each of its simulations
+//! ([`ProbeOutcome`]): the number of glitches, and at a replication's answer the measured
+//! ratios of [`AnswerStats`]. Sweeps of
 //! different experiments often simulate the same configuration with the same seeds and
 //! terminal counts: SPIFFI's Table 3 prices the very runs of Table 2's real-time row, and
 //! several points of Figs. 13–16 repeat points of Figs. 11 and 13–14 (`scenarios/spiffi/
@@ -16,9 +17,10 @@
 //!
 //! * the vodbench executable itself, by a hash of its bytes (so a rebuild, a code change or
 //!   a third-party plugin compiled in never meets another build's results);
-//! * the resolved scenario (defaults filled in), without what only labels or prices it:
-//!   `name`, `description`, `[paper]`, `[cost]`, and the seed and terminal count, which the
-//!   search sets for each run and which are part of each entry's name;
+//! * the resolved scenario (defaults filled in), without what only labels or prices it —
+//!   for an on-demand scenario `name`, `description`, `[paper]`, `[cost]` — and without the
+//!   seed and terminal count, which the search sets for each run and which are part of each
+//!   entry's name (the system says what that leaves: [`Searchable::cache_identity`]);
 //! * for a run that glitches, whether runs end at their first glitch (`--stop-at-glitch`),
 //!   which changes its count; a glitch-free run is the same either way, and shared.
 //!
@@ -34,22 +36,13 @@
 //! a folder. Delete the folder to empty the cache.
 
 use crate::output::{oerr, write_atomic, OutputError};
-use crate::search::AnswerStats;
-use crate::system::ondemand::spec::Scenario;
+use crate::results::search::AnswerStats;
+use crate::system::{ProbeOutcome, Searchable};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-
-/// What a search keeps of one simulation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CachedRun {
-    /// Glitches in the measured period (a lower bound if the run ended at its first).
-    pub glitches: u64,
-    /// The ratios measured by the run.
-    pub stats: AnswerStats,
-}
 
 /// An entry's file.
 #[derive(Debug, Serialize, Deserialize)]
@@ -119,7 +112,7 @@ impl RunCache {
     ///
     /// ```
     /// let dir = tempfile::tempdir().unwrap();
-    /// let cache = vodbench_harness::run_cache::RunCache::open(dir.path()).unwrap();
+    /// let cache = vodbench_harness::experiment::cache::RunCache::open(dir.path()).unwrap();
     /// assert_eq!((cache.reused(), cache.stored()), (0, 0));
     /// ```
     pub fn open(dir: &Path) -> Result<RunCache, OutputError> {
@@ -148,33 +141,31 @@ impl RunCache {
         &self.dir
     }
 
-    /// The key of `s`'s simulations (with `stop_at_glitch` as the search runs them), or why
-    /// they cannot be cached (also remembered: [`RunCache::refused`]).
-    pub fn key(&self, s: &Scenario, stop_at_glitch: bool) -> Result<CacheKey, String> {
-        serde_json::to_value(&s.file)
-            .map_err(|e| e.to_string())
-            .and_then(|v| self.make_key(v, &s.base_dir, stop_at_glitch))
-            .inspect_err(|why| {
-                let mut first = self.refused.lock().unwrap_or_else(|e| e.into_inner());
-                first.get_or_insert_with(|| format!("{}: {why}", s.path.display()));
-            })
+    /// The key of the simulations of `point` of system `S` (with `stop_at_glitch` as the
+    /// search runs them), or why they cannot be cached (also remembered:
+    /// [`RunCache::refused`]).
+    pub fn key<S: Searchable>(
+        &self,
+        point: &S::Point,
+        stop_at_glitch: bool,
+    ) -> Result<CacheKey, String> {
+        let refuse = |why: String| {
+            let mut first = self.refused.lock().unwrap_or_else(|e| e.into_inner());
+            first.get_or_insert(why);
+        };
+        let identity = S::cache_identity(point).inspect_err(|why| refuse(why.clone()))?;
+        self.make_key(identity.configuration, &identity.base_dir, stop_at_glitch)
+            .inspect_err(|why| refuse(format!("{}: {why}", identity.file.display())))
     }
 
-    /// The key of a resolved scenario `v` whose relative paths resolve against `base`.
+    /// The key of a configuration `v` (as [`Searchable::cache_identity`] gives it) whose
+    /// relative paths resolve against `base`.
     fn make_key(
         &self,
-        mut v: serde_json::Value,
+        v: serde_json::Value,
         base: &Path,
         stop_at_glitch: bool,
     ) -> Result<CacheKey, String> {
-        if let Some(o) = v.as_object_mut() {
-            for k in ["name", "description", "paper", "cost", "seed"] {
-                o.remove(k);
-            }
-            if let Some(t) = o.get_mut("terminals").and_then(|t| t.as_object_mut()) {
-                t.remove("count");
-            }
-        }
         if let Some(f) = named_file(&v, base) {
             return Err(format!(
                 "the scenario reads {}, whose contents (and includes) the cache cannot track",
@@ -231,11 +222,11 @@ impl RunCache {
 
     /// The saved simulation of `terminals` terminals with `seed` under `key`, if any (an
     /// unreadable entry counts as none and is replaced by the next [`RunCache::put`]).
-    pub fn get(&self, key: &CacheKey, seed: u64, terminals: u32) -> Option<CachedRun> {
+    pub fn get(&self, key: &CacheKey, seed: u64, terminals: u32) -> Option<ProbeOutcome> {
         let e = Self::read(&Self::entry_path(key, seed, terminals, 0), true)
             .or_else(|| Self::read(&Self::entry_path(key, seed, terminals, 1), false))?;
         self.reused.fetch_add(1, Ordering::Relaxed);
-        Some(CachedRun {
+        Some(ProbeOutcome {
             glitches: e.glitches,
             stats: AnswerStats {
                 disk_utilization_mean_ratio: f64::from_bits(e.stats[0]),
@@ -247,7 +238,7 @@ impl RunCache {
 
     /// Saves a simulation. A failure is remembered ([`RunCache::save_error`]), not returned:
     /// the run's result stands without the cache.
-    pub fn put(&self, key: &CacheKey, seed: u64, terminals: u32, run: &CachedRun) {
+    pub fn put(&self, key: &CacheKey, seed: u64, terminals: u32, run: &ProbeOutcome) {
         let e = Entry {
             glitches: run.glitches,
             stats: [
@@ -316,8 +307,8 @@ mod tests {
         })
     }
 
-    fn run(glitches: u64) -> CachedRun {
-        CachedRun {
+    fn run(glitches: u64) -> ProbeOutcome {
+        ProbeOutcome {
             glitches,
             stats: AnswerStats {
                 disk_utilization_mean_ratio: 0.1 + 0.2,
@@ -328,23 +319,12 @@ mod tests {
     }
 
     #[test]
-    fn labels_prices_seed_and_count_do_not_change_the_key_and_the_rest_does() {
+    fn the_configuration_makes_the_key_and_stopping_at_a_glitch_does_not() {
         let dir = tempfile::tempdir().unwrap();
         let c = RunCache::open(dir.path()).unwrap();
         let key = |v: serde_json::Value, stop| c.make_key(v, dir.path(), stop).unwrap().text;
         let base = key(scenario("8MiB"), false);
-        let mut relabelled = scenario("8MiB");
-        for (k, v) in [
-            ("name", json!("b")),
-            ("description", json!("e")),
-            ("seed", json!(8)),
-            ("paper", json!({})),
-            ("cost", json!({"disk": 1500.0})),
-            ("terminals", json!({"count": 99, "memory": "2MiB"})),
-        ] {
-            relabelled[k] = v;
-        }
-        assert_eq!(key(relabelled, false), base);
+        assert_eq!(key(scenario("8MiB"), false), base);
         assert_ne!(key(scenario("4MiB"), false), base);
         assert_eq!(key(scenario("8MiB"), true), base);
         let mut terminal_memory = scenario("8MiB");
@@ -361,7 +341,7 @@ mod tests {
         c.put(&k, 5, 12, &run(3));
         let got = c.get(&k, 5, 12).unwrap();
         assert_eq!(got.glitches, 3);
-        let bits = |r: &CachedRun| {
+        let bits = |r: &ProbeOutcome| {
             [
                 r.stats.disk_utilization_mean_ratio.to_bits(),
                 r.stats.shared_ratio.to_bits(),

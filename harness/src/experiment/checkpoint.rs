@@ -10,12 +10,11 @@
 //! (the measured ratios at each replication's answer as their `f64` bit patterns), so the
 //! resumed `sweep.json` is byte-identical to an uninterrupted one.
 
+use super::search::{assemble, SearchOptions, CONFIDENCE, PRECISION};
 use crate::output::{oerr, OutputError};
-use crate::search::{
-    assemble, AnswerStats, Probe, ReplicationResult, SearchOptions, SearchResult, CONFIDENCE,
-    PRECISION,
-};
+use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
 use crate::system::ondemand::spec::Scenario;
+use crate::system::ondemand::OnDemand;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -149,7 +148,13 @@ pub fn from_text(
             glitches,
         })
         .collect();
-    Ok(assemble(scenario, opts, reps, probes, saved.converged))
+    Ok(assemble::<OnDemand>(
+        scenario,
+        opts,
+        reps,
+        probes,
+        saved.converged,
+    ))
 }
 
 /// Writes point `grid_index`'s checkpoint into `dir` (whole or not at all).

@@ -1,4 +1,5 @@
-//! Replaying a block trace through one disk model, and comparing it with a reference.
+//! Replaying a block trace through one disk model, and comparing it with a reference: the
+//! experiment behind `vodbench disk replay`.
 //!
 //! The trace is DiskSim's ASCII format, one request per line: `arrival_ms device lbn
 //! size_sectors flags` (white-space separated, flags in hex, bit 0 set = read; lines starting
@@ -12,13 +13,14 @@
 //! …, 1 with linear interpolation.
 //!
 //! ```
-//! use vodbench_harness::disk_replay::{demerit, parse_trace};
+//! use vodbench_harness::experiment::disk_replay::{demerit, parse_trace};
 //! let t = parse_trace("0.5 0 100 8 1\n1.0\t0\t200\t16\t0\n").unwrap();
 //! assert_eq!((t[1].lbn, t[1].sectors, t[1].read), (200, 16, false));
 //! assert_eq!(demerit(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
 //! ```
 
-use crate::plugin::{DiskAccess, DiskModel};
+use crate::output::{Folder, OutputError};
+use crate::plugin::{DiskAccess, DiskModel, Registry};
 use crate::time::SimTime;
 use serde::Serialize;
 
@@ -301,7 +303,7 @@ pub fn summarize(r: &[Replayed], reference: Option<&[f64]>) -> ReplaySummary {
     }
 }
 
-/// Options of `vodbench disk replay`.
+/// Options of `vodbench disk replay`, one per flag.
 #[derive(Clone, Debug)]
 pub struct ReplayArgs {
     /// Disk model plugin name.
@@ -314,7 +316,7 @@ pub struct ReplayArgs {
     pub trace: std::path::PathBuf,
     /// Reference response times (ms, one per line).
     pub reference: Option<std::path::PathBuf>,
-    /// Output folder.
+    /// Output folder (written by the command: [`TraceReplay::folder`]).
     pub out: Option<std::path::PathBuf>,
     /// Closed loop: each request arrives when the previous completes.
     pub closed: bool,
@@ -335,13 +337,55 @@ pub fn requests_csv(r: &[Replayed]) -> String {
     s
 }
 
-/// Runs `vodbench disk replay`: errors are (exit code, message).
-pub fn cmd_replay(
-    registry: &crate::plugin::Registry,
-    a: &ReplayArgs,
-) -> Result<String, (u8, String)> {
-    use crate::cli::{EXIT_FAILURE, EXIT_INPUT};
-    let input = |m: String| (EXIT_INPUT, m);
+/// Why a replay could not be made or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// An input is unusable: the disk model cannot be resolved or built, the trace or the
+    /// reference cannot be read or parsed, a request lies beyond the disk (exit code 2).
+    #[error("{flag} {value}: {message}")]
+    Input {
+        /// The option that names the input (`--model`, `--spec`, `--trace`, `--reference`).
+        flag: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The output folder could not be written (exit code 1).
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+impl ReplayError {
+    /// Whether the input is at fault (exit code 2) rather than the output (exit code 1).
+    pub fn is_input(&self) -> bool {
+        matches!(self, ReplayError::Input { .. })
+    }
+}
+
+/// A trace replayed through a disk model ([`replay_trace`]).
+#[derive(Clone, Debug)]
+pub struct TraceReplay {
+    /// The model's resolved parameters.
+    pub params: serde_json::Value,
+    /// Every request, in trace order.
+    pub replayed: Vec<Replayed>,
+    /// Their statistics, against the reference if one was given.
+    pub summary: ReplaySummary,
+    /// Wall time of the replay alone, in seconds.
+    pub wall_s: f64,
+}
+
+/// Replays the trace of `a` through the disk model it names, against its reference if any.
+pub fn replay_trace(registry: &Registry, a: &ReplayArgs) -> Result<TraceReplay, ReplayError> {
+    let input = |flag: &'static str, value: String| {
+        move |message: String| ReplayError::Input {
+            flag,
+            value,
+            message,
+        }
+    };
+    let trace_error = || input("--trace", a.trace.display().to_string());
     let mut params = toml::Table::new();
     params.insert("spec".into(), toml::Value::String(a.spec.clone()));
     if let Some(d) = &a.disk {
@@ -349,7 +393,7 @@ pub fn cmd_replay(
     }
     let resolved = registry
         .resolve::<dyn DiskModel>(&a.model, &params)
-        .map_err(|e| input(format!("--model {}: {e}", a.model)))?;
+        .map_err(|e| input("--model", a.model.clone())(e.to_string()))?;
     let ctx = crate::plugin::BuildContext {
         seed: 0,
         component: "disk",
@@ -365,21 +409,17 @@ pub fn cmd_replay(
     };
     let mut disk = resolved
         .build(&ctx)
-        .map_err(|e| input(format!("--spec {}: {e}", a.spec)))?;
-    let text = std::fs::read_to_string(&a.trace)
-        .map_err(|e| input(format!("--trace {}: {e}", a.trace.display())))?;
-    let trace =
-        parse_trace(&text).map_err(|e| input(format!("--trace {}: {e}", a.trace.display())))?;
+        .map_err(|e| input("--spec", a.spec.clone())(e.to_string()))?;
+    let text = std::fs::read_to_string(&a.trace).map_err(|e| trace_error()(e.to_string()))?;
+    let trace = parse_trace(&text).map_err(|e| trace_error()(e.to_string()))?;
     let reference = match &a.reference {
         Some(p) => {
-            let t = std::fs::read_to_string(p)
-                .map_err(|e| input(format!("--reference {}: {e}", p.display())))?;
-            let r = parse_reference(&t)
-                .map_err(|e| input(format!("--reference {}: {e}", p.display())))?;
+            let bad = input("--reference", p.display().to_string());
+            let t = std::fs::read_to_string(p).map_err(|e| bad.clone()(e.to_string()))?;
+            let r = parse_reference(&t).map_err(|e| bad.clone()(e.to_string()))?;
             if r.len() != trace.len() {
-                return Err(input(format!(
-                    "--reference {}: {} response times for {} trace requests",
-                    p.display(),
+                return Err(bad(format!(
+                    "{} response times for {} trace requests",
                     r.len(),
                     trace.len()
                 )));
@@ -389,68 +429,79 @@ pub fn cmd_replay(
         None => None,
     };
     let t0 = std::time::Instant::now();
-    let replayed = replay(disk.as_mut(), &trace, a.closed)
-        .map_err(|e| input(format!("--trace {}: {e}", a.trace.display())))?;
-    let wall = t0.elapsed().as_secs_f64();
+    let replayed =
+        replay(disk.as_mut(), &trace, a.closed).map_err(|e| trace_error()(e.to_string()))?;
+    let wall_s = t0.elapsed().as_secs_f64();
     let summary = summarize(&replayed, reference.as_deref());
-    let mut report = format!(
-        "{} requests through `{}` ({}): mean {:.6} ms, p50 {:.6}, p95 {:.6}, p99 {:.6}, max {:.6}\n\
-         parts (mean): seek {:.6} ms, rotation {:.6} ms, transfer {:.6} ms; cache hits {:.2} %\n",
-        summary.requests,
-        a.model,
-        a.spec,
-        summary.mean_ms,
-        summary.p50_ms,
-        summary.p95_ms,
-        summary.p99_ms,
-        summary.max_ms,
-        summary.mean_seek_ms,
-        summary.mean_rotation_ms,
-        summary.mean_transfer_ms,
-        100.0 * summary.cache_hit_ratio,
-    );
-    report.push_str("distribution:");
-    for (b, n) in &summary.distribution {
-        report.push_str(&format!(" {b}:{n}"));
-    }
-    report.push('\n');
-    if let (Some(d), Some(e), Some(m)) = (
-        summary.demerit_percent,
-        summary.mean_error_percent,
-        summary.reference_mean_ms,
-    ) {
+    Ok(TraceReplay {
+        params: resolved.params.clone(),
+        replayed,
+        summary,
+        wall_s,
+    })
+}
+
+impl TraceReplay {
+    /// What `vodbench disk replay` prints about the replay of `a`: the response times, their
+    /// parts, their distribution, the comparison with the reference and the replay's speed.
+    pub fn report(&self, a: &ReplayArgs) -> String {
+        let summary = &self.summary;
+        let mut report = format!(
+            "{} requests through `{}` ({}): mean {:.6} ms, p50 {:.6}, p95 {:.6}, p99 {:.6}, max {:.6}\n\
+             parts (mean): seek {:.6} ms, rotation {:.6} ms, transfer {:.6} ms; cache hits {:.2} %\n",
+            summary.requests,
+            a.model,
+            a.spec,
+            summary.mean_ms,
+            summary.p50_ms,
+            summary.p95_ms,
+            summary.p99_ms,
+            summary.max_ms,
+            summary.mean_seek_ms,
+            summary.mean_rotation_ms,
+            summary.mean_transfer_ms,
+            100.0 * summary.cache_hit_ratio,
+        );
+        report.push_str("distribution:");
+        for (b, n) in &summary.distribution {
+            report.push_str(&format!(" {b}:{n}"));
+        }
+        report.push('\n');
+        if let (Some(d), Some(e), Some(m)) = (
+            summary.demerit_percent,
+            summary.mean_error_percent,
+            summary.reference_mean_ms,
+        ) {
+            report.push_str(&format!(
+                "against the reference (mean {m:.6} ms): demerit {d:.3} %, mean error {e:.3} %\n"
+            ));
+        }
         report.push_str(&format!(
-            "against the reference (mean {m:.6} ms): demerit {d:.3} %, mean error {e:.3} %\n"
+            "replayed in {:.3} s ({:.0} requests/s)\n",
+            self.wall_s,
+            summary.requests as f64 / self.wall_s.max(1e-9)
         ));
+        report
     }
-    report.push_str(&format!(
-        "replayed in {:.3} s ({:.0} requests/s)\n",
-        wall,
-        summary.requests as f64 / wall.max(1e-9)
-    ));
-    if let Some(dir) = &a.out {
+
+    /// The output folder of the replay of `a`: `requests.csv` and `summary.json` (a replay
+    /// folder is not a run folder: no tables through polars, no `report.html`).
+    pub fn folder(&self, a: &ReplayArgs) -> Folder {
         let json = serde_json::json!({
             "model": a.model,
-            "params": resolved.params,
+            "params": self.params,
             "trace": a.trace.display().to_string(),
             "closed": a.closed,
-            "summary": summary,
+            "summary": self.summary,
         });
-        crate::output::write_folder(
-            dir,
-            &[
-                ("requests.csv", requests_csv(&replayed)),
-                ("summary.json", crate::output::to_json(&json)),
+        Folder {
+            files: vec![
+                ("requests.csv".into(), requests_csv(&self.replayed)),
+                ("summary.json".into(), crate::output::to_json(&json)),
             ],
-            &[],
-            // a replay folder is not a run folder: no tables through polars, no report.html
-            crate::output::Writers::default(),
-            &[],
-        )
-        .map_err(|e| (EXIT_FAILURE, e.to_string()))?;
-        report.push_str(&format!("wrote {}\n", dir.display()));
+            ..Folder::default()
+        }
     }
-    Ok(report)
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
-//! Running a scenario: workload events, simulation, manifest.
+//! Running one on-demand scenario: how far its workload reaches, its workload events, the
+//! simulation, and the manifest that lets `vodbench rerun` reproduce it (hashes of the
+//! resolved scenario and its trace, the host).
 
+use super::engine::{check_buildable, simulate_with, ClockProgress, SimOptions};
+use super::spec::{Scenario, ScenarioError, Warmup};
 use crate::results::RunResults;
-use crate::system::ondemand::spec::{Scenario, ScenarioError, Warmup};
-use crate::system::ondemand::{simulate_with, ClockProgress, SimOptions};
+use crate::system::RunError;
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use serde_json::json;
-
-pub use crate::system::RunError;
 
 /// How far a generated workload must reach: warm-up estimate + measured period + one video.
 pub fn horizon(s: &Scenario) -> SimTime {
@@ -51,7 +52,7 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// every frame, that every plugin can be built for the scenario. `vodbench check` runs
 /// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
-    crate::system::ondemand::check_buildable(s)
+    check_buildable(s)
 }
 
 /// Runs a scenario end to end.

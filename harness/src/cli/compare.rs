@@ -1,0 +1,251 @@
+//! `vodbench compare`: one HTML report laying runs side by side — saved output folders,
+//! the runs of a sweep file's points, a stored baseline, or on-demand scenarios run now (each
+//! through [`OnDemand`], replicated with consecutive seeds when asked, the run-to-run spread of
+//! every metric saved as `replications.json`). The installed reporter draws the report.
+
+use super::baseline;
+use super::export::reporter;
+use super::saved_folder::{list_dirs, output_folder_scenario, read_json, sweep_run_points};
+use super::CommandError;
+use crate::output::{self, CompareRun, Outputs};
+use crate::plugin::Registry;
+use crate::results::Replications;
+use crate::spec::Source;
+use crate::system::ondemand::spec::{Scenario, SweepSuite};
+use crate::system::ondemand::OnDemand;
+use crate::system::{declared, Declared, Silent, System};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `vodbench compare`.
+#[derive(clap::Args)]
+pub(crate) struct CompareArgs {
+    /// Output folders of earlier runs, or scenario files (`.toml`) to run now.
+    inputs: Vec<PathBuf>,
+    /// Output folder (default: out/compare).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Compare each input folder with the run of the same scenario stored as baseline NAME.
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
+    /// Run each scenario input this many times with seeds seed, seed+1, … and show whether
+    /// differences exceed the run-to-run spread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    replications: u32,
+    /// Override the number of terminals of scenario inputs.
+    #[arg(long)]
+    terminals: Option<u32>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs the on-demand configuration `suite` and saves its output folder `dir`; its summary,
+/// as JSON.
+pub(super) fn run_into(
+    outputs: &Outputs,
+    suite: &SweepSuite,
+    dir: &Path,
+) -> Result<serde_json::Value, CommandError> {
+    let outcome = OnDemand::run(suite, &Silent)?;
+    let summary = serde_json::to_value(&outcome[0].0.summary).expect("serialisable");
+    output::write_tree(dir, &OnDemand::save(suite, outcome), outputs.writers())?;
+    Ok(summary)
+}
+
+fn unique_label(labels: &[String], want: &str) -> String {
+    if !labels.iter().any(|l| l == want) {
+        return want.to_string();
+    }
+    (2..)
+        .map(|i| format!("{want} #{i}"))
+        .find(|l| !labels.iter().any(|x| x == l))
+        .expect("some label is free")
+}
+
+/// `vodbench compare`.
+pub(crate) fn cmd(
+    registry: &Registry,
+    outputs: &Outputs,
+    args: CompareArgs,
+) -> Result<(), CommandError> {
+    let rep = reporter(outputs)?;
+    if args.inputs.is_empty() {
+        return Err(CommandError::input(
+            "compare: give output folders or scenario files to compare (or --baseline NAME DIR)",
+        ));
+    }
+    if let Some(b) = &args.baseline {
+        baseline::check_name(b).map_err(CommandError::Input)?;
+    }
+    let out = args.out.unwrap_or_else(|| Path::new("out").join("compare"));
+    if out.join("manifest.json").is_file() {
+        // a run's (or search's, sweep's) folder: its report.html would be overwritten
+        return Err(CommandError::input(format!(
+            "--out {}: the output folder of a vodbench run (it holds manifest.json); compare \
+             would overwrite its report.html: choose another folder",
+            out.display()
+        )));
+    }
+    let mut runs: Vec<CompareRun> = Vec::new();
+    let labels = |runs: &[CompareRun]| runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>();
+    let push = |runs: &mut Vec<CompareRun>, label: &str, dir, replications| {
+        let label = unique_label(&labels(runs), label);
+        runs.push(CompareRun {
+            label,
+            dir,
+            replications,
+        });
+    };
+    for input in &args.inputs {
+        let is_scenario = input.extension().is_some_and(|e| e == "toml");
+        if is_scenario {
+            if args.baseline.is_some() {
+                return Err(CommandError::input(format!(
+                    "{}: --baseline compares saved output folders; run the scenario first \
+                     (`vodbench run {} --out DIR`)",
+                    input.display(),
+                    input.display()
+                )));
+            }
+            let source = Source::read(input)?;
+            if declared(&source) == Declared::Broadcast {
+                return Err(CommandError::input(format!(
+                    "{}: compare lays on-demand runs side by side; this is a broadcast scenario \
+                     (its own report.html compares its sweep points)",
+                    input.display()
+                )));
+            }
+            // one configuration: a file with a [sweep] is refused, naming the key
+            let mut suite = SweepSuite::single(Scenario::from_source(&source, registry)?);
+            if let Some(n) = args.terminals {
+                OnDemand::set_load(&mut suite, n).map_err(CommandError::Input)?;
+            }
+            let label = OnDemand::name(&suite).to_string();
+            let arm = out
+                .join("runs")
+                .join(output::folder_name(&unique_label(&labels(&runs), &label)));
+            if !args.quiet {
+                eprintln!(
+                    "running {} ({} × {})",
+                    input.display(),
+                    label,
+                    args.replications
+                );
+            }
+            if args.replications == 1 {
+                run_into(outputs, &suite, &arm)?;
+                push(&mut runs, &label, arm, None);
+            } else {
+                let base_seed = suite.points[0].scenario.file.seed;
+                let (mut seeds, mut names, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
+                for k in 0..u64::from(args.replications) {
+                    let mut r = suite.clone();
+                    let seed = base_seed.wrapping_add(k);
+                    OnDemand::set_seed(&mut r, seed).map_err(CommandError::Input)?;
+                    let name = format!("rep-{}", k + 1);
+                    summaries.push(run_into(outputs, &r, &arm.join(&name))?);
+                    seeds.push(seed);
+                    names.push(name);
+                }
+                let reps = Replications::from_summaries(&label, seeds, names, &summaries);
+                let path = arm.join("replications.json");
+                output::write_atomic(&path, output::to_json(&reps).as_bytes())?;
+                push(&mut runs, &label, arm.join("rep-1"), Some(path));
+            }
+            continue;
+        }
+        // a saved folder: a run, or replications written by an earlier compare
+        if input.join("replications.json").is_file() {
+            let path = input.join("replications.json");
+            let reps: Replications = read_json(&path)
+                .and_then(|v| {
+                    serde_json::from_value(v).map_err(|e| format!("{}: {e}", path.display()))
+                })
+                .map_err(CommandError::Input)?;
+            let Some(first) = reps.runs.first() else {
+                return Err(CommandError::input(format!(
+                    "{}: lists no runs",
+                    path.display()
+                )));
+            };
+            let dir = input.join(first);
+            output_folder_scenario(&dir).map_err(CommandError::Input)?;
+            push(&mut runs, &reps.scenario.clone(), dir, Some(path));
+            continue;
+        }
+        let scenario = output_folder_scenario(input).map_err(CommandError::Input)?;
+        if let Some(points) = sweep_run_points(input) {
+            // `vodbench run SWEEP`: every point's run, labelled by its values
+            if args.baseline.is_some() {
+                return Err(CommandError::input(format!(
+                    "{}: the runs of a sweep file's points; --baseline compares single runs \
+                     (compare the folder with another sweep's, or give points/NNN folders)",
+                    input.display()
+                )));
+            }
+            let points = points.map_err(CommandError::Input)?;
+            let folder = input
+                .file_name()
+                .map_or(scenario.clone(), |n| n.to_string_lossy().into_owned());
+            for (label, dir) in points {
+                output_folder_scenario(&dir).map_err(CommandError::Input)?;
+                // with other inputs beside it, say whose point it is
+                let label = if args.inputs.len() > 1 {
+                    format!("{folder}: {label}")
+                } else {
+                    label
+                };
+                push(&mut runs, &label, dir, None);
+            }
+            continue;
+        }
+        if let Some(b) = &args.baseline {
+            let store = baseline::store().join(b);
+            if !store.is_dir() {
+                let known = list_dirs(&baseline::store());
+                return Err(CommandError::input(format!(
+                    "--baseline: unknown baseline `{b}` (no folder {}); saved baselines: {}; \
+                     save one with `vodbench run SCENARIO --save-baseline {b}`",
+                    store.display(),
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+            let base = store.join(output::folder_name(&scenario));
+            if let Err(m) = output_folder_scenario(&base) {
+                let known = list_dirs(&store);
+                return Err(CommandError::input(format!(
+                    "--baseline: baseline `{b}` has no run of scenario `{scenario}` ({m}); it \
+                     holds: {}",
+                    if known.is_empty() {
+                        "nothing".into()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+            if !runs.iter().any(|r| r.dir == base) {
+                push(&mut runs, &format!("{scenario} (baseline {b})"), base, None);
+            }
+        }
+        let label = input
+            .file_name()
+            .map_or(scenario.clone(), |n| n.to_string_lossy().into_owned());
+        push(&mut runs, &label, input.clone(), None);
+    }
+    if runs.len() < 2 {
+        return Err(CommandError::input(
+            "compare: needs at least two runs (give two or more inputs, or --baseline NAME DIR)",
+        ));
+    }
+    let files = rep.compare(&runs, &out)?;
+    if !args.quiet {
+        for f in files {
+            println!("wrote {}", f.display());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! The `vodbench` command line, as a library so third-party binaries get the same commands.
+//!
+//! ```no_run
+//! use vodbench_harness::{cli, plugin::Registry};
+//! fn main() -> std::process::ExitCode {
+//!     let registry = Registry::new(); // add built-ins and your own plugins here
+//!     cli::main_with(registry, vodbench_harness::output::Outputs::none())
+//! }
+//! ```
+//!
+//! One file per command: each parses its arguments, calls a driver (a [`System`] for
+//! `run`, `check`, `bench`, `compare` and `rerun`; [`crate::experiment`] for `search`, `sweep`
+//! and `disk replay`), prints, and turns the driver's typed errors into a `CommandError`;
+//! [`main_with`] prints that error and maps it to the exit code.
+//!
+//! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
+//! be written); 2 bad input (scenario, trace or command-line usage).
+//!
+//! [`System`]: crate::system::System
+
+use crate::experiment::disk_replay::ReplayError;
+use crate::output::{OutputError, Outputs, ReportError};
+use crate::plugin::Registry;
+use crate::spec::ScenarioError;
+use crate::system::RunError;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod baseline;
+mod bench;
+mod check;
+mod compare;
+pub mod disk;
+mod export;
+mod plugins;
+mod progress;
+mod rerun;
+mod run;
+mod saved_folder;
+mod schema;
+mod search;
+mod sweep;
+mod sweep_table;
+mod trace;
+
+pub use plugins::plugins_listing;
+
+/// Exit code for bad input.
+pub const EXIT_INPUT: u8 = 2;
+/// Exit code for a failed run.
+pub const EXIT_FAILURE: u8 = 1;
+
+#[derive(Parser)]
+#[command(
+    name = "vodbench",
+    version,
+    about = "Trace-driven benchmarking of video-on-demand servers"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate one scenario; print a summary and write an output folder.
+    Run(run::RunArgs),
+    /// One HTML report laying runs side by side (output folders, or scenarios to run).
+    Compare(compare::CompareArgs),
+    /// Write a saved output folder's summary and tables as CSV, Parquet or JSON.
+    Export(export::ExportArgs),
+    /// Run again from a manifest.json and check the results are byte-identical.
+    Rerun(rerun::RerunArgs),
+    /// Find the largest number of terminals served without glitches (SPIFFI §7.1), with
+    /// replications until 90 % confident within 5 %; writes search.json and curve.csv.
+    Search(search::SearchArgs),
+    /// The largest glitch-free terminal count at every point of a sweep (`[sweep]`), in
+    /// parallel, beside the paper's values; writes sweep.json, sweep.csv, sweep.md and
+    /// report.html.
+    Sweep(sweep::SweepArgs),
+    /// Print the paper-vs-vodbench markdown tables of saved `vodbench sweep` folders.
+    SweepTable(sweep_table::SweepTableArgs),
+    /// Validate scenario files without running them.
+    Check(check::CheckArgs),
+    /// Print the JSON Schema of the scenario format.
+    Schema(schema::SchemaArgs),
+    /// List every registered plugin with its parameters.
+    Plugins,
+    /// Measure simulation speed: run a scenario several times in-process (no output files)
+    /// and print the wall time of each repetition with its throughput.
+    Bench(bench::BenchArgs),
+    /// Workload traces.
+    #[command(subcommand)]
+    Trace(trace::TraceCmd),
+    /// Disk models on their own.
+    #[command(subcommand)]
+    Disk(disk::DiskCmd),
+}
+
+/// Parses the process arguments and runs the command with `registry`, writing tables and
+/// reports with `outputs`.
+pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
+    let (registry, outputs) = (&registry, &outputs);
+    let result = match cli.command {
+        Command::Run(args) => run::cmd(registry, outputs, args),
+        Command::Compare(args) => compare::cmd(registry, outputs, args),
+        Command::Export(args) => export::cmd(outputs, args),
+        Command::Rerun(args) => rerun::cmd(registry, outputs, args),
+        Command::Search(args) => search::cmd(registry, outputs, args),
+        Command::Sweep(args) => sweep::cmd(registry, outputs, args),
+        Command::SweepTable(args) => sweep_table::cmd(args),
+        Command::Check(args) => check::cmd(registry, args),
+        Command::Schema(args) => schema::cmd(registry, args),
+        Command::Plugins => plugins::cmd(registry),
+        Command::Bench(args) => bench::cmd(registry, args),
+        Command::Trace(cmd) => trace::cmd(registry, cmd),
+        Command::Disk(cmd) => disk::cmd(registry, cmd),
+    };
+    exit_code(result)
+}
+
+/// A command line clap cannot parse (exit code 2), or `--help` and `--version` (0).
+fn usage(e: clap::Error) -> ExitCode {
+    let code = if e.use_stderr() { EXIT_INPUT } else { 0 };
+    let _ = e.print();
+    ExitCode::from(code)
+}
+
+/// Why a command failed, as the command line reports it: the message printed after `error: `
+/// on standard error, and who is at fault, which sets the exit code.
+#[derive(Debug)]
+pub(crate) enum CommandError {
+    /// Bad input: a scenario, trace, flag or folder (exit code 2).
+    Input(String),
+    /// The run failed: a plugin broke its contract, an output could not be written (exit
+    /// code 1).
+    Failure(String),
+    /// Bad input, every error already reported as it was met (`vodbench check`, file by
+    /// file; exit code 2).
+    Reported,
+}
+
+impl CommandError {
+    /// Bad input, saying `m`.
+    pub(crate) fn input(m: impl std::fmt::Display) -> CommandError {
+        CommandError::Input(m.to_string())
+    }
+
+    /// A failed run, saying `m`.
+    pub(crate) fn failure(m: impl std::fmt::Display) -> CommandError {
+        CommandError::Failure(m.to_string())
+    }
+
+    /// Prints the error as every error of the command line is printed (nothing when already
+    /// reported).
+    pub(crate) fn report(&self) {
+        match self {
+            CommandError::Input(m) | CommandError::Failure(m) => eprintln!("error: {m}"),
+            CommandError::Reported => {}
+        }
+    }
+}
+
+/// Prints a failed command's error; the exit code of its result.
+fn exit_code(result: Result<(), CommandError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            e.report();
+            ExitCode::from(match e {
+                CommandError::Input(_) | CommandError::Reported => EXIT_INPUT,
+                CommandError::Failure(_) => EXIT_FAILURE,
+            })
+        }
+    }
+}
+
+impl From<ScenarioError> for CommandError {
+    fn from(e: ScenarioError) -> Self {
+        CommandError::input(e)
+    }
+}
+
+impl From<RunError> for CommandError {
+    fn from(e: RunError) -> Self {
+        if e.is_input() {
+            CommandError::input(e)
+        } else {
+            CommandError::failure(e)
+        }
+    }
+}
+
+impl From<OutputError> for CommandError {
+    fn from(e: OutputError) -> Self {
+        CommandError::failure(e)
+    }
+}
+
+impl From<ReportError> for CommandError {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::Input(m) => CommandError::Input(m),
+            ReportError::Failure(m) => CommandError::Failure(m),
+        }
+    }
+}
+
+impl From<ReplayError> for CommandError {
+    fn from(e: ReplayError) -> Self {
+        if e.is_input() {
+            CommandError::input(e)
+        } else {
+            CommandError::failure(e)
+        }
+    }
+}

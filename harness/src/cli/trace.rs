@@ -1,0 +1,166 @@
+//! `vodbench trace zipf`: a workload trace from the generator, its settings taken from a
+//! scenario's `[workload.generate]` and overridden flag by flag.
+
+use super::CommandError;
+use crate::output;
+use crate::plugin::Registry;
+use crate::system::ondemand::runner;
+use crate::system::ondemand::spec::Scenario;
+use crate::time::SimTime;
+use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
+use crate::units::Duration;
+use std::path::PathBuf;
+
+/// `vodbench trace` subcommands.
+#[derive(clap::Subcommand)]
+pub(crate) enum TraceCmd {
+    /// Generate a Zipf (or uniform) workload trace.
+    Zipf(ZipfArgs),
+}
+
+/// Arguments of `vodbench trace zipf`.
+#[derive(clap::Args)]
+pub(crate) struct ZipfArgs {
+    /// Take every setting from this scenario's [workload.generate] (flags below override).
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// Number of terminals.
+    #[arg(long)]
+    terminals: Option<u32>,
+    /// Number of videos.
+    #[arg(long)]
+    videos: Option<u32>,
+    /// Zipf parameter z (0 = uniform).
+    #[arg(long)]
+    z: Option<f64>,
+    /// Uniform popularity instead of Zipf.
+    #[arg(long)]
+    uniform: bool,
+    /// Video length, e.g. 60min.
+    #[arg(long)]
+    length: Option<String>,
+    /// Terminals start uniformly within this span, e.g. 60s.
+    #[arg(long)]
+    start_spread: Option<String>,
+    /// Generate events up to this time, e.g. 2h.
+    #[arg(long)]
+    horizon: Option<String>,
+    /// Mean pauses per viewing.
+    #[arg(long)]
+    pauses_per_video: Option<f64>,
+    /// Mean pause length, e.g. 2min.
+    #[arg(long)]
+    pause_mean: Option<String>,
+    /// Mean seeks per viewing.
+    #[arg(long)]
+    seeks_per_video: Option<f64>,
+    /// Mean seek distance, e.g. 5min.
+    #[arg(long)]
+    seek_mean: Option<String>,
+    /// Seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// `vodbench trace …`.
+pub(crate) fn cmd(registry: &Registry, cmd: TraceCmd) -> Result<(), CommandError> {
+    match cmd {
+        TraceCmd::Zipf(args) => zipf(registry, args),
+    }
+}
+
+/// The duration given with `--flag`, if any.
+fn duration(flag: &str, v: &Option<String>) -> Result<Option<Duration>, CommandError> {
+    v.as_ref()
+        .map(|s| {
+            crate::units::parse_duration_ns(s)
+                .map(Duration)
+                .ok_or_else(|| {
+                    CommandError::input(format!(
+                        "--{flag}: expected a duration like 90s, 10min, 2h; got {s:?}"
+                    ))
+                })
+        })
+        .transpose()
+}
+
+/// `vodbench trace zipf`.
+fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
+    let bad = |m: &str| CommandError::input(m);
+    let base = match &a.scenario {
+        Some(p) => Some(Scenario::load(p, registry)?),
+        None => None,
+    };
+    let mut params = base
+        .as_ref()
+        .and_then(|s| s.file.workload.generate.clone())
+        .unwrap_or_else(GeneratorParams::default);
+    if a.uniform {
+        params.popularity = Popularity::Uniform;
+    }
+    if let Some(z) = a.z {
+        params.popularity = Popularity::Zipf;
+        params.z = z;
+    }
+    if let Some(d) = duration("start-spread", &a.start_spread)? {
+        params.start_spread = d;
+    }
+    if let Some(x) = a.pauses_per_video {
+        params.pauses_per_video = x;
+    }
+    if let Some(d) = duration("pause-mean", &a.pause_mean)? {
+        params.pause_mean = d;
+    }
+    if let Some(x) = a.seeks_per_video {
+        params.seeks_per_video = x;
+    }
+    if let Some(d) = duration("seek-mean", &a.seek_mean)? {
+        params.seek_mean = d;
+    }
+    params
+        .validate()
+        .map_err(|(k, m)| CommandError::input(format!("{}: {m}", k.replace('_', "-"))))?;
+    let terminals = a
+        .terminals
+        .or(base.as_ref().map(|s| s.file.terminals.count))
+        .ok_or_else(|| bad("--terminals is required (or --scenario)"))?;
+    let videos = a
+        .videos
+        .or(base.as_ref().map(|s| s.file.videos.count))
+        .ok_or_else(|| bad("--videos is required (or --scenario)"))?;
+    if terminals == 0 || videos == 0 {
+        return Err(bad("--terminals and --videos must be at least 1"));
+    }
+    let length = duration("length", &a.length)?
+        .or(base.as_ref().map(|s| s.file.videos.length))
+        .ok_or_else(|| bad("--length is required (or --scenario)"))?;
+    let horizon = match duration("horizon", &a.horizon)? {
+        Some(h) => SimTime::from_nanos(h.0),
+        None => match &base {
+            Some(s) => runner::horizon(s),
+            None => return Err(bad("--horizon is required (or --scenario)")),
+        },
+    };
+    let seed = a.seed.or(base.as_ref().map(|s| s.file.seed)).unwrap_or(1);
+    let events = trace::generate(&params, terminals, videos, length.sim(), horizon, seed)
+        .map_err(CommandError::input)?;
+    let header = TraceHeader {
+        terminals: Some(terminals),
+        videos: Some(videos),
+    };
+    let mut buf = Vec::new();
+    trace::write_trace(&mut buf, &header, &events).map_err(CommandError::failure)?;
+    match a.out {
+        Some(p) => output::write_atomic(&p, &buf)?,
+        None => {
+            use std::io::Write;
+            std::io::stdout()
+                .write_all(&buf)
+                .map_err(CommandError::failure)?
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,22 @@
+//! Experiments over many simulations, with typed results and typed errors: what the
+//! commands `search`, `sweep` and `disk replay` drive, without printing anything.
+//!
+//! ```text
+//!  search     the largest load without glitches (SPIFFI §7.1): replications, each a climb
+//!             and a bisection over a Searchable system's load, until a Student-t interval
+//!             is tight enough (statistics)
+//!  cache      a folder of search simulations shared between searches and sweeps
+//!  sweep      a search at every point of an on-demand sweep, with scaleup and cost
+//!  checkpoint each point's search saved as it finishes (sweep --resume)
+//!  disk_replay  a block trace through one disk model, against a reference
+//! ```
+//!
+//! The results are plain data in [`crate::results`]; the command line (`cli`) parses
+//! flags, shows progress, writes the output folders and maps errors to exit codes.
+
+pub mod cache;
+pub mod checkpoint;
+pub mod disk_replay;
+pub mod search;
+pub mod statistics;
+pub mod sweep;
