@@ -1,18 +1,103 @@
 //! The plugin kinds, declared once.
 //!
 //! The `kinds!` table at the bottom of this file is the only list of plugin kinds. From it
-//! come [`Kind`] (every kind, its scenario key and what it decides), the [`Registry`]'s
-//! storage, the [`PluginKind`] marker of each trait object, and [`Registry::infos`], through
+//! come [`Kind`] (every kind, its scenario key and what it decides), the
+//! [`Registry`](super::Registry)'s storage, the [`PluginKind`] marker of each trait object,
+//! and [`Registry::infos`](super::Registry::infos), through
 //! which everything that goes over all kinds (`vodbench plugins`, the JSON Schema's plugin
 //! tables, manifests, compare's columns, conformance tests) reads the registered plugins.
 //! Adding a kind is its trait file in this folder, one line in the table, and the call site
 //! in the engine that asks it.
 
-use super::registry::{Entry, ParamInfo, ParseFn, PluginError, PluginKind, Registry};
+use super::context::BuildContext;
+use super::error::PluginError;
 use super::{
     Admission, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel, DiskScheduler, Interconnect,
     Layout, Prefetcher,
 };
+use serde::Serialize;
+use std::any::Any;
+use std::sync::Arc;
+
+pub(super) type ParseFn =
+    fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>;
+pub(super) type BuildFn<T> =
+    fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>;
+
+/// A plugin trait object type that the registry can hold: one per line of the kinds table
+/// ([`Kind`]), implemented there for each `dyn` trait.
+pub trait PluginKind: 'static {
+    /// Which kind this is.
+    const KIND: Kind;
+    #[doc(hidden)]
+    fn table(tables: &Tables) -> &Vec<Entry<Self>>;
+    #[doc(hidden)]
+    fn table_mut(tables: &mut Tables) -> &mut Vec<Entry<Self>>;
+}
+
+/// One parameter of a plugin, as listed by `vodbench plugins`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParamInfo {
+    /// Key in the plugin's table.
+    pub name: String,
+    /// The values it takes, named for people: `integer`, `"any" | "referenced"`, `a size or
+    /// null` ([`param_schema::type_name`](super::param_schema::type_name)).
+    pub ty: String,
+    /// Default value, as JSON.
+    pub default: Option<serde_json::Value>,
+    /// The field's doc comment.
+    pub description: String,
+    /// Its JSON schema, self-contained (every `$ref` inlined), as `vodbench schema` attaches
+    /// it to the table that selects the plugin.
+    pub schema: serde_json::Value,
+    /// Whether a scenario must give it (it has no default).
+    pub required: bool,
+}
+
+/// A registered plugin.
+pub struct Entry<T: ?Sized> {
+    /// Scenario name.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    params: fn() -> Vec<ParamInfo>,
+    pub(super) parse: ParseFn,
+    pub(super) build: BuildFn<T>,
+}
+
+impl<T: ?Sized> Entry<T> {
+    pub(super) fn new(
+        name: &'static str,
+        description: &'static str,
+        params: fn() -> Vec<ParamInfo>,
+        parse: ParseFn,
+        build: BuildFn<T>,
+    ) -> Self {
+        Entry {
+            name,
+            description,
+            params,
+            parse,
+            build,
+        }
+    }
+
+    /// The plugin's parameters.
+    pub fn params(&self) -> Vec<ParamInfo> {
+        (self.params)()
+    }
+
+    /// What every kind's entries have in common (no builder).
+    pub(super) fn info(&self, kind: Kind) -> EntryInfo {
+        EntryInfo {
+            kind,
+            name: self.name,
+            description: self.description,
+            params: self.params,
+            parse: self.parse,
+        }
+    }
+}
 
 /// What the registry knows of one plugin of any kind: enough to list it and check a
 /// scenario's table for it, without building it.
@@ -128,8 +213,9 @@ macro_rules! kinds {
         }
 
         /// The registry's storage: one sorted table of entries per kind.
+        #[doc(hidden)]
         #[derive(Default)]
-        pub(super) struct Tables {
+        pub struct Tables {
             $( $field: Vec<Entry<dyn $trait>>, )*
         }
 
@@ -144,11 +230,11 @@ macro_rules! kinds {
         $(
             impl PluginKind for dyn $trait {
                 const KIND: Kind = Kind::$variant;
-                fn table(reg: &Registry) -> &Vec<Entry<Self>> {
-                    &reg.tables.$field
+                fn table(tables: &Tables) -> &Vec<Entry<Self>> {
+                    &tables.$field
                 }
-                fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>> {
-                    &mut reg.tables.$field
+                fn table_mut(tables: &mut Tables) -> &mut Vec<Entry<Self>> {
+                    &mut tables.$field
                 }
             }
         )*

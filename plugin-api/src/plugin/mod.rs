@@ -26,8 +26,10 @@ mod admission;
 mod broadcast_schedule;
 mod buffer_pool;
 mod client_buffer;
+mod context;
 mod disk_model;
 mod disk_scheduler;
+mod error;
 mod interconnect;
 mod kinds;
 mod layout;
@@ -42,13 +44,12 @@ pub use broadcast_schedule::{
 };
 pub use buffer_pool::BufferPool;
 pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
+pub use context::BuildContext;
 pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
 pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
+pub use error::PluginError;
 pub use interconnect::{Endpoint, Interconnect, Transfer};
-pub use kinds::{EntryInfo, Kind};
+pub use kinds::{Entry, EntryInfo, Kind, ParamInfo, PluginKind};
 pub use layout::{Layout, Location};
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
-pub use registry::{
-    BuildContext, DefaultChoice, Entry, ParamInfo, Plugin, PluginError, PluginKind, Registry,
-    Resolved,
-};
+pub use registry::{DefaultChoice, Plugin, Registry, Resolved};

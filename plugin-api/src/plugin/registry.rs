@@ -1,90 +1,14 @@
 //! Named constructors for every plugin kind, and the default plugin of each kind.
 
-use super::kinds::{EntryInfo, Kind, Tables};
-use super::DiskGeometry;
-use crate::rng::{stream, SimRng};
+use super::context::BuildContext;
+use super::error::PluginError;
+use super::kinds::{BuildFn, Entry, EntryInfo, Kind, ParamInfo, PluginKind, Tables};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
-
-/// Errors from choosing, configuring or running a plugin.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PluginError {
-    /// No plugin of that kind has that name.
-    #[error("unknown {kind} `{name}`; registered: {known}")]
-    Unknown {
-        /// Scenario key of the kind.
-        kind: &'static str,
-        /// The name asked for.
-        name: String,
-        /// Comma-separated registered names.
-        known: String,
-    },
-    /// A parameter is missing, unknown, of the wrong type or out of range.
-    #[error("{message}")]
-    InvalidParam {
-        /// Dotted key path inside the plugin's table (empty for the table itself).
-        path: String,
-        /// What is wrong and what is allowed.
-        message: String,
-    },
-    /// The plugin could not be built for this scenario (for example a spec file is missing).
-    #[error("{0}")]
-    Build(String),
-}
-
-impl PluginError {
-    /// An out-of-range or inconsistent parameter at `path`.
-    pub fn param(path: impl Into<String>, message: impl Into<String>) -> Self {
-        PluginError::InvalidParam {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-}
-
-/// Everything a plugin may know when it is built.
-#[derive(Clone, Debug)]
-pub struct BuildContext<'a> {
-    /// The scenario seed.
-    pub seed: u64,
-    /// Component name for random streams (`"disk"`, `"node"`, `"layout"`, `"prefetcher"`).
-    pub component: &'static str,
-    /// Component index (disk or node number; 0 for singletons).
-    pub index: u64,
-    /// Number of server nodes.
-    pub nodes: u32,
-    /// Disks per node.
-    pub disks_per_node: u32,
-    /// Number of terminals (clients) of the scenario; 0 where the system has none.
-    pub terminals: u32,
-    /// Stripe block size in bytes (the unit of every read).
-    pub block_bytes: u64,
-    /// Number of blocks of each video, indexed by video id.
-    pub video_blocks: &'a [u32],
-    /// The disk's geometry (for schedulers and layouts; `None` while building the disk model).
-    pub geometry: Option<DiskGeometry>,
-    /// Pages in this node's buffer pool (for buffer pools), or frames in a broadcast
-    /// receiver's memory cache (for client buffers); 0 otherwise.
-    pub pages: u32,
-    /// Directory of the scenario file, for resolving relative paths in parameters.
-    pub base_dir: &'a Path,
-}
-
-impl BuildContext<'_> {
-    /// This component's own random stream, derived from the seed, name and index.
-    pub fn rng(&self) -> SimRng {
-        stream(self.seed, self.component, self.index)
-    }
-    /// Total number of disks.
-    pub fn disks(&self) -> u32 {
-        self.nodes * self.disks_per_node
-    }
-}
 
 /// A plugin: a named, documented constructor for one of the [`Kind`]s.
 ///
@@ -144,69 +68,6 @@ pub trait Plugin: 'static {
     /// policies).
     fn build(params: &Self::Params, ctx: &BuildContext<'_>)
         -> Result<Box<Self::Kind>, PluginError>;
-}
-
-/// A plugin trait object type that the registry can hold: one per line of the kinds table
-/// ([`Kind`]), implemented there for each `dyn` trait.
-pub trait PluginKind: 'static {
-    /// Which kind this is.
-    const KIND: Kind;
-    #[doc(hidden)]
-    fn table(reg: &Registry) -> &Vec<Entry<Self>>;
-    #[doc(hidden)]
-    fn table_mut(reg: &mut Registry) -> &mut Vec<Entry<Self>>;
-}
-
-pub(super) type ParseFn =
-    fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>;
-type BuildFn<T> = fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>;
-
-/// One parameter of a plugin, as listed by `vodbench plugins`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ParamInfo {
-    /// Key in the plugin's table.
-    pub name: String,
-    /// The values it takes, named for people: `integer`, `"any" | "referenced"`, `a size or
-    /// null` ([`param_schema::type_name`](super::param_schema::type_name)).
-    pub ty: String,
-    /// Default value, as JSON.
-    pub default: Option<serde_json::Value>,
-    /// The field's doc comment.
-    pub description: String,
-    /// Its JSON schema, self-contained (every `$ref` inlined), as `vodbench schema` attaches
-    /// it to the table that selects the plugin.
-    pub schema: serde_json::Value,
-    /// Whether a scenario must give it (it has no default).
-    pub required: bool,
-}
-
-/// A registered plugin.
-pub struct Entry<T: ?Sized> {
-    /// Scenario name.
-    pub name: &'static str,
-    /// One-line description.
-    pub description: &'static str,
-    params: fn() -> Vec<ParamInfo>,
-    parse: ParseFn,
-    build: BuildFn<T>,
-}
-
-impl<T: ?Sized> Entry<T> {
-    /// The plugin's parameters.
-    pub fn params(&self) -> Vec<ParamInfo> {
-        (self.params)()
-    }
-
-    /// What every kind's entries have in common (no builder).
-    pub(super) fn info(&self, kind: Kind) -> EntryInfo {
-        EntryInfo {
-            kind,
-            name: self.name,
-            description: self.description,
-            params: self.params,
-            parse: self.parse,
-        }
-    }
 }
 
 /// A plugin chosen and configured by a scenario, ready to build instances.
@@ -322,7 +183,7 @@ pub struct DefaultChoice {
 /// own plugins, then hands the registry to the command line.
 #[derive(Default)]
 pub struct Registry {
-    pub(super) tables: Tables,
+    tables: Tables,
     defaults: BTreeMap<String, DefaultChoice>,
 }
 
@@ -338,20 +199,20 @@ impl Registry {
     /// If a plugin of the same kind is already registered under that name — a wiring bug in
     /// the binary, not a user error.
     pub fn add<P: Plugin>(&mut self) -> &mut Self {
-        let table = <P::Kind as PluginKind>::table_mut(self);
+        let table = <P::Kind as PluginKind>::table_mut(&mut self.tables);
         assert!(
             table.iter().all(|e| e.name != P::NAME),
             "{} `{}` registered twice",
             <P::Kind as PluginKind>::KIND.key(),
             P::NAME
         );
-        table.push(Entry {
-            name: P::NAME,
-            description: P::DESCRIPTION,
-            params: params_of::<P::Params>,
-            parse: parse_erased::<P>,
-            build: build_erased::<P>,
-        });
+        table.push(Entry::new(
+            P::NAME,
+            P::DESCRIPTION,
+            params_of::<P::Params>,
+            parse_erased::<P>,
+            build_erased::<P>,
+        ));
         table.sort_by_key(|e| e.name);
         self
     }
@@ -420,12 +281,12 @@ impl Registry {
 
     /// The registered plugins of one kind, sorted by name.
     pub fn entries<K: PluginKind + ?Sized>(&self) -> &[Entry<K>] {
-        K::table(self)
+        K::table(&self.tables)
     }
 
     /// Names of the registered plugins of one kind.
     pub fn names<K: PluginKind + ?Sized>(&self) -> Vec<&'static str> {
-        K::table(self).iter().map(|e| e.name).collect()
+        K::table(&self.tables).iter().map(|e| e.name).collect()
     }
 
     /// The registered plugins of `kind` (name, description, parameters), sorted by name:
@@ -446,7 +307,7 @@ impl Registry {
         name: &str,
         params: &toml::Table,
     ) -> Result<Resolved<K>, PluginError> {
-        let table = K::table(self);
+        let table = K::table(&self.tables);
         let entry = table
             .iter()
             .find(|e| e.name == name)

@@ -1,0 +1,44 @@
+//! What a plugin may know when it is built.
+
+use super::DiskGeometry;
+use crate::rng::{stream, SimRng};
+use std::path::Path;
+
+/// Everything a plugin may know when it is built.
+#[derive(Clone, Debug)]
+pub struct BuildContext<'a> {
+    /// The scenario seed.
+    pub seed: u64,
+    /// Component name for random streams (`"disk"`, `"node"`, `"layout"`, `"prefetcher"`).
+    pub component: &'static str,
+    /// Component index (disk or node number; 0 for singletons).
+    pub index: u64,
+    /// Number of server nodes.
+    pub nodes: u32,
+    /// Disks per node.
+    pub disks_per_node: u32,
+    /// Number of terminals (clients) of the scenario; 0 where the system has none.
+    pub terminals: u32,
+    /// Stripe block size in bytes (the unit of every read).
+    pub block_bytes: u64,
+    /// Number of blocks of each video, indexed by video id.
+    pub video_blocks: &'a [u32],
+    /// The disk's geometry (for schedulers and layouts; `None` while building the disk model).
+    pub geometry: Option<DiskGeometry>,
+    /// Pages in this node's buffer pool (for buffer pools), or frames in a broadcast
+    /// receiver's memory cache (for client buffers); 0 otherwise.
+    pub pages: u32,
+    /// Directory of the scenario file, for resolving relative paths in parameters.
+    pub base_dir: &'a Path,
+}
+
+impl BuildContext<'_> {
+    /// This component's own random stream, derived from the seed, name and index.
+    pub fn rng(&self) -> SimRng {
+        stream(self.seed, self.component, self.index)
+    }
+    /// Total number of disks.
+    pub fn disks(&self) -> u32 {
+        self.nodes * self.disks_per_node
+    }
+}
