@@ -47,7 +47,7 @@ pub fn register_all(r: &mut Registry) {
 /// The plugin each scenario table gets when a scenario leaves it out: SPIFFI's server
 /// (§6.2, Table 1: the ST15150N, the elevator, global LRU, standard prefetching, full
 /// striping, the 5 µs + 0.04 µs/byte network, every stream admitted), the IDEAL broadcast
-/// schedule and a linear receiver disk.
+/// schedule, a linear receiver disk, and the mechanical model for `vodbench disk replay`.
 pub fn set_defaults(r: &mut Registry) {
     let table = |pairs: &[(&str, &str)]| -> toml::Table {
         pairs
@@ -65,6 +65,8 @@ pub fn set_defaults(r: &mut Registry) {
     r.set_default::<dyn Admission>("admission", "accept-all", none());
     r.set_default::<dyn BroadcastSchedule>("broadcast.schedule", "ideal", none());
     r.set_default::<dyn DiskModel>("receiver.disk", "linear", none());
+    // `vodbench disk replay` without `--model`: the DiskSim-accurate model
+    r.set_default::<dyn DiskModel>("disk.replay", "mechanical", none());
 }
 
 /// A registry holding every built-in plugin and the built-in defaults.

@@ -30,9 +30,10 @@ pub(crate) struct ReplayFlags {
     /// The trace file.
     #[arg(long)]
     trace: PathBuf,
-    /// Disk model plugin.
-    #[arg(long, default_value = "mechanical")]
-    model: String,
+    /// Disk model plugin (default: the binary's default for disk replay, `mechanical` in
+    /// vodbench).
+    #[arg(long)]
+    model: Option<String>,
     /// Output folder for requests.csv and summary.json.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -46,12 +47,29 @@ pub(crate) struct ReplayFlags {
     closed: bool,
 }
 
+/// The table whose registered default (`Registry::set_default`) is the model `disk replay`
+/// uses when `--model` is not given.
+pub const REPLAY_SLOT: &str = "disk.replay";
+
 /// `vodbench disk …`.
 pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError> {
     match cmd {
         DiskCmd::Replay(f) => {
+            let model = match f.model {
+                Some(m) => m,
+                None => registry
+                    .default_choice(REPLAY_SLOT)
+                    .map(|d| d.name.clone())
+                    .ok_or_else(|| {
+                        CommandError::input(format!(
+                            "--model: this binary registers no default disk model for disk \
+                             replay; choose one of: {}",
+                            registry.names_of(crate::plugin::Kind::DiskModel).join(", ")
+                        ))
+                    })?,
+            };
             let args = ReplayArgs {
-                model: f.model,
+                model,
                 spec: f.spec,
                 disk: f.disk,
                 trace: f.trace,
