@@ -20,7 +20,7 @@ use super::queue::EventQueue;
 use super::requests::Arena;
 use super::stats::{DurStat, Level};
 use crate::ids::LinkId;
-use crate::plugin::{Endpoint, Interconnect};
+use crate::plugin::{Endpoint, Interconnect, Transfer};
 use crate::results::{Column, NetworkSummary, Table};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -133,6 +133,22 @@ impl Network {
             q.schedule(now + t.unloaded(), deliver);
             return;
         }
+        self.send_over_links(t, bytes, deliver, q, w, faults);
+    }
+
+    /// The rest of [`Network::send`] for a message routed over the links in `scratch`
+    /// (out of line: a contention-free interconnect never gets here).
+    #[inline(never)]
+    fn send_over_links(
+        &mut self,
+        t: Transfer,
+        bytes: u64,
+        deliver: Ev,
+        q: &mut EventQueue<Ev>,
+        w: &Window,
+        faults: &mut Faults,
+    ) {
+        let now = q.now();
         if let Some(m) = self.bad_path() {
             faults.plugin("server.network", self.name, now, m);
             return;

@@ -199,6 +199,11 @@ impl Nodes {
     /// Queues `job` at node `n`'s CPU; when the job it starts (if the CPU was idle) ends.
     #[inline]
     pub fn cpu_push(&mut self, n: usize, job: CpuJob, now: SimTime, w: &Window) -> Option<SimTime> {
+        let cpu = &self.nodes[n].cpu;
+        if cpu.current.is_none() && cpu.queue.is_empty() {
+            // an idle CPU with nothing queued starts the job at once
+            return Some(self.cpu_start(n, job, now, w));
+        }
         self.nodes[n].cpu.queue.push_back(job);
         self.cpu_kick(n, now, w)
     }
@@ -210,15 +215,22 @@ impl Nodes {
             return None;
         }
         let job = cpu.queue.pop_front()?;
+        Some(self.cpu_start(n, job, now, w))
+    }
+
+    /// Node `n`'s idle CPU starts `job` at `now`; when it ends.
+    #[inline]
+    fn cpu_start(&mut self, n: usize, job: CpuJob, now: SimTime, w: &Window) -> SimTime {
         let instr = match job {
             CpuJob::Receive(_) => self.costs.receive,
             CpuJob::StartIo(_) => self.costs.start_io,
             CpuJob::Send(_) => self.costs.send,
         };
         let cost = SimDuration::from_nanos(instr.saturating_mul(self.ns_per_instr_milli) / 1000);
+        let cpu = &mut self.nodes[n].cpu;
         cpu.current = Some(job);
         cpu.busy.set(now, 1, w.span);
-        Some(now + cost)
+        now + cost
     }
 
     /// Node `n`'s CPU finished its job at `now`; the job.

@@ -77,6 +77,9 @@ pub struct VideoLibrary {
     need: Option<(u64, FrameNeed)>,
     /// The block size of every video's `boundaries` table (0: no tables).
     block: u64,
+    /// `log2(block)` when `block` is a power of two (the usual case), so that the hot
+    /// boundary lookups shift and mask instead of dividing; `u32::MAX` otherwise.
+    block_shift: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -84,6 +87,8 @@ struct VideoFrames {
     seed: u64,
     /// Frames of this video.
     frames: u64,
+    /// Bytes of this video (the last of `gop_offsets`, kept apart: asked on every block).
+    total: u64,
     /// Byte offset of the first frame of each GOP, plus the total at the end.
     gop_offsets: Vec<u64>,
     /// With a block size (MPEG, [`VideoLibrary::with_block`]): for each block boundary
@@ -183,6 +188,7 @@ impl VideoLibrary {
             }),
             need: None,
             block: 0,
+            block_shift: u32::MAX,
         };
         let mut worst = FrameNeed::default();
         let mut frame_sizes: Vec<u32> = Vec::new();
@@ -227,6 +233,7 @@ impl VideoLibrary {
             videos.push(VideoFrames {
                 seed: vseed,
                 frames,
+                total: *offsets.last().unwrap_or(&0),
                 gop_offsets: offsets,
                 boundaries: std::mem::take(&mut boundaries),
             });
@@ -236,6 +243,9 @@ impl VideoLibrary {
             if lib.model == FrameModel::Mpeg {
                 lib.need = Some((block, worst));
                 lib.block = block.max(1);
+                if lib.block.is_power_of_two() {
+                    lib.block_shift = lib.block.trailing_zeros();
+                }
             }
         }
         if lib.model == FrameModel::Mpeg {
@@ -334,8 +344,9 @@ impl VideoLibrary {
     }
 
     /// Total bytes of video `v`.
+    #[inline]
     pub fn total_bytes(&self, v: usize) -> u64 {
-        *self.videos[v].gop_offsets.last().unwrap_or(&0)
+        self.videos[v].total
     }
 
     /// Display time of frame `f` relative to frame 0 (exact: `f × 10⁹ / fps`, rounded down).
@@ -368,7 +379,20 @@ impl VideoLibrary {
 
     /// The smallest frame index `n` with `offset(n) >= bytes` (or `frames` if none):
     /// once `n` frames are consumed, at least `bytes` bytes have been.
+    #[inline]
     pub fn first_frame_reaching(&self, v: usize, bytes: u64) -> u64 {
+        // the boundary table answers most calls; only MPEG libraries have one
+        if let Some(n) = self.at_boundary(&self.videos[v], bytes) {
+            return n;
+        }
+        self.first_frame_reaching_decoded(v, bytes)
+    }
+
+    /// [`VideoLibrary::first_frame_reaching`] without the table's shortcut: by arithmetic
+    /// (CBR) or by decoding the GOP that holds the byte (MPEG). Kept out of line so that
+    /// the table lookup inlines into its callers.
+    #[inline(never)]
+    fn first_frame_reaching_decoded(&self, v: usize, bytes: u64) -> u64 {
         if bytes == 0 {
             return 0;
         }
@@ -389,9 +413,6 @@ impl VideoLibrary {
             }
             FrameModel::Mpeg => {
                 let vid = &self.videos[v];
-                if let Some(n) = self.at_boundary(vid, bytes) {
-                    return n;
-                }
                 // last GOP start strictly below `bytes`
                 let idx = count_below(&vid.gop_offsets, bytes);
                 if idx == 0 {
@@ -413,6 +434,16 @@ impl VideoLibrary {
         }
     }
 
+    /// `(bytes / block, bytes % block)` for the tables' block size (non-zero).
+    #[inline]
+    fn split_at_blocks(&self, bytes: u64) -> (u64, u64) {
+        if self.block_shift != u32::MAX {
+            (bytes >> self.block_shift, bytes & (self.block - 1))
+        } else {
+            (bytes / self.block, bytes % self.block)
+        }
+    }
+
     /// [`VideoLibrary::first_frame_reaching`] from the boundary table when `bytes` is a block
     /// boundary `k × block` or one byte past it (below the total).
     #[inline]
@@ -420,7 +451,7 @@ impl VideoLibrary {
         if self.block == 0 {
             return None;
         }
-        let (k, r) = (bytes / self.block, bytes % self.block);
+        let (k, r) = self.split_at_blocks(bytes);
         let e = *vid.boundaries.get(k as usize)?;
         let n = u64::from(e & !BoundaryFrames::EXACT);
         match r {
@@ -484,15 +515,23 @@ impl VideoLibrary {
 
     /// The number of leading frames held entirely within the first `bytes` bytes of video `v`:
     /// the largest `n` with `offset(n) <= bytes`.
+    #[inline]
     pub fn frames_within(&self, v: usize, bytes: u64) -> u64 {
         if self.block != 0 {
-            let vid = &self.videos[v];
-            if bytes % self.block == 0 {
-                if let Some(&e) = vid.boundaries.get((bytes / self.block) as usize) {
+            let (k, r) = self.split_at_blocks(bytes);
+            if r == 0 {
+                if let Some(&e) = self.videos[v].boundaries.get(k as usize) {
                     return u64::from(e & !BoundaryFrames::EXACT);
                 }
             }
         }
+        self.frames_within_decoded(v, bytes)
+    }
+
+    /// [`VideoLibrary::frames_within`] without the table's shortcut (out of line, like
+    /// [`VideoLibrary::first_frame_reaching_decoded`]).
+    #[inline(never)]
+    fn frames_within_decoded(&self, v: usize, bytes: u64) -> u64 {
         let n = self.first_frame_reaching(v, bytes);
         if n < self.videos[v].frames && self.offset(v, n) == bytes {
             // frame n ends beyond `bytes` unless it is empty; offsets are strictly increasing
