@@ -12,11 +12,12 @@ use crate::experiment::search::{
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::Probe;
-use crate::spec::Source;
+use crate::spec::{ScenarioError, Source};
 use crate::system::ondemand::spec::Scenario;
 use crate::system::ondemand::{runner, OnDemand};
 use crate::system::{declared, Declared};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The options `vodbench search` and `vodbench sweep` share: how many replications and
@@ -110,6 +111,26 @@ pub(crate) struct SearchArgs {
     quiet: bool,
 }
 
+/// Reads the scenario of a command that takes on-demand files only: a broadcast one is
+/// refused with `refusal` after its path. A file that cannot be read is returned as the inner
+/// error, for the command to report once its flags are checked.
+pub(super) fn read_on_demand(
+    path: &Path,
+    refusal: &str,
+) -> Result<Result<Arc<Source>, ScenarioError>, CommandError> {
+    let source = Source::read(path);
+    if source
+        .as_ref()
+        .is_ok_and(|s| declared(s) == Declared::Broadcast)
+    {
+        return Err(CommandError::input(format!(
+            "{}: {refusal}",
+            path.display()
+        )));
+    }
+    Ok(source)
+}
+
 /// `vodbench search`.
 pub(crate) fn cmd(
     registry: &Registry,
@@ -117,18 +138,11 @@ pub(crate) fn cmd(
     args: SearchArgs,
 ) -> Result<(), CommandError> {
     let path = &args.scenario;
-    // a file that cannot be read is reported once the flags are checked
-    let source = Source::read(path);
-    if source
-        .as_ref()
-        .is_ok_and(|s| declared(s) == Declared::Broadcast)
-    {
-        return Err(CommandError::input(format!(
-            "{}: search finds the most on-demand terminals without glitches; this is a \
-             broadcast scenario",
-            path.display()
-        )));
-    }
+    let source = read_on_demand(
+        path,
+        "search finds the most on-demand terminals without glitches; this is a broadcast \
+         scenario",
+    )?;
     let opts = args.limits.options()?;
     let scenario = Scenario::from_source(&source?, registry)?;
     if scenario.file.workload.generate.is_none() {

@@ -4,17 +4,15 @@
 //! `sweep.json`, `sweep.csv`, `sweep.md`, a curve per point and the report.
 
 use super::progress::{progress_bar, worker_pool};
-use super::search::{cache_text, SearchLimits};
+use super::search::{cache_text, read_on_demand, SearchLimits};
 use super::CommandError;
 use crate::experiment::checkpoint::{self, Unused};
 use crate::experiment::sweep::{markdown, sweep_folder, sweep_manifest, sweep_search};
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::{Probe, SearchResult};
-use crate::spec::Source;
 use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::SweepSuite;
-use crate::system::{declared, Declared};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -51,18 +49,11 @@ pub(crate) fn cmd(
     args: SweepArgs,
 ) -> Result<(), CommandError> {
     let path = &args.scenario;
-    // a file that cannot be read is reported once the flags are checked
-    let source = Source::read(path);
-    if source
-        .as_ref()
-        .is_ok_and(|s| declared(s) == Declared::Broadcast)
-    {
-        return Err(CommandError::input(format!(
-            "{}: sweep searches the most on-demand terminals without glitches; this is a \
-             broadcast scenario (`vodbench run` runs its sweep)",
-            path.display()
-        )));
-    }
+    let source = read_on_demand(
+        path,
+        "sweep searches the most on-demand terminals without glitches; this is a broadcast \
+         scenario (`vodbench run` runs its sweep)",
+    )?;
     let opts = args.limits.options()?;
     // a file without a [sweep] is one point
     let mut suite = SweepSuite::from_source(&source?, registry)?;
