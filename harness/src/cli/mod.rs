@@ -30,8 +30,10 @@ mod baseline;
 mod bench;
 mod check;
 mod compare;
+mod completions;
 pub mod disk;
 mod export;
+mod man;
 mod plugins;
 mod progress;
 mod rerun;
@@ -95,6 +97,10 @@ enum Command {
     /// Disk models on their own.
     #[command(subcommand)]
     Disk(disk::DiskCmd),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page vodbench.1 (or write it and one page per subcommand with --out).
+    Man(man::ManArgs),
 }
 
 /// Parses the process arguments and runs the command with `registry`, writing tables and
@@ -119,6 +125,8 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Bench(args) => bench::cmd(registry, args),
         Command::Trace(cmd) => trace::cmd(registry, cmd),
         Command::Disk(cmd) => disk::cmd(registry, cmd),
+        Command::Completions(args) => completions::cmd(args),
+        Command::Man(args) => man::cmd(args),
     };
     exit_code(result)
 }
