@@ -241,11 +241,90 @@ pub(crate) fn cmd(
             "compare: needs at least two runs (give two or more inputs, or --baseline NAME DIR)",
         ));
     }
-    let files = rep.compare(&runs, &out)?;
+    let mut files = rep.compare(&runs, &out)?;
+    files.push(save_runs(&out, &runs)?);
     if !args.quiet {
         for f in files {
             println!("wrote {}", f.display());
         }
     }
     Ok(())
+}
+
+/// The file in a comparison's folder that lists its runs, so `vodbench report` can draw the
+/// page again.
+pub(super) const RUNS_FILE: &str = "compare-runs.json";
+
+/// One run of a comparison as `compare-runs.json` records it: a folder inside the
+/// comparison's folder relative to it (the folder can be moved), any other as an absolute
+/// path.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedRun {
+    label: String,
+    dir: PathBuf,
+    replications: Option<PathBuf>,
+}
+
+fn saved_path(out: &Path, path: &Path) -> PathBuf {
+    match path.strip_prefix(out) {
+        Ok(inside) => inside.to_path_buf(),
+        Err(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
+/// Writes `compare-runs.json` for `runs` into `out`; its path.
+fn save_runs(out: &Path, runs: &[CompareRun]) -> Result<PathBuf, CommandError> {
+    let saved: Vec<SavedRun> = runs
+        .iter()
+        .map(|r| SavedRun {
+            label: r.label.clone(),
+            dir: saved_path(out, &r.dir),
+            replications: r.replications.as_deref().map(|p| saved_path(out, p)),
+        })
+        .collect();
+    let path = out.join(RUNS_FILE);
+    let doc = serde_json::json!({ "runs": saved });
+    output::write_atomic(&path, output::to_json(&doc).as_bytes())?;
+    Ok(path)
+}
+
+/// The runs of the comparison saved in `dir`, as `compare-runs.json` lists them; why not,
+/// naming the file.
+pub(super) fn saved_runs(dir: &Path) -> Result<Vec<CompareRun>, String> {
+    let path = dir.join(RUNS_FILE);
+    if !path.is_file() {
+        return Err(format!(
+            "{}: a comparison without {RUNS_FILE} (made before vodbench \
+             recorded a comparison's runs); run the same `vodbench compare` again",
+            dir.display()
+        ));
+    }
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        runs: Vec<SavedRun>,
+    }
+    let doc: Doc = serde_json::from_value(read_json(&path)?)
+        .map_err(|e| format!("{}: not a list of compared runs: {e}", path.display()))?;
+    if doc.runs.len() < 2 {
+        return Err(format!(
+            "{}: lists {} run(s); a comparison has at least two",
+            path.display(),
+            doc.runs.len()
+        ));
+    }
+    let resolve = |p: PathBuf| if p.is_absolute() { p } else { dir.join(p) };
+    doc.runs
+        .into_iter()
+        .map(|r| {
+            let run = CompareRun {
+                dir: resolve(r.dir),
+                replications: r.replications.map(resolve),
+                label: r.label,
+            };
+            match output_folder_scenario(&run.dir) {
+                Ok(_) => Ok(run),
+                Err(m) => Err(format!("{}: run `{}`: {m}", path.display(), run.label)),
+            }
+        })
+        .collect()
 }

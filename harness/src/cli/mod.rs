@@ -36,6 +36,7 @@ mod export;
 mod man;
 mod plugins;
 mod progress;
+mod report;
 mod rerun;
 mod run;
 mod saved_folder;
@@ -97,6 +98,9 @@ enum Command {
     /// Disk models on their own.
     #[command(subcommand)]
     Disk(disk::DiskCmd),
+    /// Draw report.html again from a saved output folder (a run's, search's, sweep's,
+    /// comparison's or broadcast run's) without simulating.
+    Report(report::ReportArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the manual page vodbench.1 (or write it and one page per subcommand with --out).
@@ -125,6 +129,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Bench(args) => bench::cmd(registry, args),
         Command::Trace(cmd) => trace::cmd(registry, cmd),
         Command::Disk(cmd) => disk::cmd(registry, cmd),
+        Command::Report(args) => report::cmd(outputs, args),
         Command::Completions(args) => completions::cmd(args),
         Command::Man(args) => man::cmd(args),
     };
