@@ -22,7 +22,13 @@ pub(crate) struct CheckArgs {
 pub(crate) fn cmd(registry: &Registry, args: CheckArgs) -> Result<(), CommandError> {
     let mut bad = false;
     for p in &args.scenarios {
-        match check_file(registry, p) {
+        // a large sweep takes minutes to check: say which file is being checked, and for
+        // how long (on a terminal only; nothing when standard error is not one)
+        let bar = super::progress::progress_bar(false, "{spinner} checking {msg} ({elapsed})");
+        bar.set_message(p.display().to_string());
+        let checked = check_file(registry, p);
+        bar.finish_and_clear();
+        match checked {
             Ok(text) => print!("{text}"),
             Err(e) => {
                 CommandError::from(e).report();

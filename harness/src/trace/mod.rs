@@ -35,7 +35,7 @@ mod reader;
 mod writer;
 
 pub use generator::{generate, GeneratorParams, Popularity};
-pub use reader::{read_file, TraceReader};
+pub use reader::{read_file, read_file_within, TraceReader};
 pub use writer::write_trace;
 
 use crate::ids::{TerminalId, VideoId};
