@@ -403,7 +403,8 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn issue37_misleading_inputs_say_what_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
-    let original = std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
     let head = original.split("[workload.generate]").next().unwrap();
     std::fs::write(tmp.path().join("empty.trace"), "").unwrap();
     std::fs::write(
@@ -425,10 +426,17 @@ fn issue37_misleading_inputs_say_what_is_wrong() {
         (
             format!("{head}[workload]\ntrace = \"far.trace\"\n"),
             "run",
-            &["far.trace:3:", "outside the scenario", "terminals.count = 12"],
+            &[
+                "far.trace:3:",
+                "outside the scenario",
+                "terminals.count = 12",
+            ],
         ),
         (
-            original.replace("duration = \"2min\"", "duration = \"2min\"\nrequest_sample_every = 0"),
+            original.replace(
+                "duration = \"2min\"",
+                "duration = \"2min\"\nrequest_sample_every = 0",
+            ),
             "check",
             &["run.request_sample_every", "must be in 1..="],
         ),
@@ -449,7 +457,10 @@ fn issue37_misleading_inputs_say_what_is_wrong() {
             &["z", "is 0.5, but z is the skew of zipf popularity"],
         ),
         (
-            original.replace("name = \"tiny\"", &format!("name = \"{}\"", "é".repeat(201))),
+            original.replace(
+                "name = \"tiny\"",
+                &format!("name = \"{}\"", "é".repeat(201)),
+            ),
             "check",
             &["name", "must be 1..=200 characters, got 201"],
         ),
@@ -465,12 +476,14 @@ fn issue37_misleading_inputs_say_what_is_wrong() {
         let path = tmp.path().join(format!("case{i}.toml"));
         std::fs::write(&path, scenario).unwrap();
         let out = tmp.path().join(format!("out{i}"));
-        let o = vodbench(&[
-            *command,
-            path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ][..if *command == "check" { 2 } else { 4 }]);
+        let o = vodbench(
+            &[
+                *command,
+                path.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ][..if *command == "check" { 2 } else { 4 }],
+        );
         let (stdout, stderr) = text(&o);
         assert_eq!(o.status.code(), Some(2), "case {i}: {stdout}{stderr}");
         for w in *want {
@@ -489,7 +502,8 @@ fn issue37_a_disk_spec_that_is_a_device_is_refused() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let original = std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
     let scenario = tmp.path().join("zero.toml");
     std::fs::write(
         &scenario,
@@ -512,11 +526,15 @@ fn issue37_a_disk_spec_that_is_a_device_is_refused() {
 #[test]
 fn issue37_a_name_is_measured_in_characters() {
     let tmp = tempfile::tempdir().unwrap();
-    let original = std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
     let path = tmp.path().join("long.toml");
     std::fs::write(
         &path,
-        original.replace("name = \"tiny\"", &format!("name = \"{}\"", "é".repeat(150))),
+        original.replace(
+            "name = \"tiny\"",
+            &format!("name = \"{}\"", "é".repeat(150)),
+        ),
     )
     .unwrap();
     let o = vodbench(&["check", path.to_str().unwrap()]);

@@ -50,13 +50,45 @@ fn writers(target: &Path, run: &Path) -> Vec<Vec<String>> {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     vec![
         s(&["run", "tests/fixtures/tiny.toml", "--quiet", "--out", &t]),
-        s(&["run", "tests/fixtures/broadcast-tiny.toml", "--quiet", "--out", &t]),
-        s(&["search", "tests/fixtures/search_small.toml", "--quiet", "--out", &t]),
-        s(&["sweep", "tests/fixtures/sweep_small.toml", "--quiet", "--out", &t]),
-        s(&["sweep", "tests/fixtures/sweep_small.toml", "--quiet", "--resume", "--out", &t]),
+        s(&[
+            "run",
+            "tests/fixtures/broadcast-tiny.toml",
+            "--quiet",
+            "--out",
+            &t,
+        ]),
+        s(&[
+            "search",
+            "tests/fixtures/search_small.toml",
+            "--quiet",
+            "--out",
+            &t,
+        ]),
+        s(&[
+            "sweep",
+            "tests/fixtures/sweep_small.toml",
+            "--quiet",
+            "--out",
+            &t,
+        ]),
+        s(&[
+            "sweep",
+            "tests/fixtures/sweep_small.toml",
+            "--quiet",
+            "--resume",
+            "--out",
+            &t,
+        ]),
         s(&["export", &r, "--format", "csv", "--out", &t]),
         s(&["export", &r, "--format", "json", "--out", &t]),
-        s(&["compare", &r, "tests/fixtures/tiny.toml", "--quiet", "--out", &t]),
+        s(&[
+            "compare",
+            &r,
+            "tests/fixtures/tiny.toml",
+            "--quiet",
+            "--out",
+            &t,
+        ]),
         s(&["rerun", &r, "--quiet", "--out", &t]),
         s(&[
             "run",
@@ -231,7 +263,11 @@ fn issue37_rerun_never_writes_over_the_folder_it_checks() {
     // elsewhere, the edit is found
     let o = vodbench(&["rerun", copy.to_str().unwrap(), "--quiet"]);
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
-    assert!(text(&o).1.contains("differs in: summary.json"), "{:?}", text(&o));
+    assert!(
+        text(&o).1.contains("differs in: summary.json"),
+        "{:?}",
+        text(&o)
+    );
     assert_eq!(std::fs::read_to_string(&summary).unwrap(), edited);
 }
 
@@ -251,7 +287,12 @@ fn issue37_rerun_names_every_recorded_input_that_differs() {
     m["terminals"] = 99.into();
     std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
     let again = tmp.path().join("again");
-    let o = vodbench(&["rerun", path.to_str().unwrap(), "--out", again.to_str().unwrap()]);
+    let o = vodbench(&[
+        "rerun",
+        path.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     for what in [
@@ -306,15 +347,14 @@ fn issue37_rerun_checks_the_disk_files_a_run_read() {
     ]);
     assert!(o.status.success(), "{:?}", text(&o));
     let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(run.join("manifest.json")).unwrap()).unwrap();
     let files = m["input_files"].as_object().expect("input_files recorded");
     for f in ["barracuda.parv", "barracuda.seek", "barracuda.model"] {
         assert_eq!(files[f].as_str().unwrap().len(), 64, "{f}: {files:?}");
     }
     let seek = tmp.path().join("barracuda.seek");
     let mut text_seek = std::fs::read_to_string(&seek).unwrap();
-    text_seek.push_str("\n");
+    text_seek.push('\n');
     std::fs::write(&seek, text_seek).unwrap();
     let o = vodbench(&["rerun", run.to_str().unwrap(), "--quiet"]);
     let (_, stderr) = text(&o);
@@ -349,16 +389,21 @@ fn issue37_resume_does_not_reuse_points_of_a_changed_disk_file() {
     };
     sweep(false);
     let stderr = sweep(true);
-    assert!(stderr.contains("1 of 1 points already searched"), "{stderr}");
+    assert!(
+        stderr.contains("1 of 1 points already searched"),
+        "{stderr}"
+    );
     let model = tmp.path().join("barracuda.model");
     let changed = std::fs::read_to_string(&model).unwrap() + "\n# changed\n";
     std::fs::write(&model, changed).unwrap();
     let stderr = sweep(true);
-    assert!(stderr.contains("0 of 1 points already searched"), "{stderr}");
+    assert!(
+        stderr.contains("0 of 1 points already searched"),
+        "{stderr}"
+    );
     assert!(stderr.contains("other input files"), "{stderr}");
     let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     assert!(m["input_files"]["barracuda.model"].is_string(), "{m}");
     assert!(m["build"].is_string(), "{m}");
 }

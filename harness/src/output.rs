@@ -332,7 +332,10 @@ fn resolved(p: &Path) -> PathBuf {
             r.extend(tail.iter().rev());
             return r;
         }
-        match (existing.file_name().map(|n| n.to_os_string()), existing.parent()) {
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
             (Some(n), Some(parent)) => {
                 tail.push(n);
                 existing = parent.to_path_buf();

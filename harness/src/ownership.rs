@@ -290,7 +290,10 @@ fn file_is_foreign(
         let key = if base.is_empty() {
             here
         } else {
-            match here.strip_prefix(base.as_str()).and_then(|r| r.strip_prefix('/')) {
+            match here
+                .strip_prefix(base.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            {
                 Some(r) => r,
                 None => continue,
             }
@@ -311,7 +314,11 @@ fn file_is_foreign(
             return Ok(None);
         }
     }
-    Ok(Some(if listed { Why::Changed } else { Why::NotWritten }))
+    Ok(Some(if listed {
+        Why::Changed
+    } else {
+        Why::NotWritten
+    }))
 }
 
 /// A sweep checkpoint's name: `NNN.json` (three or more digits). In a folder whose mark says
@@ -331,7 +338,8 @@ fn is_atomic_temp(name: &str) -> bool {
         return false;
     };
     let mut parts = tail.split('-');
-    let ok = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    let ok =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
 }
 
@@ -392,8 +400,7 @@ fn collect(
             if !path.join(MARK).exists() {
                 collect(&path, &join(rel, &name), files)?;
             }
-        } else if meta.is_file() && !(rel.is_empty() && name == MARK) && !is_atomic_temp(&name)
-        {
+        } else if meta.is_file() && !(rel.is_empty() && name == MARK) && !is_atomic_temp(&name) {
             files.insert(
                 join(rel, &name),
                 Stamp {
@@ -539,7 +546,10 @@ mod tests {
             ]
         );
         let e = check_owned(&d).unwrap_err().to_string();
-        assert!(e.contains("run: exists and is not a vodbench output folder"), "{e}");
+        assert!(
+            e.contains("run: exists and is not a vodbench output folder"),
+            "{e}"
+        );
         assert!(e.contains("sub/notes.txt"), "{e}");
     }
 
@@ -550,7 +560,10 @@ mod tests {
         std::fs::write(d.join(MARK), "{\"format\": \"other/1\", \"files\": {}}").unwrap();
         let f = foreign_entries(d).unwrap();
         assert_eq!(f.len(), 1);
-        assert!(matches!(&f[0].why, Why::BadMark(m) if m.contains("other/1")), "{f:?}");
+        assert!(
+            matches!(&f[0].why, Why::BadMark(m) if m.contains("other/1")),
+            "{f:?}"
+        );
     }
 
     #[test]
@@ -580,7 +593,10 @@ mod tests {
         let lookalike = tmp.path().join(".sweep.partial-99999998");
         std::fs::create_dir_all(&lookalike).unwrap();
         std::fs::write(lookalike.join("thesis.tex"), "t").unwrap();
-        assert_eq!(remove_stale(tmp.path(), "sweep"), [stale.clone()]);
+        assert_eq!(
+            remove_stale(tmp.path(), "sweep"),
+            std::slice::from_ref(&stale)
+        );
         assert!(!stale.exists());
         assert!(lookalike.join("thesis.tex").exists());
     }

@@ -87,7 +87,11 @@ fn input_differences(manifest: &Value, s: &Scenario) -> Result<Vec<String>, Comm
         runner::scenario_sha256(s).into(),
     );
     check("seed", &manifest["seed"], s.file.seed.into());
-    check("terminals", &manifest["terminals"], s.file.terminals.count.into());
+    check(
+        "terminals",
+        &manifest["terminals"],
+        s.file.terminals.count.into(),
+    );
     check("scenario", &manifest["scenario"], s.name().into());
     check(
         "vodbench_version",
@@ -114,7 +118,11 @@ fn input_differences(manifest: &Value, s: &Scenario) -> Result<Vec<String>, Comm
         Some(t) => format!("trace {}", t.display()),
         None => "generator".to_string(),
     };
-    check("workload.source", &manifest["workload"]["source"], source.into());
+    check(
+        "workload.source",
+        &manifest["workload"]["source"],
+        source.into(),
+    );
     let trace = runner::trace_sha256(s)?;
     let trace_file = s
         .file

@@ -104,8 +104,8 @@ pub(crate) fn cmd(
                     continue;
                 }
                 Err(Unused::Absent) => continue,
-                Err(Unused::Stale) => "saved for another scenario, other input files (a disk \
-                                        specification changed?), other limits or another \
+                Err(Unused::Stale) => "saved for another scenario, other limits, other input \
+                                        files (a disk specification changed?) or another \
                                         vodbench build"
                     .to_string(),
                 Err(Unused::Invalid(m)) => format!("unreadable ({m})"),

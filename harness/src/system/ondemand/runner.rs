@@ -127,7 +127,10 @@ pub fn input_files(s: &Scenario) -> Result<BTreeMap<String, String>, ScenarioErr
     if let serde_json::Value::Object(top) = value {
         for (k, v) in top {
             // what only labels the scenario, and the workload (its trace has a hash of its own)
-            if matches!(k.as_str(), "name" | "description" | "paper" | "cost" | "workload") {
+            if matches!(
+                k.as_str(),
+                "name" | "description" | "paper" | "cost" | "workload"
+            ) {
                 continue;
             }
             named_files(s, &v, &mut found)?;
@@ -193,10 +196,7 @@ fn hash_with_includes(
     let words: std::collections::BTreeSet<&str> = text
         .split(|c: char| c.is_whitespace() || "=,[]{}()\"'".contains(c))
         .filter(|w| {
-            !w.is_empty()
-                && w.len() < 4096
-                && !w.starts_with('#')
-                && w.parse::<f64>().is_err()
+            !w.is_empty() && w.len() < 4096 && !w.starts_with('#') && w.parse::<f64>().is_err()
         })
         .collect();
     let (named_dir, dir) = (

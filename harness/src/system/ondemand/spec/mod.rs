@@ -361,11 +361,11 @@ impl Scenario {
             let path = self.resolve_path(tp);
             // an event outside the scenario is an error at its line
             let (header, events) =
-                trace::read_file_within(&path, f.terminals.count, f.videos.count).map_err(
-                    |e| ScenarioError::Trace {
+                trace::read_file_within(&path, f.terminals.count, f.videos.count).map_err(|e| {
+                    ScenarioError::Trace {
                         message: e.to_string(),
-                    },
-                )?;
+                    }
+                })?;
             if events.is_empty() {
                 // a run would print "0 glitches" for a workload that never asked for a byte
                 return Err(ScenarioError::Trace {
