@@ -54,6 +54,7 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// every frame, that every plugin can be built for the scenario. `vodbench check` runs
 /// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
+    super::memory::check(s)?;
     check_buildable(s)
 }
 
