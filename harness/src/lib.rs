@@ -31,6 +31,7 @@
 
 pub mod cli;
 pub mod experiment;
+pub mod fuzz;
 pub mod output;
 pub mod ownership;
 pub mod results;
