@@ -443,3 +443,37 @@ fn issue37_stale_staging_folders_of_dead_processes_are_removed() {
     // the run folder holding its export is still vodbench's: the next run replaces it
     run_tiny(&run);
 }
+
+/// A generated trace never overwrites a file of the user's; it replaces a trace vodbench
+/// wrote.
+#[test]
+fn issue37_a_trace_is_never_written_over_a_users_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mine = tmp.path().join("thesis.tex");
+    std::fs::write(&mine, "t\n").unwrap();
+    let zipf = |out: &Path| {
+        vodbench(&[
+            "trace",
+            "zipf",
+            "--scenario",
+            "tests/fixtures/tiny.toml",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = zipf(&mine);
+    assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+    assert!(
+        text(&o)
+            .1
+            .contains("exists and is not a trace vodbench wrote"),
+        "{:?}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "t\n");
+    let trace = tmp.path().join("w.trace");
+    for _ in 0..2 {
+        let o = zipf(&trace);
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+}
