@@ -395,3 +395,148 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// Issue 37's smaller ones: each misleading input gets a message saying what is wrong
+/// (exit 2), naming the key or the file: a trace path that is a folder or a device (not "does
+/// not exist"), an empty trace (not "0 glitches"), `request_sample_every = 0` (not an empty
+/// table), a description too long to copy into every manifest and report.
+#[test]
+fn issue37_misleading_inputs_say_what_is_wrong() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let head = original.split("[workload.generate]").next().unwrap();
+    std::fs::write(tmp.path().join("empty.trace"), "").unwrap();
+    std::fs::write(
+        tmp.path().join("far.trace"),
+        "# vodbench-trace v1\n1.0 0 start 0 0\n2.0 99 start 1 0\n",
+    )
+    .unwrap();
+    let mut cases: Vec<(String, &str, &[&str])> = vec![
+        (
+            format!("{head}[workload]\ntrace = \".\"\n"),
+            "run",
+            &["workload.trace", "is a folder, not a file"],
+        ),
+        (
+            format!("{head}[workload]\ntrace = \"empty.trace\"\n"),
+            "run",
+            &["empty.trace", "holds no events"],
+        ),
+        (
+            format!("{head}[workload]\ntrace = \"far.trace\"\n"),
+            "run",
+            &[
+                "far.trace:3:",
+                "outside the scenario",
+                "terminals.count = 12",
+            ],
+        ),
+        (
+            original.replace(
+                "duration = \"2min\"",
+                "duration = \"2min\"\nrequest_sample_every = 0",
+            ),
+            "check",
+            &["run.request_sample_every", "must be in 1..="],
+        ),
+        (
+            original.replace(
+                "seed = 42",
+                &format!("seed = 42\ndescription = \"{}\"", "x".repeat(70_000)),
+            ),
+            "check",
+            &["description", "at most 65536 bytes"],
+        ),
+        (
+            original.replace(
+                "popularity = \"zipf\"\nz = 1.0",
+                "popularity = \"uniform\"\nz = 0.5",
+            ),
+            "check",
+            &["z", "is 0.5, but z is the skew of zipf popularity"],
+        ),
+        (
+            original.replace(
+                "name = \"tiny\"",
+                &format!("name = \"{}\"", "é".repeat(201)),
+            ),
+            "check",
+            &["name", "must be 1..=200 characters, got 201"],
+        ),
+    ];
+    if std::path::Path::new("/dev/zero").exists() {
+        cases.push((
+            format!("{head}[workload]\ntrace = \"/dev/zero\"\n"),
+            "check",
+            &["workload.trace", "not a regular file"],
+        ));
+    }
+    for (i, (scenario, command, want)) in cases.iter().enumerate() {
+        let path = tmp.path().join(format!("case{i}.toml"));
+        std::fs::write(&path, scenario).unwrap();
+        let out = tmp.path().join(format!("out{i}"));
+        let o = vodbench(
+            &[
+                *command,
+                path.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ][..if *command == "check" { 2 } else { 4 }],
+        );
+        let (stdout, stderr) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "case {i}: {stdout}{stderr}");
+        for w in *want {
+            assert!(
+                stderr.contains(w) || stdout.contains(w),
+                "case {i}: {w}: {stdout}{stderr}"
+            );
+        }
+    }
+}
+
+/// A FIFO or `/dev/zero` named as a disk specification is refused, not read forever.
+#[test]
+fn issue37_a_disk_spec_that_is_a_device_is_refused() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let scenario = tmp.path().join("zero.toml");
+    std::fs::write(
+        &scenario,
+        original.replace(
+            "name = \"analytic\"\nspec = \"st15150n\"",
+            "name = \"mechanical\"\nspec = \"/dev/zero\"",
+        ),
+    )
+    .unwrap();
+    let o = vodbench(&["check", scenario.to_str().unwrap()]);
+    let (stdout, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        (stderr + &stdout).contains("not a regular file"),
+        "a device is named as what it is"
+    );
+}
+
+/// A name's limit is in characters, as its message says: 150 two-byte characters pass.
+#[test]
+fn issue37_a_name_is_measured_in_characters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let path = tmp.path().join("long.toml");
+    std::fs::write(
+        &path,
+        original.replace(
+            "name = \"tiny\"",
+            &format!("name = \"{}\"", "é".repeat(150)),
+        ),
+    )
+    .unwrap();
+    let o = vodbench(&["check", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+}

@@ -138,3 +138,33 @@ fn issue3_disk_replay_runs_other_models_and_reports_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("beyond the disk"), "{}", text(&o).1);
 }
+
+/// Issue 37: a trace of several devices is refused at the line where the second begins (one
+/// disk is replayed), and an empty trace says so instead of printing a mean of nothing.
+#[test]
+fn issue37_disk_replay_refuses_other_devices_and_empty_traces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let replay = |body: &str| {
+        let t = tmp.path().join("t.trace");
+        std::fs::write(&t, body).unwrap();
+        let o = vodbench(&[
+            "disk",
+            "replay",
+            "--spec",
+            "barracuda",
+            "--trace",
+            t.to_str().unwrap(),
+        ]);
+        let (stdout, stderr) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{stdout}{stderr}");
+        assert!(!stdout.contains("-0.000000"), "{stdout}");
+        stderr
+    };
+    let e = replay("0.0 0 100 8 1\n1.0 3 100 8 1\n");
+    assert!(
+        e.contains("line 2") && e.contains("device 3") && e.contains("device 0"),
+        "{e}"
+    );
+    let e = replay("# nothing\n\n");
+    assert!(e.contains("holds no requests"), "{e}");
+}

@@ -46,6 +46,8 @@ fn a_run_and_a_broadcast_run() {
         let dir = tmp.path().join(name);
         ok(&["run", scenario, "--quiet", "--out", dir.to_str().unwrap()]);
         redraws(&dir, &[&dir.join("report.html")]);
+        // the redrawn page is in the folder's mark: the folder is still vodbench's to replace
+        ok(&["run", scenario, "--quiet", "--out", dir.to_str().unwrap()]);
     }
 }
 
@@ -191,4 +193,52 @@ fn what_cannot_be_redrawn_is_named() {
     );
     let out = vodbench(&["report"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_folder_without_vodbenchs_mark_is_drawn_into_a_new_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("old");
+    ok(&[
+        "run",
+        "tests/fixtures/tiny.toml",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    // as a build from before the mark left it
+    std::fs::remove_file(run.join(".vodbench-folder.json")).unwrap();
+    let page = std::fs::read(run.join("report.html")).unwrap();
+    std::fs::write(run.join("report.html"), "an older build's page").unwrap();
+    let before = common::folder(&run);
+    let out = vodbench(&["report", run.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--out NEW"), "{stderr}");
+    assert_eq!(common::folder(&run), before, "the folder is left as it was");
+    let new = tmp.path().join("new");
+    let printed = ok(&[
+        "report",
+        run.to_str().unwrap(),
+        "--out",
+        new.to_str().unwrap(),
+    ]);
+    assert!(
+        printed.contains("(redrawn; the saved one differed)"),
+        "{printed}"
+    );
+    assert_eq!(std::fs::read(new.join("report.html")).unwrap(), page);
+    assert_eq!(
+        common::folder(&run),
+        before,
+        "--out only reads the saved folder"
+    );
+    let inside = run.join("pages");
+    let out = vodbench(&[
+        "report",
+        run.to_str().unwrap(),
+        "--out",
+        inside.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
 }

@@ -31,10 +31,12 @@
 
 pub mod cli;
 pub mod experiment;
+pub mod fuzz;
 pub mod output;
+pub mod ownership;
 pub mod results;
 pub mod spec;
 pub mod system;
 pub mod trace;
 
-pub use vodbench_plugin_api::{ids, plugin, rng, time, units};
+pub use vodbench_plugin_api::{ids, input, plugin, rng, time, units};

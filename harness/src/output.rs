@@ -1,7 +1,9 @@
 //! Writing a run's output folder: `manifest.json`, `summary.json` and tables, atomically.
 //!
-//! Everything is first written into a hidden sibling folder and then renamed into place, so a
-//! reader never sees a half-written output and a failed run never destroys the previous one.
+//! Everything is first written into a hidden sibling folder, marked as vodbench's
+//! ([`crate::ownership`]) and then renamed into place, so a reader never sees a half-written
+//! output, a failed run never destroys the previous one, and only a folder vodbench wrote is
+//! ever replaced.
 //! Nothing volatile (wall-clock time, paths of temporary files) goes into the results files;
 //! only `manifest.json` records where and from what the run was built (host, git commit), so
 //! the same scenario and seed give byte-identical folders on one machine and byte-identical
@@ -236,62 +238,41 @@ pub fn default_dir(name: &str) -> PathBuf {
     Path::new("out").join(folder_name(name))
 }
 
-/// What every folder vodbench writes holds at its top (`manifest.json`; `summary.json` in a
-/// `disk replay` folder; `points/` in a sweep stopped before its first write).
-const OUTPUT_MARKERS: [&str; 3] = ["manifest.json", "summary.json", "points"];
-
-/// Checks that the existing `dir` may be replaced as a whole: it is an empty folder or one
-/// vodbench wrote. Replacing anything else would delete files vodbench did not write (an
-/// `--out` naming a folder of the user's).
-fn replaceable(dir: &Path) -> Result<(), OutputError> {
-    if !dir.is_dir() {
-        return Err(oerr(
-            dir,
-            "exists and is not a folder; choose another output folder",
-        ));
+impl From<crate::ownership::OwnershipError> for OutputError {
+    fn from(e: crate::ownership::OwnershipError) -> Self {
+        use crate::ownership::OwnershipError as E;
+        match e {
+            E::Io { path, message } => oerr(&path, message),
+            E::NotAFolder(ref dir) | E::Foreign { ref dir, .. } => {
+                let text = e.to_string();
+                let prefix = format!("{}: ", dir.display());
+                OutputError {
+                    path: dir.display().to_string(),
+                    message: text.strip_prefix(&prefix).unwrap_or(&text).to_string(),
+                }
+            }
+        }
     }
-    let empty = std::fs::read_dir(dir)
-        .map_err(|e| oerr(dir, e))?
-        .next()
-        .is_none();
-    if empty || OUTPUT_MARKERS.iter().any(|m| dir.join(m).exists()) {
-        return Ok(());
-    }
-    Err(oerr(
-        dir,
-        format!(
-            "exists and is not a vodbench output folder (it holds none of {}); replacing it \
-             would delete files vodbench did not write: choose another output folder, or \
-             remove this one",
-            OUTPUT_MARKERS.join(", ")
-        ),
-    ))
 }
 
 /// Checks, before a command works, that its output folder `dir` can be written: absent, or
-/// a folder [`write_folder`] may replace. A search's hours are not spent only to find that
-/// its results cannot be saved.
+/// a folder vodbench may replace ([`crate::ownership::check_owned`]). A search's hours are not
+/// spent only to find that its results cannot be saved.
 pub fn check_output_dir(dir: &Path) -> Result<(), OutputError> {
-    if dir.exists() {
-        replaceable(dir)?;
-    }
-    Ok(())
+    Ok(crate::ownership::check_owned(dir)?)
 }
 
-/// Writes a whole output folder atomically: `files` (name, contents), `tables` in every
-/// format, then the reporter's files made from all of those. An existing `dir` is replaced
-/// only when it is empty or an output folder vodbench wrote (one holding `manifest.json`,
-/// `summary.json` or `points/`).
-pub fn write_folder(
+/// Publishes the folder `dir` atomically: `fill` writes its contents into a hidden staging
+/// sibling (`.NAME.partial-PID`, marked as one), which is then marked as vodbench's
+/// ([`crate::ownership::mark`]) and renamed into place. An existing `dir` is replaced only
+/// when it is vodbench's ([`crate::ownership::check_owned`]); when `fill` fails, the staging
+/// folder is removed and `dir` is left as it was. Staging folders of processes that died
+/// are removed first. Returns what `fill` returns; `fill` is given the staging folder.
+pub fn write_staged<T, E: From<OutputError>>(
     dir: &Path,
-    files: &[(&str, String)],
-    tables: &[Table],
-    writers: Writers<'_>,
-    formats: &[TableFormat],
-) -> Result<(), OutputError> {
-    if dir.exists() {
-        replaceable(dir)?;
-    }
+    fill: impl FnOnce(&Path) -> Result<T, E>,
+) -> Result<T, E> {
+    check_output_dir(dir)?;
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -301,12 +282,92 @@ pub fn write_folder(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
+    crate::ownership::remove_stale(parent, &name);
     let tmp = parent.join(format!(".{name}.partial-{}", std::process::id()));
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
     }
     std::fs::create_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
-    let result = (|| {
+    let staged: Result<T, E> = (|| {
+        crate::ownership::mark_staging(&tmp).map_err(OutputError::from)?;
+        let value = fill(&tmp)?;
+        crate::ownership::mark(&tmp).map_err(OutputError::from)?;
+        Ok(value)
+    })();
+    let value = match staged {
+        Ok(v) => v,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    let swapped = if dir.exists() {
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        std::fs::rename(dir, &old)
+            .and_then(|()| std::fs::rename(&tmp, dir))
+            .map(|()| {
+                let _ = std::fs::remove_dir_all(&old);
+            })
+    } else {
+        std::fs::rename(&tmp, dir)
+    };
+    if let Err(e) = swapped {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(oerr(dir, e).into());
+    }
+    Ok(value)
+}
+
+/// `p` made absolute, with its links resolved as far as it exists (the rest appended).
+fn resolved(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    let mut existing = abs.clone();
+    let mut tail = Vec::new();
+    loop {
+        if let Ok(mut r) = existing.canonicalize() {
+            r.extend(tail.iter().rev());
+            return r;
+        }
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
+            (Some(n), Some(parent)) => {
+                tail.push(n);
+                existing = parent.to_path_buf();
+            }
+            _ => return abs,
+        }
+    }
+}
+
+/// Whether `inner` is the folder `outer` or lies inside it (links resolved): replacing
+/// `outer` would destroy `inner`.
+pub fn within(inner: &Path, outer: &Path) -> bool {
+    resolved(inner).starts_with(resolved(outer))
+}
+
+/// Whether the folders `a` and `b` are the same, or one lies inside the other (links
+/// resolved): a command that reads one and replaces the other would destroy what it reads.
+pub fn same_or_nested(a: &Path, b: &Path) -> bool {
+    within(a, b) || within(b, a)
+}
+
+/// Writes a whole output folder atomically ([`write_staged`]): `files` (name, contents),
+/// `tables` in every format, then the reporter's files made from all of those. An existing
+/// `dir` is replaced only when it is vodbench's ([`crate::ownership::check_owned`]).
+pub fn write_folder(
+    dir: &Path,
+    files: &[(&str, String)],
+    tables: &[Table],
+    writers: Writers<'_>,
+    formats: &[TableFormat],
+) -> Result<(), OutputError> {
+    write_staged(dir, |tmp| {
         for (file, contents) in files {
             let path = tmp.join(file);
             if let Some(sub) = path.parent().filter(|p| *p != tmp) {
@@ -317,31 +378,18 @@ pub fn write_folder(
         if let Some(w) = writers.tables {
             for t in tables {
                 for f in formats {
-                    w.write(t, &tmp, *f)
+                    w.write(t, tmp, *f)
                         .map_err(|e| oerr(&tmp.join(&t.name), e))?;
                 }
             }
         }
         if let Some(r) = writers.reporter {
-            for (file, contents) in r.folder_report(&tmp).map_err(|e| oerr(dir, e))? {
+            for (file, contents) in r.folder_report(tmp).map_err(|e| oerr(dir, e))? {
                 std::fs::write(tmp.join(&file), contents).map_err(|e| oerr(&tmp.join(&file), e))?;
             }
         }
         Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    if dir.exists() {
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        std::fs::rename(dir, &old).map_err(|e| oerr(dir, e))?;
-        std::fs::rename(&tmp, dir).map_err(|e| oerr(dir, e))?;
-        let _ = std::fs::remove_dir_all(&old);
-    } else {
-        std::fs::rename(&tmp, dir).map_err(|e| oerr(dir, e))?;
-    }
-    Ok(())
+    })
 }
 
 /// An output folder's contents before it is written: what a system saves of a run
@@ -417,43 +465,26 @@ pub fn write_run(
     )
 }
 
-/// Copies the files of the folder `from` (not its subfolders) into a new folder `to`,
-/// atomically (replacing `to` when it is empty or an output folder vodbench wrote).
+/// Copies the files of the folder `from` (not its subfolders, nor hidden files such as its
+/// mark) into a new folder `to`, atomically ([`write_staged`]: replacing `to` only when it is
+/// vodbench's).
 pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
-    if to.exists() {
-        replaceable(to)?;
-    }
+    check_output_dir(to)?;
     let mut files = Vec::new();
     for e in std::fs::read_dir(from).map_err(|e| oerr(from, e))? {
         let e = e.map_err(|e| oerr(from, e))?;
-        if e.file_type().map_err(|x| oerr(&e.path(), x))?.is_file() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().map_err(|x| oerr(&e.path(), x))?.is_file() && !name.starts_with('.') {
             let bytes = std::fs::read(e.path()).map_err(|x| oerr(&e.path(), x))?;
-            files.push((e.file_name().to_string_lossy().into_owned(), bytes));
+            files.push((name, bytes));
         }
     }
-    let parent = to
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(|e| oerr(parent, e))?;
-    let tmp = parent.join(format!(
-        ".{}.copy-{}",
-        to.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
-    }
-    std::fs::create_dir_all(&tmp).map_err(|e| oerr(&tmp, e))?;
-    for (name, bytes) in &files {
-        std::fs::write(tmp.join(name), bytes).map_err(|e| oerr(&tmp.join(name), e))?;
-    }
-    if to.exists() {
-        std::fs::remove_dir_all(to).map_err(|e| oerr(to, e))?;
-    }
-    std::fs::rename(&tmp, to).map_err(|e| oerr(to, e))
+    write_staged(to, |tmp| {
+        for (name, bytes) in &files {
+            std::fs::write(tmp.join(name), bytes).map_err(|e| oerr(&tmp.join(name), e))?;
+        }
+        Ok::<(), OutputError>(())
+    })
 }
 
 /// `title` followed by `rows` as plain text, each column right-aligned to its widest cell,

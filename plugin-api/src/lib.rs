@@ -69,6 +69,7 @@
 #![deny(missing_docs)]
 
 pub mod ids;
+pub mod input;
 pub mod plugin;
 pub mod rng;
 pub mod time;

@@ -341,6 +341,43 @@ pub fn paper_metric<'a>(
     None
 }
 
+/// Levenshtein distance between `a` and `b`, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
+/// The metric of `metrics` whose name (or last component, with `_min`/`_max` bounds
+/// allowed) is within a few edits of the paper key `key`: what a typo meant.
+fn closest_metric<'m>(key: &str, metrics: &'m BTreeMap<String, f64>) -> Option<&'m str> {
+    let base = key
+        .strip_suffix("_min")
+        .or_else(|| key.strip_suffix("_max"))
+        .unwrap_or(key);
+    let limit = (base.chars().count() / 4).max(2);
+    metrics
+        .keys()
+        .map(|m| {
+            let last = m.rsplit('.').next().unwrap_or(m);
+            (edit_distance(base, last).min(edit_distance(base, m)), m)
+        })
+        .filter(|(d, _)| *d > 0 && *d <= limit)
+        .min()
+        .map(|(_, m)| m.as_str())
+}
+
 /// "paper vs vodbench": every published value beside the measured one and the difference.
 /// `None` when the scenario carries no published values.
 pub fn paper_table(
@@ -380,7 +417,13 @@ pub fn paper_table(
                     Cell::text(key),
                     Cell::text(fmt_num(p)),
                     Cell::num("—"),
-                    Cell::text("not measured by this run"),
+                    Cell::text(match closest_metric(key, metrics) {
+                        // a typo in [paper] would otherwise read as a metric this run lacks
+                        Some(m) => format!(
+                            "not measured by this run (no metric `{key}`: did you mean `{m}`?)"
+                        ),
+                        None => "not measured by this run".to_string(),
+                    }),
                     Cell::text(""),
                 ],
             }
@@ -447,6 +490,13 @@ mod tests {
         assert_eq!(row("client_io_time_ratio_max")[3].text, "within bound");
         assert_eq!(row("terminals")[3].text, "-20");
         assert_eq!(row("other")[3].text, "not measured by this run");
+        // a typo says what it probably meant
+        let typo = serde_json::json!({"termnals": 220.0});
+        let t = paper_table(&typo, &m).unwrap();
+        assert_eq!(
+            t.rows[0][3].text,
+            "not measured by this run (no metric `termnals`: did you mean `terminals`?)"
+        );
         assert!(paper_table(&serde_json::json!({}), &m).is_none());
     }
 }

@@ -1,7 +1,9 @@
 //! `vodbench compare`: one HTML report laying runs side by side — saved output folders,
 //! the runs of a sweep file's points, a stored baseline, or on-demand scenarios run now (each
 //! through [`OnDemand`], replicated with consecutive seeds when asked, the run-to-run spread of
-//! every metric saved as `replications.json`). The installed reporter draws the report.
+//! every metric saved as `replications.json`). The installed reporter draws the report. The
+//! runs made now and the report are written into a staging folder and published whole
+//! ([`output::write_staged`]); an `--out` vodbench did not write is refused.
 
 use super::baseline;
 use super::export::reporter;
@@ -77,15 +79,67 @@ pub(crate) fn cmd(
     if let Some(b) = &args.baseline {
         baseline::check_name(b).map_err(CommandError::Input)?;
     }
-    let out = args.out.unwrap_or_else(|| Path::new("out").join("compare"));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join("compare"));
+    // a folder of the user's first (exit 1, naming its files), whatever names it holds
+    output::check_output_dir(&out)?;
     if out.join("manifest.json").is_file() {
-        // a run's (or search's, sweep's) folder: its report.html would be overwritten
+        // a run's (or search's, sweep's) folder: compare would replace it with its report
         return Err(CommandError::input(format!(
             "--out {}: the output folder of a vodbench run (it holds manifest.json); compare \
-             would overwrite its report.html: choose another folder",
+             would replace it with its report.html: choose another folder",
             out.display()
         )));
     }
+    for input in args.inputs.iter().filter(|i| !is_scenario(i)) {
+        if output::within(input, &out) {
+            return Err(CommandError::input(format!(
+                "--out {}: holds the input {}; compare replaces its output folder as a whole: \
+                 choose another folder",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    // the runs and the report go into a staging folder, published whole when all is written
+    let files = output::write_staged(&out, |stage| -> Result<Vec<PathBuf>, CommandError> {
+        let runs = gather(registry, outputs, &args, stage)?;
+        if runs.len() < 2 {
+            return Err(CommandError::input(
+                "compare: needs at least two runs (give two or more inputs, or --baseline NAME \
+                 DIR)",
+            ));
+        }
+        let mut files = rep.compare(&runs, stage)?;
+        files.push(save_runs(stage, &runs)?);
+        Ok(files
+            .iter()
+            .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
+            .collect())
+    })?;
+    if !args.quiet {
+        for f in files {
+            println!("wrote {}", f.display());
+        }
+    }
+    Ok(())
+}
+
+/// Whether the input `p` is a scenario file to run (rather than a saved folder).
+fn is_scenario(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "toml")
+}
+
+/// The runs to lay side by side: saved folders as they are, scenarios run now into
+/// `stage/runs/LABEL`.
+fn gather(
+    registry: &Registry,
+    outputs: &Outputs,
+    args: &CompareArgs,
+    stage: &Path,
+) -> Result<Vec<CompareRun>, CommandError> {
     let mut runs: Vec<CompareRun> = Vec::new();
     let labels = |runs: &[CompareRun]| runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>();
     let push = |runs: &mut Vec<CompareRun>, label: &str, dir, replications| {
@@ -97,8 +151,7 @@ pub(crate) fn cmd(
         });
     };
     for input in &args.inputs {
-        let is_scenario = input.extension().is_some_and(|e| e == "toml");
-        if is_scenario {
+        if is_scenario(input) {
             if args.baseline.is_some() {
                 return Err(CommandError::input(format!(
                     "{}: --baseline compares saved output folders; run the scenario first \
@@ -121,7 +174,7 @@ pub(crate) fn cmd(
                 OnDemand::set_load(&mut suite, n).map_err(CommandError::Input)?;
             }
             let label = OnDemand::name(&suite).to_string();
-            let arm = out
+            let arm = stage
                 .join("runs")
                 .join(output::folder_name(&unique_label(&labels(&runs), &label)));
             if !args.quiet {
@@ -236,19 +289,7 @@ pub(crate) fn cmd(
             .map_or(scenario.clone(), |n| n.to_string_lossy().into_owned());
         push(&mut runs, &label, input.clone(), None);
     }
-    if runs.len() < 2 {
-        return Err(CommandError::input(
-            "compare: needs at least two runs (give two or more inputs, or --baseline NAME DIR)",
-        ));
-    }
-    let mut files = rep.compare(&runs, &out)?;
-    files.push(save_runs(&out, &runs)?);
-    if !args.quiet {
-        for f in files {
-            println!("wrote {}", f.display());
-        }
-    }
-    Ok(())
+    Ok(runs)
 }
 
 /// The file in a comparison's folder that lists its runs, so `vodbench report` can draw the
@@ -272,7 +313,8 @@ fn saved_path(out: &Path, path: &Path) -> PathBuf {
     }
 }
 
-/// Writes `compare-runs.json` for `runs` into `out`; its path.
+/// Writes `compare-runs.json` for `runs` into `out` (the comparison's folder, or its staging
+/// folder, inside which scenario runs were made); its path.
 fn save_runs(out: &Path, runs: &[CompareRun]) -> Result<PathBuf, CommandError> {
     let saved: Vec<SavedRun> = runs
         .iter()

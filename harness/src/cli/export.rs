@@ -1,9 +1,10 @@
 //! `vodbench export`: a saved run folder's summary and tables written as CSV, Parquet or
-//! JSON by the installed reporter.
+//! JSON by the installed reporter, into a folder of their own published atomically
+//! ([`output::write_staged`]).
 
 use super::saved_folder::not_a_run;
 use super::CommandError;
-use crate::output::{ExportFormat, Outputs, Reporter};
+use crate::output::{self, ExportFormat, Outputs, Reporter};
 use std::path::PathBuf;
 
 /// Arguments of `vodbench export`.
@@ -60,7 +61,24 @@ pub(crate) fn cmd(outputs: &Outputs, args: ExportArgs) -> Result<(), CommandErro
     let out = args
         .out
         .unwrap_or_else(|| args.dir.join(format!("export-{}", format.name())));
-    for f in rep.export(&args.dir, format, &out)? {
+    if output::within(&args.dir, &out) {
+        return Err(CommandError::input(format!(
+            "--out {}: is or holds the folder being exported ({}); export writes a folder of \
+             its own: choose another (without --out: DIR/export-FORMAT)",
+            out.display(),
+            args.dir.display()
+        )));
+    }
+    // written whole into a staging folder, then published: a full disk leaves no truncated
+    // file, and only a folder vodbench wrote is replaced
+    let files = output::write_staged(&out, |stage| -> Result<Vec<PathBuf>, CommandError> {
+        let files = rep.export(&args.dir, format, stage)?;
+        Ok(files
+            .iter()
+            .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
+            .collect())
+    })?;
+    for f in files {
         println!("wrote {}", f.display());
     }
     Ok(())

@@ -1,16 +1,26 @@
 //! `vodbench rerun`: an on-demand run made again from its `manifest.json` — the resolved
-//! scenario it records, checked against its hash and its trace's — through
-//! [`OnDemand`](crate::system::ondemand::OnDemand), and every results file compared byte for
-//! byte with the original folder's.
+//! scenario it records — through [`OnDemand`](crate::system::ondemand::OnDemand), and every
+//! results file compared byte for byte with the original folder's.
+//!
+//! A rerun cannot lie: before running, every input the manifest records is compared with what
+//! the rerun would use — the resolved scenario's hash, the seed, the terminal count, the
+//! scenario's name, the plugins and their parameters, the vodbench version, the workload's
+//! source and trace hash, the hash of every other file the run read (disk specifications) —
+//! and any difference is named and nothing is run; after running, the workload's fingerprint
+//! is compared too. It never writes into the folder it checks (nor a folder holding it, nor one
+//! inside it), so a copy edited by hand is never replaced by the very results it is compared
+//! with.
 
 use super::compare::run_into;
 use super::saved_folder::read_json;
 use super::CommandError;
-use crate::output::Outputs;
+use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::spec::Source;
 use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::{Scenario, ScenarioFile, SweepSuite};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `vodbench rerun`.
@@ -39,6 +49,110 @@ fn results_files(dir: &Path) -> Result<Vec<String>, String> {
     }
     v.sort();
     Ok(v)
+}
+
+/// The rerun's folder without `--out`: the original's name with `.rerun` appended, beside it.
+fn default_out(original: &Path) -> PathBuf {
+    let name = original
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    original.with_file_name(format!("{name}.rerun"))
+}
+
+/// `value` as the manifest shows it, for a message.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Null => "nothing".into(),
+        Value::String(s) => format!("`{s}`"),
+        v => v.to_string(),
+    }
+}
+
+/// Every input the manifest records that differs from what a rerun of the resolved scenario
+/// `s` would use, each said with both values.
+fn input_differences(manifest: &Value, s: &Scenario) -> Result<Vec<String>, CommandError> {
+    let mut out = Vec::new();
+    let mut check = |what: &str, recorded: &Value, now: Value| {
+        if *recorded != now {
+            out.push(format!(
+                "{what}: the manifest says {}, the rerun would use {}",
+                shown(recorded),
+                shown(&now)
+            ));
+        }
+    };
+    check(
+        "scenario_sha256 (the hash of resolved_scenario: was it edited?)",
+        &manifest["scenario_sha256"],
+        runner::scenario_sha256(s).into(),
+    );
+    check("seed", &manifest["seed"], s.file.seed.into());
+    check(
+        "terminals",
+        &manifest["terminals"],
+        s.file.terminals.count.into(),
+    );
+    check("scenario", &manifest["scenario"], s.name().into());
+    check(
+        "vodbench_version",
+        &manifest["vodbench_version"],
+        env!("CARGO_PKG_VERSION").into(),
+    );
+    let plugins = s.plugins.manifest_lines();
+    let (then, now) = (
+        manifest["plugins"].as_object().cloned().unwrap_or_default(),
+        plugins.as_object().cloned().unwrap_or_default(),
+    );
+    let keys: std::collections::BTreeSet<&String> = then.keys().chain(now.keys()).collect();
+    for k in keys {
+        check(
+            &format!("plugins.{k}"),
+            then.get(k).unwrap_or(&Value::Null),
+            now.get(k).cloned().unwrap_or(Value::Null),
+        );
+    }
+    if !manifest["plugins"].is_object() {
+        check("plugins", &manifest["plugins"], plugins.clone());
+    }
+    let source = match &s.file.workload.trace {
+        Some(t) => format!("trace {}", t.display()),
+        None => "generator".to_string(),
+    };
+    check(
+        "workload.source",
+        &manifest["workload"]["source"],
+        source.into(),
+    );
+    let trace = runner::trace_sha256(s)?;
+    let trace_file = s
+        .file
+        .workload
+        .trace
+        .as_ref()
+        .map(|t| s.resolve_path(t).display().to_string())
+        .unwrap_or_default();
+    check(
+        &format!(
+            "workload.trace_sha256 (the hash of the trace file {trace_file}: changed since the \
+             run?)"
+        ),
+        &manifest["workload"]["trace_sha256"],
+        trace.into(),
+    );
+    let recorded: BTreeMap<String, Value> = manifest["input_files"]
+        .as_object()
+        .map(|m| m.clone().into_iter().collect())
+        .unwrap_or_default();
+    let read = runner::input_files(s)?;
+    let files: std::collections::BTreeSet<&String> = recorded.keys().chain(read.keys()).collect();
+    for f in files {
+        check(
+            &format!("input_files.{f} (a file the run reads: its sha256)"),
+            recorded.get(f).unwrap_or(&Value::Null),
+            read.get(f).cloned().map_or(Value::Null, Value::from),
+        );
+    }
+    Ok(out)
 }
 
 /// `vodbench rerun`.
@@ -92,42 +206,28 @@ pub(crate) fn cmd(
     let source = Source::from_text(&scenario_file, text);
     let s = Scenario::from_source(&source, registry)
         .map_err(|e| CommandError::input(format!("{}: {e}", path.display())))?;
-    if let Some(want) = manifest["scenario_sha256"].as_str() {
-        let got = runner::scenario_sha256(&s);
-        if got != want {
-            return Err(CommandError::input(format!(
-                "{}: the resolved scenario hashes to {got}, the manifest says {want} (was the \
-                 manifest edited?)",
-                path.display()
-            )));
-        }
-    }
-    if let Some(want) = manifest["workload"]["trace_sha256"].as_str() {
-        match runner::trace_sha256(&s) {
-            Ok(Some(got)) if got == want => {}
-            Ok(got) => {
-                return Err(CommandError::input(format!(
-                    "{}: the trace file {} changed since the run (sha256 {} now, {want} then)",
-                    path.display(),
-                    s.file
-                        .workload
-                        .trace
-                        .as_ref()
-                        .map(|t| s.resolve_path(t).display().to_string())
-                        .unwrap_or_default(),
-                    got.unwrap_or_else(|| "none".into())
-                )))
-            }
-            Err(e) => return Err(e.into()),
-        }
+    let differences = input_differences(&manifest, &s)?;
+    if !differences.is_empty() {
+        return Err(CommandError::input(format!(
+            "{}: cannot reproduce this run: what the manifest records differs from what a \
+             rerun would use, in {}: {}; nothing was run",
+            path.display(),
+            differences.len(),
+            differences.join("; ")
+        )));
     }
     let original = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let out = args.out.unwrap_or_else(|| {
-        let name = original
-            .file_name()
-            .map_or("run".into(), |n| n.to_string_lossy().into_owned());
-        original.with_file_name(format!("{name}.rerun"))
-    });
+    let out = args.out.unwrap_or_else(|| default_out(&original));
+    if output::same_or_nested(&out, &original) {
+        return Err(CommandError::input(format!(
+            "--out {}: the folder being checked ({}), or one inside it or holding it; a rerun \
+             never writes over the run it compares with: choose another folder (without \
+             --out: {})",
+            out.display(),
+            original.display(),
+            default_out(&original).display()
+        )));
+    }
     let name = s.name().to_string();
     run_into(outputs, &SweepSuite::single(s), &out)?;
     let (before, after) = match (results_files(&original), results_files(&out)) {
@@ -135,6 +235,17 @@ pub(crate) fn cmd(
         (Err(m), _) | (_, Err(m)) => return Err(CommandError::Failure(m)),
     };
     let mut differ = Vec::new();
+    // the workload the rerun generated (or read) against the one the run had
+    if let Ok(now) = read_json(&out.join("manifest.json")) {
+        for key in ["events", "fingerprint"] {
+            if now["workload"][key] != manifest["workload"][key] {
+                differ.push(format!(
+                    "the workload's {key} (the manifest says {}, the rerun had {})",
+                    manifest["workload"][key], now["workload"][key]
+                ));
+            }
+        }
+    }
     let mut only_before = Vec::new();
     let mut only_after = Vec::new();
     for f in before

@@ -35,6 +35,10 @@ pub(crate) struct RunArgs {
     /// Also store the output folder as baseline NAME (for `vodbench compare --baseline`).
     #[arg(long, value_name = "NAME")]
     save_baseline: Option<String>,
+    /// Refuse an on-demand scenario whose run is estimated to need more memory than this
+    /// (`8GiB`, `500MiB`; default 8GiB), naming what dominates.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 /// `vodbench run`.
@@ -46,6 +50,7 @@ pub(crate) fn cmd(
     if let Some(name) = &args.save_baseline {
         baseline::check_name(name).map_err(CommandError::Input)?;
     }
+    super::check::set_max_memory(args.max_memory.as_deref())?;
     let source = Source::read(&args.scenario)?;
     let path = args.scenario.display();
     match declared(&source) {

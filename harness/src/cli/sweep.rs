@@ -34,7 +34,8 @@ pub(crate) struct SweepArgs {
     points: Vec<usize>,
     /// Take every point already searched in the output folder (its `points/NNN.json`, saved
     /// as each point finishes) instead of searching it again, if it was searched with the
-    /// same resolved scenario, limits and vodbench version: continues a stopped sweep.
+    /// same resolved scenario, the same contents of the files it reads (disk specifications),
+    /// limits and vodbench executable: continues a stopped sweep.
     #[arg(long)]
     resume: bool,
     /// Print nothing but errors.
@@ -93,7 +94,7 @@ pub(crate) fn cmd(
         .points
         .iter()
         .map(|p| checkpoint::point_key(&p.scenario, &opts))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
     if args.resume {
         for (i, p) in suite.points.iter().enumerate() {
@@ -103,9 +104,10 @@ pub(crate) fn cmd(
                     continue;
                 }
                 Err(Unused::Absent) => continue,
-                Err(Unused::Stale) => {
-                    "saved for another scenario, other limits or another vodbench".to_string()
-                }
+                Err(Unused::Stale) => "saved for another scenario, other limits, other input \
+                                        files (a disk specification changed?) or another \
+                                        vodbench build"
+                    .to_string(),
                 Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
             };
             if !args.quiet {

@@ -154,7 +154,10 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
     let mut buf = Vec::new();
     trace::write_trace(&mut buf, &header, &events).map_err(CommandError::failure)?;
     match a.out {
-        Some(p) => output::write_atomic(&p, &buf)?,
+        Some(p) => {
+            replaceable_trace(&p)?;
+            output::write_atomic(&p, &buf)?
+        }
         None => {
             use std::io::Write;
             std::io::stdout()
@@ -163,4 +166,30 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
         }
     }
     Ok(())
+}
+
+/// Checks that the file `path` may be replaced by a generated trace: absent, or a trace
+/// vodbench wrote (its first line is the format's header). Anything else — a file of the
+/// user's — is refused (exit 1), never overwritten.
+fn replaceable_trace(path: &std::path::Path) -> Result<(), CommandError> {
+    use std::io::Read;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let header = trace::HEADER_LINE;
+    let mut first = vec![0u8; header.len()];
+    let is_trace = meta.is_file()
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut first))
+            .is_ok()
+        && first == header.as_bytes();
+    if is_trace {
+        Ok(())
+    } else {
+        Err(CommandError::failure(format!(
+            "{}: exists and is not a trace vodbench wrote (it does not begin with `{header}`); \
+             writing there would overwrite it: choose another file, or remove this one",
+            path.display()
+        )))
+    }
 }

@@ -74,7 +74,7 @@ pub struct RunCache {
 }
 
 /// A hash of the running executable's bytes, computed once per process.
-fn build_hash() -> Result<String, String> {
+pub(crate) fn build_hash() -> Result<String, String> {
     static HASH: OnceLock<Result<String, String>> = OnceLock::new();
     HASH.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| format!("locating vodbench: {e}"))?;

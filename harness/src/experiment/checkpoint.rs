@@ -5,15 +5,17 @@
 //! `points/NNN.json` in the output folder (`NNN` = the point's index in grid order), written
 //! to a temporary file and renamed, so a file is whole or absent. The final folder keeps them.
 //! `vodbench sweep --resume` takes every point whose file matches — same resolved scenario,
-//! same search limits, same vodbench version — from its file instead of searching it again,
-//! and rebuilds its result exactly as the search would have: the file holds integers only
+//! same files read (by content), same search limits, same vodbench executable — from its
+//! file instead of searching it again, and rebuilds its result exactly as the search would
+//! have: the file holds integers only
 //! (the measured ratios at each replication's answer as their `f64` bit patterns), so the
 //! resumed `sweep.json` is byte-identical to an uninterrupted one.
 
 use super::search::{assemble, SearchOptions, CONFIDENCE, PRECISION};
-use crate::output::{oerr, OutputError};
+use crate::output::{oerr, write_atomic, OutputError};
 use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
-use crate::system::ondemand::spec::Scenario;
+use crate::system::ondemand::runner;
+use crate::system::ondemand::spec::{Scenario, ScenarioError};
 use crate::system::ondemand::OnDemand;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -21,12 +23,20 @@ use std::path::{Path, PathBuf};
 /// Subfolder of the output folder holding the checkpoints.
 pub const FOLDER: &str = "points";
 
-/// What identifies a point's search: the vodbench build, the resolved scenario and the
-/// search limits. A checkpoint is used only when its key is exactly this.
-pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
+/// What identifies a point's search: the vodbench build (its version, and a hash of the
+/// executable's bytes, as the run cache keys its entries), the resolved scenario, the content
+/// of every file it reads (its trace, its disk specifications and what they include:
+/// [`runner::input_files`]) and the search limits. A checkpoint is used only when its key is
+/// exactly this; an executable that cannot be read gets a key no other process shares.
+pub fn point_key(s: &Scenario, opts: &SearchOptions) -> Result<String, ScenarioError> {
+    let build = super::cache::build_hash()
+        .unwrap_or_else(|e| format!("unidentified build, process {} ({e})", std::process::id()));
     let mut key = serde_json::json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
+        "build": build,
+        "input_files": runner::input_files(s)?,
+        "trace_sha256": runner::trace_sha256(s)?,
         "resolved_scenario": s.file,
         "min_replications": opts.replication_limits().0,
         "max_replications": opts.max_replications,
@@ -36,7 +46,7 @@ pub fn point_key(s: &Scenario, opts: &SearchOptions) -> String {
         "precision": PRECISION,
     });
     opts.record_method(&mut key);
-    key.to_string()
+    Ok(key.to_string())
 }
 
 /// Path of point `grid_index`'s checkpoint inside the output folder.
@@ -157,14 +167,14 @@ pub fn from_text(
     ))
 }
 
-/// Writes point `grid_index`'s checkpoint into `dir` (whole or not at all).
+/// Writes point `grid_index`'s checkpoint into `dir` (whole or not at all), in a `points/`
+/// marked as a folder of checkpoints ([`crate::ownership::mark_checkpoints`]), so that a
+/// sweep stopped half-way leaves a folder vodbench knows as its own.
 pub fn save(dir: &Path, grid_index: usize, text: &str) -> Result<(), OutputError> {
-    let path = dir.join(relative_path(grid_index));
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder).map_err(|e| oerr(&folder, e))?;
-    let tmp = folder.join(format!(".{grid_index:03}.json.{}", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| oerr(&tmp, e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| oerr(&path, e))
+    crate::ownership::mark_checkpoints(&folder)?;
+    write_atomic(&dir.join(relative_path(grid_index)), text.as_bytes())
 }
 
 /// Point `grid_index`'s checkpoint in `dir`, if it is one for `scenario` and `opts`, whose

@@ -53,6 +53,7 @@ pub struct TraceError {
 /// Parses a DiskSim ASCII trace.
 pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
     let mut out = Vec::new();
+    let mut first_device: Option<String> = None;
     for (i, l) in text.lines().enumerate() {
         let l = l.trim();
         if l.is_empty() || l.starts_with('#') {
@@ -84,6 +85,21 @@ pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
             .ok_or_else(|| bad(format!("bad size `{}` (1..=16777216 sectors)", f[3])))?;
         let flags = u64::from_str_radix(f[4].trim_start_matches("0x"), 16)
             .map_err(|_| bad(format!("bad flags `{}` (hex)", f[4])))?;
+        // one disk is replayed: a request for another device would be served by it silently
+        let device = f[1];
+        if device.parse::<u64>().is_err() {
+            return Err(bad(format!("bad device `{device}` (a device number)")));
+        }
+        match first_device {
+            None => first_device = Some(device.to_string()),
+            Some(ref d) if d != device => {
+                return Err(bad(format!(
+                    "request for device {device}, but the trace began with device {d}; disk \
+                     replay models one disk: give the requests of one device"
+                )))
+            }
+            Some(_) => {}
+        }
         if let Some(p) = out.last() {
             let p: &TraceRequest = p;
             if arrival_ms < p.arrival_ms {
@@ -410,11 +426,22 @@ pub fn replay_trace(registry: &Registry, a: &ReplayArgs) -> Result<TraceReplay, 
     let mut disk = resolved
         .build(&ctx)
         .map_err(|e| input("--spec", a.spec.clone())(e.to_string()))?;
+    // a regular file (a FIFO would block, a device never end); read whole, of any size
+    crate::input::regular_file_size(&a.trace, u64::MAX).map_err(trace_error())?;
     let text = std::fs::read_to_string(&a.trace).map_err(|e| trace_error()(e.to_string()))?;
     let trace = parse_trace(&text).map_err(|e| trace_error()(e.to_string()))?;
+    if trace.is_empty() {
+        // no request: nothing to replay, and no mean to print
+        return Err(trace_error()(
+            "holds no requests (only blank lines and comments); give a trace with at least \
+             one request"
+                .into(),
+        ));
+    }
     let reference = match &a.reference {
         Some(p) => {
             let bad = input("--reference", p.display().to_string());
+            crate::input::regular_file_size(p, u64::MAX).map_err(bad.clone())?;
             let t = std::fs::read_to_string(p).map_err(|e| bad.clone()(e.to_string()))?;
             let r = parse_reference(&t).map_err(|e| bad.clone()(e.to_string()))?;
             if r.len() != trace.len() {

@@ -385,6 +385,23 @@ pub fn sweep_manifest(
     if let Some(o) = manifest.as_object_mut() {
         o.insert("kind".into(), "sweep".into());
         o.insert("resumed_points".into(), serde_json::json!(resumed));
+        // what its checkpoints are keyed by besides the scenario: the executable, and the
+        // files every point reads (disk specifications), when any does
+        o.insert(
+            "build".into(),
+            super::cache::build_hash()
+                .unwrap_or_else(|e| format!("unidentified ({e})"))
+                .into(),
+        );
+        let files: std::collections::BTreeMap<String, String> = suite
+            .points
+            .iter()
+            .filter_map(|p| crate::system::ondemand::runner::input_files(&p.scenario).ok())
+            .flatten()
+            .collect();
+        if !files.is_empty() {
+            o.insert("input_files".into(), serde_json::json!(files));
+        }
         o.insert("sweep".into(), serde_json::json!(suite.axes));
         o.insert(
             "points".into(),
@@ -416,6 +433,12 @@ pub fn sweep_folder(
         ("sweep.json".into(), crate::output::to_json(result)),
         ("sweep.csv".into(), sweep_csv(result)),
         ("sweep.md".into(), markdown(result)),
+        // its checkpoints' folder is marked as one, so that a later `--resume` may save
+        // points into it
+        (
+            format!("{}/{}", checkpoint::FOLDER, crate::ownership::MARK),
+            crate::ownership::checkpoints_mark_text(),
+        ),
     ];
     for (i, s) in searches.iter().enumerate() {
         files.push((

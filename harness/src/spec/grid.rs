@@ -282,9 +282,9 @@ pub fn has_table(text: &str, key: &str) -> bool {
 
 /// Reads a scenario file's text.
 pub fn read_scenario(path: &Path) -> Result<String, ScenarioError> {
-    std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+    crate::input::read_text(path).map_err(|message| ScenarioError::Io {
         file: path.to_path_buf(),
-        message: e.to_string(),
+        message,
     })
 }
 

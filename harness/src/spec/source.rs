@@ -26,9 +26,9 @@ impl std::fmt::Debug for Source {
 impl Source {
     /// Reads the file at `path`.
     pub fn read(path: &Path) -> Result<Arc<Source>, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+        let text = crate::input::read_text(path).map_err(|message| ScenarioError::Io {
             file: path.to_path_buf(),
-            message: e.to_string(),
+            message,
         })?;
         Ok(Self::from_text(path, text))
     }

@@ -112,6 +112,19 @@ impl GeneratorParams {
         if !self.z.is_finite() || !(0.0..=10.0).contains(&self.z) {
             return bad("z", format!("must be a number in 0..=10, got {}", self.z));
         }
+        // a skew given with uniform popularity would be silently ignored (1, the default,
+        // and 0, uniform itself, say nothing else)
+        if self.popularity == Popularity::Uniform && self.z != 1.0 && self.z != 0.0 {
+            return bad(
+                "z",
+                format!(
+                    "is {}, but z is the skew of zipf popularity and this workload's popularity \
+                     is uniform (every video equally likely): remove z, or set popularity = \
+                     \"zipf\"",
+                    self.z
+                ),
+            );
+        }
         for (k, v) in [
             ("pauses_per_video", self.pauses_per_video),
             ("seeks_per_video", self.seeks_per_video),

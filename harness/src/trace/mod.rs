@@ -35,7 +35,10 @@ mod reader;
 mod writer;
 
 pub use generator::{generate, GeneratorParams, Popularity};
-pub use reader::{read_file, TraceReader};
+pub use reader::{read_file, read_file_within, TraceReader};
+
+/// The first line of every trace vodbench writes: its format and version.
+pub const HEADER_LINE: &str = "# vodbench-trace v1";
 pub use writer::write_trace;
 
 use crate::ids::{TerminalId, VideoId};

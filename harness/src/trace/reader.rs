@@ -166,15 +166,38 @@ impl<R: BufRead> Iterator for TraceReader<R> {
 
 /// Reads a whole trace file.
 pub fn read_file(path: &Path) -> Result<(TraceHeader, Vec<TraceEvent>), TraceError> {
+    read_file_within(path, u32::MAX, u32::MAX)
+}
+
+/// Reads a whole trace file whose events must name terminals below `terminals` and videos
+/// below `videos` (a scenario's counts): an event outside them is an error at its line.
+pub fn read_file_within(
+    path: &Path,
+    terminals: u32,
+    videos: u32,
+) -> Result<(TraceHeader, Vec<TraceEvent>), TraceError> {
     let name = path.display().to_string();
+    // a folder, a device or a FIFO is not a trace (and opening a FIFO would block)
+    crate::input::regular_file_size(path, u64::MAX).map_err(|m| TraceError::Io {
+        file: name.clone(),
+        message: format!("cannot read trace: {m}"),
+    })?;
     let file = std::fs::File::open(path).map_err(|e| TraceError::Io {
         file: name.clone(),
         message: format!("cannot read trace: {e}"),
     })?;
     let mut reader = TraceReader::new(std::io::BufReader::new(file), name);
     let mut events = Vec::new();
-    for e in reader.by_ref() {
-        events.push(e?);
+    while let Some(e) = reader.next() {
+        let e = e?;
+        if e.terminal.0 >= terminals || e.video.0 >= videos {
+            return Err(reader.err(format!(
+                "event at {} for terminal {} video {} is outside the scenario \
+                 (terminals.count = {terminals}, videos.count = {videos})",
+                e.time, e.terminal, e.video
+            )));
+        }
+        events.push(e);
     }
     Ok((reader.header(), events))
 }

@@ -9,7 +9,7 @@ pub fn write_trace<W: Write>(
     header: &TraceHeader,
     events: &[TraceEvent],
 ) -> io::Result<()> {
-    writeln!(w, "# vodbench-trace v1")?;
+    writeln!(w, "{}", super::HEADER_LINE)?;
     match (header.terminals, header.videos) {
         (Some(t), Some(v)) => writeln!(w, "# terminals={t} videos={v}")?,
         (Some(t), None) => writeln!(w, "# terminals={t}")?,

@@ -24,6 +24,7 @@ mod engine;
 mod error;
 mod event;
 mod measure;
+pub mod memory;
 mod network;
 mod node;
 pub mod outputs;
@@ -116,7 +117,15 @@ impl System for OnDemand {
     }
 
     fn validate(suite: &SweepSuite) -> Result<(), ScenarioError> {
+        if suite.sweep {
+            // a sweep's run holds every point's results until its folder is written, and
+            // runs as many points at once as there are worker threads
+            let points: Vec<&Scenario> = suite.points.iter().map(|p| &p.scenario).collect();
+            memory::check_points(&points, rayon::current_num_threads())?;
+        }
         for p in &suite.points {
+            // the budget first: building the video library is what may not fit
+            memory::check(&p.scenario).map_err(|e| in_point(suite, p, e))?;
             check_buildable(&p.scenario).map_err(|e| in_point(suite, p, e))?;
         }
         Ok(())
@@ -154,6 +163,7 @@ impl System for OnDemand {
     fn run(suite: &SweepSuite, progress: &dyn Progress) -> Result<Vec<PointRun>, RunError> {
         if !suite.sweep {
             let s = &suite.points[0].scenario;
+            memory::check(s)?;
             let r = runner::run(s, &mut |now, end| progress.simulated(now, end))?;
             return Ok(vec![r]);
         }

@@ -1,6 +1,6 @@
 //! Running one on-demand scenario: how far its workload reaches, its workload events, the
 //! simulation, and the manifest that lets `vodbench rerun` reproduce it (hashes of the
-//! resolved scenario and its trace, the host).
+//! resolved scenario, its trace and every other file it reads, the host).
 
 use super::engine::{check_buildable, simulate_with, ClockProgress, SimOptions};
 use super::spec::{Scenario, ScenarioError, Warmup};
@@ -9,6 +9,8 @@ use crate::system::RunError;
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// How far a generated workload must reach: warm-up estimate + measured period + one video.
 pub fn horizon(s: &Scenario) -> SimTime {
@@ -52,6 +54,7 @@ pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
 /// every frame, that every plugin can be built for the scenario. `vodbench check` runs
 /// this; a run does the same checks itself.
 pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
+    super::memory::check(s)?;
     check_buildable(s)
 }
 
@@ -99,11 +102,119 @@ pub fn trace_sha256(s: &Scenario) -> Result<Option<String>, ScenarioError> {
         return Ok(None);
     };
     let path = s.resolve_path(t);
+    crate::input::regular_file_size(&path, u64::MAX).map_err(|message| ScenarioError::Io {
+        file: path.clone(),
+        message,
+    })?;
     let bytes = std::fs::read(&path).map_err(|e| ScenarioError::Io {
         file: path.clone(),
         message: e.to_string(),
     })?;
     Ok(Some(sha256_hex(&bytes)))
+}
+
+/// Includes deeper than this are not followed (this also stops a file naming itself).
+const MAX_INCLUDE_DEPTH: u32 = 16;
+
+/// Every file the scenario names outside its workload — a disk specification, say — and,
+/// in turn, every file those name (a DiskSim `source` include, a seek table: any word of the
+/// file naming an existing file beside it), as (path as named, resolved against the file
+/// naming it; lower-case hex SHA-256), sorted by path. With the trace's hash, these are the
+/// contents a run reads besides the scenario: a checkpoint is keyed by them and a manifest
+/// records them, so a changed disk file is never taken for the one a result was made with.
+pub fn input_files(s: &Scenario) -> Result<BTreeMap<String, String>, ScenarioError> {
+    let mut found = BTreeMap::new();
+    let value = serde_json::to_value(&s.file).expect("serialisable");
+    if let serde_json::Value::Object(top) = value {
+        for (k, v) in top {
+            // what only labels the scenario, and the workload (its trace has a hash of its own)
+            if matches!(
+                k.as_str(),
+                "name" | "description" | "paper" | "cost" | "workload"
+            ) {
+                continue;
+            }
+            named_files(s, &v, &mut found)?;
+        }
+    }
+    Ok(found)
+}
+
+fn named_files(
+    s: &Scenario,
+    v: &serde_json::Value,
+    found: &mut BTreeMap<String, String>,
+) -> Result<(), ScenarioError> {
+    match v {
+        serde_json::Value::String(name) if !name.is_empty() && name.len() < 4096 => {
+            let path = s.resolve_path(Path::new(name));
+            if path.is_file() {
+                hash_with_includes(Path::new(name), &path, 0, found)?;
+            }
+        }
+        serde_json::Value::Array(xs) => {
+            for x in xs {
+                named_files(s, x, found)?;
+            }
+        }
+        serde_json::Value::Object(m) => {
+            for x in m.values() {
+                named_files(s, x, found)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Hashes the file `path` (recorded as `named`) and the files its words name beside it.
+fn hash_with_includes(
+    named: &Path,
+    path: &Path,
+    depth: u32,
+    found: &mut BTreeMap<String, String>,
+) -> Result<(), ScenarioError> {
+    let key = named.display().to_string();
+    if found.contains_key(&key) || depth > MAX_INCLUDE_DEPTH {
+        return Ok(());
+    }
+    let bytes = match crate::input::read_regular(path) {
+        Ok(b) => b,
+        // a word that only happens to name a file (too large, unreadable) is recorded as such
+        Err(message) if depth > 0 => {
+            found.insert(key, format!("unread: {message}"));
+            return Ok(());
+        }
+        Err(message) => {
+            return Err(ScenarioError::Io {
+                file: path.to_path_buf(),
+                message,
+            })
+        }
+    };
+    found.insert(key, sha256_hex(&bytes));
+    let text = String::from_utf8_lossy(&bytes);
+    let words: std::collections::BTreeSet<&str> = text
+        .split(|c: char| c.is_whitespace() || "=,[]{}()\"'".contains(c))
+        .filter(|w| {
+            !w.is_empty() && w.len() < 4096 && !w.starts_with('#') && w.parse::<f64>().is_err()
+        })
+        .collect();
+    let (named_dir, dir) = (
+        named.parent().unwrap_or(Path::new("")),
+        path.parent().unwrap_or(Path::new(".")),
+    );
+    let mut next: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for w in words {
+        let p = dir.join(w);
+        if p != path && p.is_file() {
+            next.push((named_dir.join(w), p));
+        }
+    }
+    for (n, p) in next {
+        hash_with_includes(&n, &p, depth + 1, found)?;
+    }
+    Ok(())
 }
 
 /// The machine the run was made on: host name (from `HOSTNAME` or `/etc/hostname`), OS and
@@ -122,7 +233,7 @@ pub fn host() -> serde_json::Value {
 /// The manifest of a run: everything needed to reproduce it (`vodbench rerun`), plus where it
 /// was made (`host`, `git_commit`: the only fields that differ between machines or builds).
 pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
-    json!({
+    let mut m = json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
         "host": host(),
@@ -142,5 +253,13 @@ pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
         },
         "plugins": s.plugins.manifest_lines(),
         "resolved_scenario": s.file,
-    })
+    });
+    // the files it reads besides its trace (disk specifications), only when it reads some,
+    // so manifests of scenarios that name none stay as they were
+    if let Ok(files) = input_files(s) {
+        if !files.is_empty() {
+            m["input_files"] = json!(files);
+        }
+    }
+    m
 }

@@ -180,9 +180,10 @@ pub struct FileSystem;
 impl Source for FileSystem {
     fn load(&self, dir: &Path, name: &str) -> Result<(String, PathBuf), String> {
         let p = dir.join(name);
-        match std::fs::read(&p) {
+        // a regular file within the size limit: `/dev/zero` or a FIFO is refused, not read
+        match vodbench_plugin_api::input::read_regular(&p) {
             Ok(bytes) => Ok((String::from_utf8_lossy(&bytes).into_owned(), p)),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e),
         }
     }
 }

@@ -347,6 +347,9 @@ pub struct WorkloadSection {
     pub generate: Option<GeneratorParams>,
 }
 
+/// The longest `description` a scenario may have (64 KiB).
+pub const MAX_DESCRIPTION_BYTES: usize = 64 << 10;
+
 fn range<T: PartialOrd + std::fmt::Display>(
     key: &str,
     v: T,
@@ -405,6 +408,25 @@ impl ScenarioFile {
             1000 * HOUR,
             &dur,
         )?;
+        // 0 would keep no request at all: an empty requests table that looks measured
+        range(
+            "run.request_sample_every",
+            u64::from(self.run.request_sample_every),
+            1,
+            u64::from(u32::MAX),
+            &plain,
+        )?;
+        // the description is copied into the manifest and the report
+        if self.description.len() > MAX_DESCRIPTION_BYTES {
+            return Err((
+                "description".into(),
+                format!(
+                    "is {} bytes; a description is copied into every manifest and report, so \
+                     it may have at most {MAX_DESCRIPTION_BYTES} bytes",
+                    self.description.len()
+                ),
+            ));
+        }
         let v = &self.videos;
         range("videos.count", u64::from(v.count), 1, 100_000, &plain)?;
         range("videos.length", v.length.0, 1_000_000_000, 100 * HOUR, &dur)?;
@@ -542,8 +564,12 @@ impl ScenarioFile {
             p.validate(v.count)?;
         }
         if let Some(n) = &self.name {
-            if n.is_empty() || n.len() > 200 {
-                return Err(("name".into(), "must be 1..=200 characters".into()));
+            let chars = n.chars().count();
+            if chars == 0 || chars > 200 {
+                return Err((
+                    "name".into(),
+                    format!("must be 1..=200 characters, got {chars}"),
+                ));
             }
         }
         Ok(())

@@ -294,10 +294,11 @@ impl Scenario {
         };
         if let Some(trace) = &scenario.file.workload.trace {
             let p = scenario.resolve_path(trace);
-            if !p.is_file() {
+            // a folder, a device or a FIFO is not a trace: say which, not "does not exist"
+            if let Err(why) = crate::input::regular_file_size(&p, u64::MAX) {
                 return Err(at(
                     "workload.trace",
-                    format!("trace file {} does not exist", p.display()),
+                    format!("trace file {}: {why}", p.display()),
                 ));
             }
         }
@@ -358,23 +359,20 @@ impl Scenario {
         let f = &self.file;
         if let Some(tp) = &f.workload.trace {
             let path = self.resolve_path(tp);
-            let (header, events) = trace::read_file(&path).map_err(|e| ScenarioError::Trace {
-                message: e.to_string(),
-            })?;
-            if let Some(e) = events
-                .iter()
-                .find(|e| e.terminal.0 >= f.terminals.count || e.video.0 >= f.videos.count)
-            {
+            // an event outside the scenario is an error at its line
+            let (header, events) =
+                trace::read_file_within(&path, f.terminals.count, f.videos.count).map_err(|e| {
+                    ScenarioError::Trace {
+                        message: e.to_string(),
+                    }
+                })?;
+            if events.is_empty() {
+                // a run would print "0 glitches" for a workload that never asked for a byte
                 return Err(ScenarioError::Trace {
                     message: format!(
-                        "{}: event at {} for terminal {} video {} is outside the scenario \
-                         (terminals.count = {}, videos.count = {})",
-                        path.display(),
-                        e.time,
-                        e.terminal,
-                        e.video,
-                        f.terminals.count,
-                        f.videos.count
+                        "{}: holds no events, so a run would measure nothing; give a trace with \
+                         at least one event",
+                        path.display()
                     ),
                 });
             }

@@ -1,0 +1,99 @@
+//! Fuzz targets: one function per parser of the harness, each taking arbitrary bytes and
+//! returning normally whatever they hold. Rejecting the input with an error is the expected
+//! answer to most of them; a panic, a hang or an allocation beyond the memory budget is a
+//! finding.
+//!
+//! They are called over the committed corpus (`tests/fuzz-corpus/TARGET/`) and mutations of
+//! it by the stable test `tests/fuzz_corpus.rs`, and, for longer runs, by the cargo-fuzz
+//! targets in `fuzz/` (not part of the workspace nor of CI). The DiskSim parameter-file target
+//! lives with them, as it parses with the plugins crate.
+
+use crate::experiment::disk_replay::parse_trace;
+use crate::plugin::Registry;
+use crate::spec::Source;
+use crate::system::broadcast::Broadcast;
+use crate::system::ondemand::spec::{Scenario, ScenarioFile, SweepSuite};
+use crate::system::ondemand::{memory, OnDemand};
+use crate::system::{declared, Declared, System};
+use crate::trace::TraceReader;
+use std::path::Path;
+
+/// The names of the targets, as the corpus folders are named.
+pub const TARGETS: [&str; 5] = ["scenario", "sweep", "trace", "manifest", "disk-replay"];
+
+/// Runs the target named `name` on `bytes`; `false` for an unknown name.
+pub fn run(name: &str, registry: &Registry, bytes: &[u8]) -> bool {
+    match name {
+        "scenario" => scenario(registry, bytes),
+        "sweep" => sweep(registry, bytes),
+        "trace" => trace(bytes),
+        "manifest" => manifest(registry, bytes),
+        "disk-replay" => disk_replay(bytes),
+        _ => return false,
+    }
+    true
+}
+
+/// A scenario file of either system, loaded as `vodbench check` loads it (every point
+/// parsed and checked, plugins resolved) and, for an on-demand one, its memory estimated;
+/// nothing is built or run.
+pub fn scenario(registry: &Registry, bytes: &[u8]) {
+    let source = Source::from_text(
+        Path::new("fuzz.toml"),
+        String::from_utf8_lossy(bytes).into_owned(),
+    );
+    match declared(&source) {
+        Declared::OnDemand => {
+            if let Ok(suite) = OnDemand::load(&source, registry) {
+                for p in &suite.points {
+                    let _ = memory::estimate(&p.scenario);
+                }
+            }
+        }
+        Declared::Broadcast => {
+            let _ = Broadcast::load(&source, registry);
+        }
+    }
+}
+
+/// An on-demand file as a sweep (`[sweep]` grid and its series).
+pub fn sweep(registry: &Registry, bytes: &[u8]) {
+    let source = Source::from_text(
+        Path::new("fuzz.toml"),
+        String::from_utf8_lossy(bytes).into_owned(),
+    );
+    let _ = SweepSuite::from_source(&source, registry);
+}
+
+/// A workload trace, read event by event to its end or its first error.
+pub fn trace(bytes: &[u8]) {
+    let mut reader = TraceReader::new(bytes, "fuzz.trace");
+    for event in reader.by_ref() {
+        if event.is_err() {
+            break;
+        }
+    }
+    let _ = reader.header();
+}
+
+/// A run's `manifest.json`, as `vodbench rerun` reads it: JSON, its `resolved_scenario` as a
+/// scenario, written back as TOML and loaded.
+pub fn manifest(registry: &Registry, bytes: &[u8]) {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return;
+    };
+    let Ok(file) = serde_json::from_value::<ScenarioFile>(value["resolved_scenario"].clone())
+    else {
+        return;
+    };
+    let Ok(text) = toml::to_string(&file) else {
+        return;
+    };
+    let source = Source::from_text(Path::new("fuzz.toml"), text);
+    let _ = Scenario::from_source(&source, registry);
+}
+
+/// A DiskSim ASCII trace for `vodbench disk replay`.
+pub fn disk_replay(bytes: &[u8]) {
+    let _ = parse_trace(&String::from_utf8_lossy(bytes));
+}

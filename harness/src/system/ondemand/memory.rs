@@ -1,0 +1,259 @@
+//! A memory budget before allocating: an estimate of what a run of an on-demand scenario
+//! holds at its peak, made from the scenario alone, and the refusal of a scenario whose
+//! estimate exceeds the limit (`--max-memory`, [`DEFAULT_LIMIT`] unless raised), naming the
+//! part that dominates and the key that sets it.
+//!
+//! The parts: the video library (each video's GOP offsets and block-boundary table, and one
+//! video's frame sizes while it is built), the time series (`run.sample_interval` over the
+//! whole horizon), the sampled disk requests (`run.request_sample_every`), the buffer pools'
+//! page tables, the workload's events, per-terminal and per-disk state, and the process
+//! itself. Each is sized as the engine stores it and counted about three times where the
+//! outputs copy it (tables, CSV, Parquet); the estimate aims at the right order of magnitude
+//! (a factor of two of the measured peak), not at the byte.
+
+use super::spec::{Scenario, ScenarioError};
+use super::video::{blocks_per_video, frames_per_video};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The limit without `--max-memory`: 8 GiB.
+pub const DEFAULT_LIMIT: u64 = 8 << 30;
+
+static LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_LIMIT);
+
+/// Sets the limit every later check in this process uses (the command line's
+/// `--max-memory`).
+pub fn set_limit(bytes: u64) {
+    LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The limit in force.
+pub fn limit() -> u64 {
+    LIMIT.load(Ordering::Relaxed)
+}
+
+/// One part of an estimate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// What it holds.
+    pub what: &'static str,
+    /// The scenario key that sizes it.
+    pub key: &'static str,
+    /// Bytes.
+    pub bytes: u64,
+}
+
+/// What a run of a scenario holds at its peak, by part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Every part, largest first.
+    pub parts: Vec<Part>,
+}
+
+impl Estimate {
+    /// The sum of the parts.
+    pub fn total(&self) -> u64 {
+        self.parts
+            .iter()
+            .fold(0u64, |a, p| a.saturating_add(p.bytes))
+    }
+
+    /// The largest part.
+    pub fn dominant(&self) -> &Part {
+        &self.parts[0]
+    }
+}
+
+/// The process itself: code, allocator, the output writers' buffers.
+const PROCESS: u64 = 24 << 20;
+/// Bytes per time-series sample (six columns of 8 bytes).
+const SAMPLE: u64 = 48;
+/// Bytes per sampled disk request (eight numbers and a class name).
+const REQUEST: u64 = 100;
+/// Copies of a table a run holds while its outputs are written.
+const COPIES: u64 = 3;
+
+/// The estimate for one run of `s`.
+pub fn estimate(s: &Scenario) -> Estimate {
+    let f = &s.file;
+    let v = &f.videos;
+    let mul = |a: u64, b: u64| a.saturating_mul(b);
+    let frames = frames_per_video(v);
+    let gop = (v.gop.len() as u64).max(1);
+    let gops = frames.div_ceil(gop);
+    let blocks = blocks_per_video(v, f.server.stripe.0).min(2 * gops);
+    let per_video = mul(gops + 1, 8).saturating_add(mul(blocks, 4));
+    let library = mul(u64::from(v.count), per_video).saturating_add(mul(frames, 4));
+    let horizon = super::runner::horizon(s).as_nanos();
+    let samples = horizon / f.run.sample_interval.0.max(1);
+    let series = mul(mul(samples, SAMPLE), COPIES);
+    let seconds = f.run.duration.0 / 1_000_000_000 + 1;
+    let bytes_read = mul(mul(u64::from(f.terminals.count), v.bit_rate.0 / 8), seconds);
+    let reads = bytes_read / f.server.stripe.0.max(1);
+    let kept = reads / u64::from(f.run.request_sample_every.max(1));
+    let requests = mul(mul(kept, REQUEST), COPIES);
+    let pages = mul(
+        mul(
+            u64::from(f.server.nodes),
+            f.server.memory_per_node.0 / f.server.stripe.0.max(1),
+        ),
+        48,
+    );
+    let viewings = horizon / v.length.0.max(1) + 1;
+    let per_viewing = f.workload.generate.as_ref().map_or(4.0, |g| {
+        2.0 + 2.0 * g.pauses_per_video + g.seeks_per_video + 2.0 * g.searches_per_video
+    });
+    let events = mul(
+        mul(u64::from(f.terminals.count), viewings),
+        (per_viewing * 40.0) as u64,
+    );
+    let state = mul(u64::from(f.terminals.count), 1024).saturating_add(mul(
+        mul(
+            u64::from(f.server.nodes),
+            u64::from(f.server.disks_per_node),
+        ),
+        4096,
+    ));
+    let mut parts = vec![
+        Part {
+            what: "the video library (GOP offsets and block tables of every video)",
+            key: "videos.count",
+            bytes: library,
+        },
+        Part {
+            what: "the time series (one sample per run.sample_interval)",
+            key: "run.sample_interval",
+            bytes: series,
+        },
+        Part {
+            what: "the sampled disk requests (every run.request_sample_every-th)",
+            key: "run.request_sample_every",
+            bytes: requests,
+        },
+        Part {
+            what: "the buffer pools' page tables",
+            key: "server.memory_per_node",
+            bytes: pages,
+        },
+        Part {
+            what: "the workload's events",
+            key: "terminals.count",
+            bytes: events,
+        },
+        Part {
+            what: "the terminals' and disks' state",
+            key: "terminals.count",
+            bytes: state,
+        },
+        Part {
+            what: "the process itself",
+            key: "",
+            bytes: PROCESS,
+        },
+    ];
+    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    Estimate { parts }
+}
+
+/// Whether a part is held until the end of a sweep's run (its results, kept for the
+/// folder written at the end) rather than only while its point runs.
+fn held_to_the_end(p: &Part) -> bool {
+    matches!(p.key, "run.sample_interval" | "run.request_sample_every")
+}
+
+/// The estimate of a run of every one of `points` (a sweep file's), `parallel` at a time:
+/// every point's results are held until the folder is written, the rest by each running
+/// point (the largest `parallel` of them), the process once.
+pub fn estimate_points(points: &[&Scenario], parallel: usize) -> Estimate {
+    let each: Vec<Estimate> = points.iter().map(|s| estimate(s)).collect();
+    let Some(first) = each.first() else {
+        return Estimate { parts: Vec::new() };
+    };
+    let mut parts: Vec<Part> = first
+        .parts
+        .iter()
+        .map(|p| {
+            let of_each = each
+                .iter()
+                .filter_map(|e| e.parts.iter().find(|q| q.what == p.what).map(|q| q.bytes));
+            let bytes = if p.key.is_empty() {
+                p.bytes
+            } else if held_to_the_end(p) {
+                of_each.fold(0u64, u64::saturating_add)
+            } else {
+                let mut v: Vec<u64> = of_each.collect();
+                v.sort_unstable_by(|a, b| b.cmp(a));
+                v.iter()
+                    .take(parallel.max(1))
+                    .fold(0u64, |a, b| a.saturating_add(*b))
+            };
+            Part { bytes, ..p.clone() }
+        })
+        .collect();
+    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    Estimate { parts }
+}
+
+/// Refuses `s` when its estimate exceeds the limit in force ([`set_limit`]), naming the
+/// dominant part at the key that sizes it, before anything is allocated.
+pub fn check(s: &Scenario) -> Result<(), ScenarioError> {
+    check_estimate(s, estimate(s))
+}
+
+/// [`check`] for the run of every one of `points`, `parallel` at a time
+/// ([`estimate_points`]); the error is placed in the first point's file.
+pub fn check_points(points: &[&Scenario], parallel: usize) -> Result<(), ScenarioError> {
+    match points.first() {
+        Some(s) => check_estimate(s, estimate_points(points, parallel)),
+        None => Ok(()),
+    }
+}
+
+fn check_estimate(s: &Scenario, e: Estimate) -> Result<(), ScenarioError> {
+    let limit = limit();
+    if e.total() <= limit {
+        return Ok(());
+    }
+    let size = |b: u64| format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20));
+    let d = e.dominant();
+    let parts: Vec<String> = e
+        .parts
+        .iter()
+        .take(4)
+        .map(|p| format!("{} {}", p.what, size(p.bytes)))
+        .collect();
+    let message = format!(
+        "a run would need about {} of memory, more than the limit of {} (--max-memory); \
+         dominated by {} ({}); largest parts: {}. Make it smaller, or raise --max-memory",
+        size(e.total()),
+        size(limit),
+        d.what,
+        size(d.bytes),
+        parts.join(", ")
+    );
+    Err(s.source.at(d.key, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_total_saturates_and_names_its_largest_part() {
+        let e = Estimate {
+            parts: vec![
+                Part {
+                    what: "a",
+                    key: "x",
+                    bytes: u64::MAX,
+                },
+                Part {
+                    what: "b",
+                    key: "y",
+                    bytes: 5,
+                },
+            ],
+        };
+        assert_eq!(e.total(), u64::MAX, "saturates instead of wrapping");
+        assert_eq!(e.dominant().what, "a");
+    }
+}

@@ -1,0 +1,142 @@
+//! Issue 37, a memory budget before allocating: `check` (and `run`) estimate what a run of an
+//! on-demand scenario holds at its peak and refuse one above `--max-memory` (8 GiB unless
+//! raised), naming the key that dominates, before building anything; the estimate is within
+//! a factor of two of the peak measured on the bundled scenarios.
+
+mod common;
+
+use common::{root, text, vodbench};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// `tests/fixtures/tiny.toml` with `from` replaced by `to`, written into `dir`.
+fn tiny_with(dir: &Path, name: &str, edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(root().join("tests/fixtures/tiny.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// The issue's configurations: refused at once, naming the key that dominates.
+#[test]
+fn issue37_huge_configurations_are_refused_before_allocating() {
+    let tmp = tempfile::tempdir().unwrap();
+    let long = tiny_with(
+        tmp.path(),
+        "long.toml",
+        &[(
+            "duration = \"2min\"",
+            "duration = \"1000h\"\nsample_interval = \"1ms\"",
+        )],
+    );
+    let wide = tiny_with(
+        tmp.path(),
+        "wide.toml",
+        &[
+            (
+                "count = 8\nlength = \"5min\"",
+                "count = 100000\nlength = \"2h\"",
+            ),
+            (
+                "nodes = 1\ndisks_per_node = 2",
+                "nodes = 64\ndisks_per_node = 64",
+            ),
+        ],
+    );
+    for (file, key) in [(&long, "run.sample_interval"), (&wide, "videos.count")] {
+        for command in ["check", "run"] {
+            let started = Instant::now();
+            let out = tmp.path().join("out");
+            let o = vodbench(
+                &[command, file, "--out", out.to_str().unwrap()]
+                    [..if command == "check" { 2 } else { 4 }],
+            );
+            let (stdout, stderr) = text(&o);
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{command} {file}: {stdout}{stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("key `{key}`"))
+                    && stderr.contains("more than the limit of 8192.0 MiB (--max-memory)"),
+                "{command} {file}: {stderr}"
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "refused before allocating"
+            );
+            assert!(!out.exists());
+        }
+    }
+    // the limit is the user's to set
+    let o = vodbench(&["check", "--max-memory", "1MiB", "tests/fixtures/tiny.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("limit of 1.0 MiB"), "{:?}", text(&o));
+    let o = vodbench(&["check", "--max-memory", "lots", "tests/fixtures/tiny.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--max-memory: `lots` is not a size"));
+}
+
+/// The estimate `check --max-memory 1B` reports for `file`, in MiB.
+fn estimate_mib(file: &str) -> f64 {
+    let o = vodbench(&["check", "--max-memory", "1B", file]);
+    let stderr = text(&o).1;
+    let at = stderr.find("need about ").expect(&stderr) + "need about ".len();
+    stderr[at..].split(' ').next().unwrap().parse().unwrap()
+}
+
+/// The peak resident memory of `vodbench run file`, in MiB, measured by `/usr/bin/time`.
+fn measured_mib(time: &Path, file: &str, out: &Path) -> f64 {
+    let o = std::process::Command::new(time)
+        .args([
+            "-f",
+            "%M",
+            env!("CARGO_BIN_EXE_vodbench"),
+            "run",
+            file,
+            "-q",
+            "--out",
+        ])
+        .arg(out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let kib: f64 = text(&o).1.lines().last().unwrap().trim().parse().unwrap();
+    kib / 1024.0
+}
+
+/// Within a factor of two of the measured peak, on the bundled on-demand scenarios of one
+/// configuration and on sweep files whose points all run (SPIFFI Tables 2 and 3).
+#[test]
+fn issue37_the_estimate_is_within_a_factor_of_two_of_the_peak() {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        println!("skipped: no /usr/bin/time to measure a peak with (Debian package `time`)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for file in [
+        "tests/fixtures/tiny.toml",
+        "scenarios/zipf1.toml",
+        "scenarios/interactive.toml",
+        "scenarios/spiffi/fig19-pauses.toml",
+        "scenarios/spiffi/piggyback-5min.toml",
+        "scenarios/spiffi/scaleup-x4.toml",
+        "scenarios/spiffi/table3-cost.toml",
+    ] {
+        let estimate = estimate_mib(file);
+        let measured = measured_mib(time, file, &tmp.path().join("out"));
+        let ratio = estimate / measured;
+        println!("{file}: estimate {estimate:.1} MiB, measured {measured:.1} MiB");
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{file}: estimate {estimate:.1} MiB, measured {measured:.1} MiB"
+        );
+    }
+}
