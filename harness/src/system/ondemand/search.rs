@@ -83,11 +83,11 @@ impl Searchable for OnDemand {
 }
 
 /// A resolved scenario (as JSON) without what cannot change what its simulations measure:
-/// `name`, `description`, `[paper]`, `[cost]`, and the seed and terminal count, which a
-/// search sets for each run.
+/// `name`, `description`, `[paper]`, `[cost]`, `[analytic]`, and the seed and terminal count,
+/// which a search sets for each run.
 fn configuration(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
-        for k in ["name", "description", "paper", "cost", "seed"] {
+        for k in ["name", "description", "paper", "cost", "analytic", "seed"] {
             o.remove(k);
         }
         if let Some(t) = o.get_mut("terminals").and_then(|t| t.as_object_mut()) {
