@@ -241,3 +241,29 @@ fn a_sweep_shows_the_model_beside_the_simulated_maximum() {
         "{csv}"
     );
 }
+
+/// `vodbench search` reports the model's maximum beside the answer (`search.json`'s
+/// `model_max_terminals`, a `model:` line): Fig. 8's file at its base block, 128 KB, where
+/// eq. 3 gives 14.52 streams.
+#[test]
+fn a_search_reports_the_model_beside_its_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text_ = std::fs::read_to_string(root().join("scenarios/wu/fig8-single-disk.toml")).unwrap();
+    let one = &text_[..text_.find("[sweep]").unwrap()];
+    let file = tmp.path().join("one.toml");
+    std::fs::write(&file, one).unwrap();
+    let dir = tmp.path().join("s");
+    let out = vodbench(&[
+        "search",
+        file.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("model: 14\n"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("search.json")).unwrap()).unwrap();
+    assert_eq!(json["model_max_terminals"], 14.0);
+    assert_eq!(json["max_terminals"], 14);
+}

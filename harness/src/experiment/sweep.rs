@@ -57,18 +57,6 @@ pub fn sweep_search(
             Ok(r)
         })
         .collect::<Result<_, RunError>>()?;
-    // each point's analytic model, the column beside the paper's and vodbench's maxima
-    let models: Vec<Option<f64>> = suite
-        .points
-        .iter()
-        .map(|p| {
-            let a = p.scenario.analysis().map_err(|e| RunError::Point {
-                label: p.label(),
-                error: Box::new(RunError::Scenario(e)),
-            })?;
-            Ok(a.and_then(|a| a.values.get("max_terminals").copied()))
-        })
-        .collect::<Result<_, RunError>>()?;
     let mut points: Vec<PointSearch> = suite
         .points
         .iter()
@@ -105,7 +93,7 @@ pub fn sweep_search(
                     .map(|c| c / r.max_terminals as f64),
                 paper,
                 ratio,
-                model_max_terminals: models[i],
+                model_max_terminals: r.model_max_terminals,
             }
         })
         .collect();

@@ -294,6 +294,9 @@ pub trait Searchable: System {
     fn expected_load(point: &Self::Point) -> u32;
     /// The published maximum it carries (`[paper] max_terminals`), if any.
     fn published_max(point: &Self::Point) -> Option<f64>;
+    /// The maximum its analytic model predicts (`max_terminals` of its `[analytic]` model),
+    /// if it has one; a model that cannot take the point is an error at its key.
+    fn model_max(point: &Self::Point) -> Result<Option<f64>, ScenarioError>;
     /// What the simulations of one search, run on `threads` threads, share.
     fn shared(threads: usize) -> Self::Shared;
     /// Simulates `point` at `load` with `seed`.

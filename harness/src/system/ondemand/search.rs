@@ -9,6 +9,7 @@ use super::spec::{Scenario, MAX_TERMINALS};
 use super::video::LibraryMemo;
 use super::OnDemand;
 use crate::results::search::AnswerStats;
+use crate::spec::ScenarioError;
 use crate::system::{CacheIdentity, ProbeOptions, ProbeOutcome, RunError, Searchable};
 
 impl Searchable for OnDemand {
@@ -30,6 +31,11 @@ impl Searchable for OnDemand {
 
     fn published_max(s: &Scenario) -> Option<f64> {
         s.file.paper.get("max_terminals").copied()
+    }
+
+    fn model_max(s: &Scenario) -> Result<Option<f64>, ScenarioError> {
+        Ok(s.analysis()?
+            .and_then(|a| a.values.get("max_terminals").copied()))
     }
 
     fn shared(threads: usize) -> LibraryMemo {
