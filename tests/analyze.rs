@@ -267,3 +267,73 @@ fn a_search_reports_the_model_beside_its_answer() {
     assert_eq!(json["model_max_terminals"], 14.0);
     assert_eq!(json["max_terminals"], 14);
 }
+
+/// The other seeds' models end to end on SPIFFI's base configuration (`zipf1.toml`: 16 disks,
+/// 512 KiB stripe, 4 Mbit/s, 200 terminals), each value recomputed here from its formula.
+#[test]
+fn the_other_models_analyse_spiffis_base_configuration() {
+    let base = std::fs::read_to_string(root().join("scenarios/zipf1.toml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let analyse = |table: &str| {
+        let file = tmp.path().join("m.toml");
+        std::fs::write(&file, format!("{base}\n[analytic]\n{table}\n")).unwrap();
+        let dir = tmp.path().join("o");
+        let out = vodbench(&[
+            "analyze",
+            file.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{table}: {}", text(&out).1);
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("analysis.json")).unwrap()).unwrap();
+        json["points"][0]["analysis"]["values"].clone()
+    };
+    let close = |got: &serde_json::Value, want: f64| {
+        let got = got.as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+            "{got} vs {want}"
+        );
+    };
+    let (s, a, n, disks) = (524_288.0, 4e6, 200.0, 16.0);
+    // the media-bandwidth bound: 16 × 7.4 MB/s over 0.5 MB/s per terminal
+    let v = analyse("name = \"spiffi-capacity\"");
+    close(&v["max_terminals_real"], disks * 7.4e6 / (a / 8.0));
+    assert_eq!(v["max_terminals"], 236.0);
+    close(
+        &v["disks.utilization_mean_ratio"],
+        n / (disks * 7.4e6 / (a / 8.0)),
+    );
+    // 2NS and the transmit bound
+    let v = analyse("name = \"pappas-memory\"\ntransmit_rate = \"122Mbit/s\"");
+    close(&v["memory_dblbuf_bytes"], 2.0 * n * s);
+    close(&v["round_s"], s * 8.0 / a);
+    close(&v["max_terminals_transmit"], 122e6 / a);
+    // eq. 1-3 with S = 4 fragments of the stripe
+    let v = analyse("name = \"jadav-timing\"\nstripe_factor = 4\nserver_nodes = 16");
+    let (r_pl, p_i) = (a / 8.0, 65_536.0);
+    close(&v["delta_i_s"], p_i / r_pl);
+    close(&v["delta_s_s"], 4.0 * s / r_pl);
+    let delta_io = 0.008 + 0.00803 + s / 10e6 + s / 13.8e6;
+    close(&v["delta_io_s"], delta_io);
+    close(&v["t_max_slack_s"], 4.0 * s / r_pl - delta_io);
+}
+
+/// A broadcast file whose model does not give what a broadcast run reports is refused at
+/// its table, and a model that needs what a broadcast does not have says so.
+#[test]
+fn a_broadcast_model_must_give_the_runs_theory_values() {
+    let base = std::fs::read_to_string(root().join("tests/fixtures/broadcast-tiny.toml")).unwrap();
+    let with = base.replace(
+        "[broadcast.schedule]",
+        "[broadcast.analytic]\nname = \"wu-blocksize\"\n\n[broadcast.schedule]",
+    );
+    let (code, err) = analyze_text(&with);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("broadcast.analytic") && err.contains("block_bytes"),
+        "{err}"
+    );
+}
