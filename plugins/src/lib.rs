@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod admission;
+pub mod analytic;
 pub mod broadcast;
 pub mod buffer_pool;
 pub mod client_buffer;
@@ -26,8 +27,8 @@ pub mod prefetcher;
 pub mod scheduler;
 
 use vodbench_plugin_api::plugin::{
-    Admission, BroadcastSchedule, BufferPool, DiskModel, DiskScheduler, Interconnect, Layout,
-    Prefetcher, Registry,
+    Admission, AnalyticModel, BroadcastSchedule, BufferPool, DiskModel, DiskScheduler,
+    Interconnect, Layout, Prefetcher, Registry,
 };
 
 /// Adds every built-in plugin to `r` and makes the built-in defaults its defaults.
@@ -41,13 +42,16 @@ pub fn register_all(r: &mut Registry) {
     admission::register(r);
     broadcast::register(r);
     client_buffer::register(r);
+    analytic::register(r);
     set_defaults(r);
 }
 
 /// The plugin each scenario table gets when a scenario leaves it out: SPIFFI's server
 /// (§6.2, Table 1: the ST15150N, the elevator, global LRU, standard prefetching, full
 /// striping, the 5 µs + 0.04 µs/byte network, every stream admitted), the IDEAL broadcast
-/// schedule, a linear receiver disk, and the mechanical model for `vodbench disk replay`.
+/// schedule with Waldvogel's eq. 1-2 as its analytic model, a linear receiver disk, and the
+/// mechanical model for `vodbench disk replay`. An on-demand scenario's `[analytic]` has no
+/// default: a scenario names the model it wants evaluated.
 pub fn set_defaults(r: &mut Registry) {
     let table = |pairs: &[(&str, &str)]| -> toml::Table {
         pairs
@@ -65,6 +69,7 @@ pub fn set_defaults(r: &mut Registry) {
     r.set_default::<dyn Admission>("admission", "accept-all", none());
     r.set_default::<dyn BroadcastSchedule>("broadcast.schedule", "ideal", none());
     r.set_default::<dyn DiskModel>("receiver.disk", "linear", none());
+    r.set_default::<dyn AnalyticModel>("broadcast.analytic", "waldvogel-bandwidth", none());
     // `vodbench disk replay` without `--model`: the DiskSim-accurate model
     r.set_default::<dyn DiskModel>("disk.replay", "mechanical", none());
 }

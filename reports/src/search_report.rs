@@ -106,6 +106,17 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             detail: format!("terminal cap {}", s["terminal_cap"]),
         },
     ];
+    if let Some(model) = s["model_max_terminals"].as_f64() {
+        let ours = num(&s["max_terminals"]);
+        p.cards.push(Card {
+            label: "model".into(),
+            value: fmt_num(model),
+            detail: format!(
+                "vodbench {:+.1} % ([analytic])",
+                (ours - model) / model * 100.0
+            ),
+        });
+    }
     if let Some(paper) = s["paper_max_terminals"].as_f64() {
         let ours = num(&s["max_terminals"]);
         p.cards.push(Card {

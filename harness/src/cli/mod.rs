@@ -26,6 +26,7 @@ use crate::system::RunError;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod analyze;
 mod baseline;
 mod bench;
 mod check;
@@ -81,6 +82,9 @@ enum Command {
     /// parallel, beside the paper's values; writes sweep.json, sweep.csv, sweep.md and
     /// report.html.
     Sweep(sweep::SweepArgs),
+    /// Evaluate the analytic model a scenario declares (`[analytic]`) at every point, in
+    /// closed form; writes analysis.json and CSV.
+    Analyze(analyze::AnalyzeArgs),
     /// Print the paper-vs-vodbench markdown tables of saved `vodbench sweep` folders.
     SweepTable(sweep_table::SweepTableArgs),
     /// Validate scenario files without running them.
@@ -122,6 +126,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Rerun(args) => rerun::cmd(registry, outputs, args),
         Command::Search(args) => search::cmd(registry, outputs, args),
         Command::Sweep(args) => sweep::cmd(registry, outputs, args),
+        Command::Analyze(args) => analyze::cmd(registry, args),
         Command::SweepTable(args) => sweep_table::cmd(args),
         Command::Check(args) => check::cmd(registry, args),
         Command::Schema(args) => schema::cmd(registry, args),

@@ -1,5 +1,5 @@
 //! Experiments over many simulations, with typed results and typed errors: what the
-//! commands `search`, `sweep` and `disk replay` drive, without printing anything.
+//! commands `search`, `sweep`, `disk replay` and `analyze` drive, without printing anything.
 //!
 //! ```text
 //!  search     the largest load without glitches (SPIFFI §7.1): replications, each a climb
@@ -9,11 +9,13 @@
 //!  sweep      a search at every point of an on-demand sweep, with scaleup and cost
 //!  checkpoint each point's search saved as it finishes (sweep --resume)
 //!  disk_replay  a block trace through one disk model, against a reference
+//!  analyze    every point's analytic model evaluated in closed form (no simulation)
 //! ```
 //!
 //! The results are plain data in [`crate::results`]; the command line (`cli`) parses
 //! flags, shows progress, writes the output folders and maps errors to exit codes.
 
+pub mod analyze;
 pub mod cache;
 pub mod checkpoint;
 pub mod disk_replay;

@@ -268,6 +268,8 @@ pub fn search_cached<S: Searchable>(
     cache: Option<&RunCache>,
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<SearchResult, RunError> {
+    // a model that cannot take the point is refused before any simulation
+    S::model_max(point)?;
     let cache = cache.and_then(|c| {
         c.key::<S>(point, opts.stop_at_glitch)
             .ok()
@@ -337,6 +339,8 @@ pub fn assemble<S: Searchable>(
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: S::published_max(point),
+        // checked by `search_cached` before the search ran
+        model_max_terminals: S::model_max(point).ok().flatten(),
         start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
             .clamp(1, cap),
         climb_from_percent: opts.climb_from_percent,
@@ -531,6 +535,9 @@ pub fn summary_text(r: &SearchResult) -> String {
     }
     if let Some(p) = r.paper_max_terminals {
         out.push_str(&format!("paper: {p}\n"));
+    }
+    if let Some(m) = r.model_max_terminals {
+        out.push_str(&format!("model: {m}\n"));
     }
     out
 }

@@ -9,7 +9,7 @@
 //! (§7.6, Table 2) and its cost per terminal when the scenario has a `[cost]` (Table 3).
 //!
 //! Outputs: `sweep.json`, `sweep.csv` (one row per point), `sweep.md`, a markdown table of
-//! paper vs vodbench (`vodbench sweep-table` prints it again from saved folders), a
+//! paper vs vodbench (and the `[analytic]` model's maximum where the scenario has one) (`vodbench sweep-table` prints it again from saved folders), a
 //! `curve-NNN.csv` per point, and `report.html` from the installed reporter (the
 //! `vodbench-reports` crate draws the maxima, the paper's beside them and [`table`]).
 
@@ -93,6 +93,7 @@ pub fn sweep_search(
                     .map(|c| c / r.max_terminals as f64),
                 paper,
                 ratio,
+                model_max_terminals: r.model_max_terminals,
             }
         })
         .collect();
@@ -171,6 +172,10 @@ pub fn sweep_csv(r: &SweepResult) -> String {
         .map(String::from),
     );
     head.extend(paper_keys.iter().map(|k| csv_field(&format!("paper_{k}"))));
+    let has_model = r.points.iter().any(|p| p.model_max_terminals.is_some());
+    if has_model {
+        head.push("model_max_terminals".into());
+    }
     let opt = |x: Option<f64>| x.map(|v| format!("{v}")).unwrap_or_default();
     let mut out = head.join(",") + "\n";
     for p in &r.points {
@@ -200,6 +205,9 @@ pub fn sweep_csv(r: &SweepResult) -> String {
             opt(p.ratio),
         ]);
         row.extend(paper_keys.iter().map(|k| opt(p.paper.get(*k).copied())));
+        if has_model {
+            row.push(opt(p.model_max_terminals));
+        }
         out.push_str(&row.join(","));
         out.push('\n');
     }
@@ -248,6 +256,12 @@ pub fn table(r: &SweepResult) -> (Vec<String>, Vec<Vec<String>>) {
         head.push("paper".into());
         cells.push(Box::new(move |p| {
             p.paper.get("max_terminals").map_or_else(dash, |x| num(*x))
+        }));
+    }
+    if any(&|p: &PointSearch| p.model_max_terminals.is_some()) {
+        head.push("model".into());
+        cells.push(Box::new(move |p| {
+            p.model_max_terminals.map_or_else(dash, num)
         }));
     }
     head.push("vodbench (90 % CI)".into());

@@ -2,9 +2,10 @@
 //!
 //! These are plain data, serialised to `summary.json` and to CSV/Parquet tables; reports read
 //! them back and never re-simulate (DESIGN §5–6). An on-demand run's results are here; a
-//! search's ([`search`]), a sweep's ([`sweep`]) and a broadcast run's ([`broadcast`]) have a
-//! file each.
+//! search's ([`search`]), a sweep's ([`sweep`]), a broadcast run's ([`broadcast`]) and an
+//! analysis's ([`analysis`]) have a file each.
 
+pub mod analysis;
 pub mod broadcast;
 pub mod search;
 pub mod sweep;

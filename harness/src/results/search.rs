@@ -124,6 +124,9 @@ pub struct SearchResult {
     /// The published maximum (`[paper] max_terminals` of the scenario), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paper_max_terminals: Option<f64>,
+    /// The maximum the scenario's analytic model predicts (`[analytic]`), if it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_max_terminals: Option<f64>,
     /// Terminal count the replications start from
     /// ([`climb_start_at`](crate::experiment::search::climb_start_at) of `terminals.count`).
     pub start_terminals: u32,

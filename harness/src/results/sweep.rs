@@ -48,6 +48,9 @@ pub struct PointSearch {
     pub paper: BTreeMap<String, f64>,
     /// max_terminals / paper max_terminals.
     pub ratio: Option<f64>,
+    /// The point's analytic model's `max_terminals` (`[analytic]`), when it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_max_terminals: Option<f64>,
 }
 
 /// What `sweep.json` holds.

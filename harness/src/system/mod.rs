@@ -21,7 +21,10 @@ pub mod broadcast;
 pub mod ondemand;
 
 use crate::output::Folder;
-use crate::plugin::Registry;
+use crate::plugin::{
+    Analysis, AnalyticModel, BuildContext, ModelInput, PluginError, Registry, Resolved,
+};
+use crate::results::analysis::PointAnalysis;
 use crate::results::search::AnswerStats;
 use crate::spec::{ScenarioError, Source};
 use crate::time::SimTime;
@@ -179,6 +182,51 @@ pub trait System {
     ) -> String;
     /// What `vodbench bench` counts of a run.
     fn work(outcome: &Self::Outcome) -> Work;
+    /// Each point's analytic model evaluated (`vodbench analyze`): the second way to answer
+    /// a scenario, in closed form. Errors name the key whose value the model cannot take.
+    fn analyze(suite: &Self::Suite) -> Result<Vec<PointAnalysis>, ScenarioError>;
+}
+
+/// The analytic model `model`, chosen at table `slot`, evaluated at `input`; its errors as
+/// scenario errors through `at`, at the key they name (a quantity's scenario key or the
+/// model's parameter), and every value checked to be finite.
+pub(crate) fn evaluate_model(
+    model: &Resolved<dyn AnalyticModel>,
+    slot: &str,
+    ctx: &BuildContext<'_>,
+    input: &ModelInput,
+    at: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<Analysis, ScenarioError> {
+    let name = model.name;
+    let err = |e: PluginError| match e {
+        PluginError::InvalidParam { path, message } if !path.is_empty() => {
+            at(&path, format!("analytic model `{name}`: {message}"))
+        }
+        e => at(slot, format!("analytic model `{name}`: {e}")),
+    };
+    let analysis = model
+        .build(ctx)
+        .and_then(|m| m.evaluate(input))
+        .map_err(err)?;
+    let cells = analysis.values.iter().map(|(k, v)| (k.clone(), *v)).chain(
+        analysis.tables.iter().flat_map(|t| {
+            t.rows
+                .iter()
+                .flatten()
+                .map(move |v| (format!("table {}", t.name), *v))
+        }),
+    );
+    for (key, v) in cells {
+        if !v.is_finite() {
+            return Err(at(
+                slot,
+                format!(
+                    "analytic model `{name}` broke its contract: {key} is {v}, not a finite number"
+                ),
+            ));
+        }
+    }
+    Ok(analysis)
 }
 
 /// How a search runs each of its simulations.
@@ -246,6 +294,9 @@ pub trait Searchable: System {
     fn expected_load(point: &Self::Point) -> u32;
     /// The published maximum it carries (`[paper] max_terminals`), if any.
     fn published_max(point: &Self::Point) -> Option<f64>;
+    /// The maximum its analytic model predicts (`max_terminals` of its `[analytic]` model),
+    /// if it has one; a model that cannot take the point is an error at its key.
+    fn model_max(point: &Self::Point) -> Result<Option<f64>, ScenarioError>;
     /// What the simulations of one search, run on `threads` threads, share.
     fn shared(threads: usize) -> Self::Shared;
     /// Simulates `point` at `load` with `seed`.

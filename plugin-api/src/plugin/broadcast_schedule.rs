@@ -180,16 +180,6 @@ impl Schedule {
     }
 }
 
-/// Eq. 1: the exact mean bandwidth of IDEAL, `Σ_{f=1..n} 1/(w + f)`, in playout rates.
-pub fn ideal_bandwidth(frames: u32, delay: u32) -> f64 {
-    (1..=frames).map(|f| 1.0 / f64::from(delay + f)).sum()
-}
-
-/// Eq. 1's approximation `ln((n + w) / w)`.
-pub fn ideal_bandwidth_approx(frames: u32, delay: u32) -> f64 {
-    (f64::from(frames + delay) / f64::from(delay.max(1))).ln()
-}
-
 /// A broadcast schedule policy: which frames go out in which instant.
 ///
 /// The contract: every frame gets transmission instants in `1..=spec.horizon` such that a

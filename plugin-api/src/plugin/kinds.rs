@@ -12,8 +12,8 @@
 use super::context::BuildContext;
 use super::error::PluginError;
 use super::{
-    Admission, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel, DiskScheduler, Interconnect,
-    Layout, Prefetcher,
+    Admission, AnalyticModel, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel,
+    DiskScheduler, Interconnect, Layout, Prefetcher,
 };
 use serde::Serialize;
 use std::any::Any;
@@ -269,4 +269,7 @@ kinds! {
     /// `[receiver.buffer]`: [`ClientBuffer`].
     ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer",
         "which frames a broadcast receiver spills to disk together";
+    /// `[analytic]`: [`AnalyticModel`].
+    AnalyticModel => dyn AnalyticModel, analytic_models, "analytic",
+        "what a closed-form model predicts at a scenario point";
 }

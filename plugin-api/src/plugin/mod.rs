@@ -16,6 +16,7 @@
 //! | `admission` | [`Admission`] | whether a new stream is accepted |
 //! | `broadcast.schedule` | [`BroadcastSchedule`] | which frames a periodic broadcast sends when |
 //! | `receiver.buffer` | [`ClientBuffer`] | which frames a broadcast receiver spills to disk together |
+//! | `analytic` | [`AnalyticModel`] | what a closed-form model predicts at a scenario point |
 //!
 //! The kinds are declared once, in the table of `kinds.rs` ([`Kind`]). Built-ins live in the
 //! `vodbench-plugins` crate and register through exactly this API, as a third-party crate
@@ -23,6 +24,7 @@
 //! the simulator names no built-in.
 
 mod admission;
+mod analytic_model;
 mod broadcast_schedule;
 mod buffer_pool;
 mod client_buffer;
@@ -38,10 +40,8 @@ mod prefetcher;
 mod registry;
 
 pub use admission::{Admission, ServerLoad, StreamRequest, Verdict};
-pub use broadcast_schedule::{
-    ideal_bandwidth, ideal_bandwidth_approx, BroadcastSchedule, Schedule, ScheduleSpec,
-    WindowViolation,
-};
+pub use analytic_model::{Analysis, AnalysisTable, AnalyticModel, ModelInput, Quantity};
+pub use broadcast_schedule::{BroadcastSchedule, Schedule, ScheduleSpec, WindowViolation};
 pub use buffer_pool::BufferPool;
 pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
 pub use context::BuildContext;

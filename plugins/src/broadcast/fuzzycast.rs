@@ -14,10 +14,11 @@
 //! `peak` defaults to `⌈Σ 1/(w + f)⌉ + 1`, one frame above the mean. The least-crowded search
 //! is a range-minimum over a segment tree, `O(log horizon)` per copy.
 
+use crate::analytic::waldvogel_bandwidth::ideal_bandwidth;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vodbench_plugin_api::plugin::{
-    ideal_bandwidth, BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
+    BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
 };
 
 /// Parameters of `fuzzycast`.

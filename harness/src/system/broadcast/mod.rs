@@ -65,6 +65,7 @@ pub enum BroadcastError {
 
 use crate::output::{Folder, TableFormat};
 use crate::plugin::Registry;
+use crate::results::analysis::PointAnalysis;
 use crate::spec::{ScenarioError, Source};
 use crate::system::{Progress, RunError, System, Work};
 use std::path::Path;
@@ -172,6 +173,29 @@ impl System for Broadcast {
             Self::work(outcome).units / wall.as_secs_f64().max(1e-9) / 1e6,
             dir.display()
         )
+    }
+
+    fn analyze(suite: &BroadcastSuite) -> Result<Vec<PointAnalysis>, ScenarioError> {
+        // every point's model was evaluated when it was loaded
+        Ok(suite
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PointAnalysis {
+                point: i,
+                values: crate::system::ondemand::outputs::values_json(&p.point),
+                label: p
+                    .point
+                    .iter()
+                    .map(|(_, v)| crate::spec::grid::value_text(v))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                model: Some(p.analytic.name.to_string()),
+                params: p.analytic.params.clone(),
+                analysis: Some(p.analysis.clone()),
+                paper: p.file.paper.clone(),
+            })
+            .collect())
     }
 
     fn work(outcome: &SuiteResults) -> Work {

@@ -6,9 +6,7 @@
 use super::receiver::{expected_buffer, receive, ClientOutcome, Sample};
 use super::scenario::{build_context, BroadcastScenario, BroadcastSuite, Derived};
 use super::BroadcastError;
-use crate::plugin::{
-    ideal_bandwidth, ideal_bandwidth_approx, BuildContext, Schedule, ScheduleSpec,
-};
+use crate::plugin::{BuildContext, Schedule, ScheduleSpec};
 use crate::results::{Column, Table};
 use crate::rng::stream;
 use rand::Rng;
@@ -181,11 +179,12 @@ fn run_point(
         *hist.entry(c).or_default() += 1;
     }
     let (mean_bw, peak_bw) = schedule.bandwidth(from as u32);
-    let ideal = ideal_bandwidth(d.frames, d.delay);
+    // the analytic model's values (Waldvogel eq. 1-2), checked present when loaded
+    let theory = |k: &str| s.analysis.values.get(k).copied().unwrap_or(f64::NAN);
+    let ideal = theory("schedule.ideal_bandwidth_ratio");
     let sum = |f: fn(&ClientOutcome) -> u64| clients.iter().map(f).sum::<u64>();
     let max = |f: fn(&ClientOutcome) -> u32| clients.iter().map(f).max().unwrap_or(0);
     let ratios: Vec<f64> = clients.iter().map(ClientOutcome::io_time_ratio).collect();
-    let nw = f64::from(d.frames + d.delay);
     let receivers = ReceiverSummary {
         client_io_time_ratio: sum(|c| c.io_time_ns) as f64 / sum(|c| c.playout_ns).max(1) as f64,
         client_io_time_min_ratio: ratios.iter().copied().fold(f64::INFINITY, f64::min),
@@ -214,9 +213,9 @@ fn run_point(
         peak_disk_frames: max(|c| c.peak_disk_frames),
         peak_buffered_frames: max(|c| c.peak_buffered_frames),
         peak_buffered_ratio: f64::from(max(|c| c.peak_buffered_frames)) / f64::from(d.frames),
-        peak_buffered_theory_frames: nw / std::f64::consts::E,
+        peak_buffered_theory_frames: theory("receivers.peak_buffered_theory_frames"),
         peak_buffered_instant: clients[0].peak_buffered_instant,
-        peak_buffered_theory_instant: nw / std::f64::consts::E,
+        peak_buffered_theory_instant: theory("receivers.peak_buffered_theory_instant"),
     };
     let summary = BroadcastSummary {
         scenario: name.to_string(),
@@ -236,7 +235,7 @@ fn run_point(
             mean_bandwidth_ratio: mean_bw,
             peak_bandwidth_ratio: f64::from(peak_bw),
             ideal_bandwidth_ratio: ideal,
-            ideal_bandwidth_approx_ratio: ideal_bandwidth_approx(d.frames, d.delay),
+            ideal_bandwidth_approx_ratio: theory("schedule.ideal_bandwidth_approx_ratio"),
             mean_over_ideal_ratio: mean_bw / ideal,
             transmissions: schedule.total_transmissions(),
             horizon_instants: schedule.spec().horizon,

@@ -24,7 +24,8 @@
 //! ```
 
 use crate::plugin::{
-    BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind, Registry, Resolved,
+    Analysis, AnalyticModel, BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind,
+    ModelInput, Registry, Resolved,
 };
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::{ScenarioError, Source};
@@ -86,6 +87,11 @@ pub struct BroadcastSection {
     /// Broadcast schedule plugin (default: the binary's; `ideal` in vodbench).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<PluginTable>,
+    /// The analytic model of the broadcast, whose values a run prints beside the measured
+    /// ones and `vodbench analyze` evaluates (default: the binary's; `waldvogel-bandwidth`,
+    /// eq. 1-2, in vodbench). Recorded in manifests only when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analytic: Option<PluginTable>,
 }
 
 fn default_rate() -> u32 {
@@ -143,6 +149,11 @@ pub struct BroadcastScenario {
     pub buffer: Resolved<dyn ClientBuffer>,
     /// `[receiver.disk]`
     pub disk: Resolved<dyn DiskModel>,
+    /// `[broadcast.analytic]`
+    pub analytic: Resolved<dyn AnalyticModel>,
+    /// What the analytic model predicts at this point (evaluated once, when the point is
+    /// loaded).
+    pub analysis: Analysis,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
     pub chosen: Vec<Chosen>,
 }
@@ -163,6 +174,11 @@ pub const SLOTS: &[Slot] = &[
         key: "receiver.disk",
         kind: Kind::DiskModel,
         recorded_when_chosen: false,
+    },
+    Slot {
+        key: "broadcast.analytic",
+        kind: Kind::AnalyticModel,
+        recorded_when_chosen: true,
     },
 ];
 
@@ -402,10 +418,15 @@ impl BroadcastSuite {
         let buffer = slots::resolve(registry, SLOTS[1].key, &file.receiver.buffer, at)?;
         let disk_table = table(2, file.receiver.disk.as_ref())?;
         let disk = slots::resolve(registry, SLOTS[2].key, &disk_table, at)?;
+        // the analytic model's default is not written into the file: a scenario without
+        // [broadcast.analytic] is recorded as it was written
+        let analytic_table = table(3, file.broadcast.analytic.as_ref())?;
+        let analytic = slots::resolve(registry, SLOTS[3].key, &analytic_table, at)?;
         let chosen = vec![
             chosen_of(&SLOTS[0], &schedule, file.broadcast.schedule.is_some()),
             chosen_of(&SLOTS[1], &buffer, true),
             chosen_of(&SLOTS[2], &disk, file.receiver.disk.is_some()),
+            chosen_of(&SLOTS[3], &analytic, file.broadcast.analytic.is_some()),
         ];
         file.broadcast.schedule = Some(schedule_table);
         file.receiver.disk = Some(disk_table);
@@ -415,6 +436,8 @@ impl BroadcastSuite {
             schedule,
             buffer,
             disk,
+            analytic,
+            analysis: Analysis::default(),
             chosen,
         };
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
@@ -435,8 +458,63 @@ impl BroadcastSuite {
         s.disk
             .build(&c)
             .map_err(|e| cannot("receiver.disk", s.disk.name, e))?;
-        Ok(s)
+        let c = build_context(&s, &d, "analytic", 0, base_dir);
+        let analysis = crate::system::evaluate_model(
+            &s.analytic,
+            "broadcast.analytic",
+            &c,
+            &model_input(&s.file, &d),
+            at,
+        )?;
+        if let Some(k) = THEORY_KEYS
+            .iter()
+            .find(|k| !analysis.values.contains_key(**k))
+        {
+            return Err(at(
+                "broadcast.analytic",
+                format!(
+                    "analytic model `{}` gives no `{k}`, which a broadcast run reports beside \
+                     what it measures; choose a model that gives {} (e.g. waldvogel-bandwidth)",
+                    s.analytic.name,
+                    THEORY_KEYS.join(", ")
+                ),
+            ));
+        }
+        Ok(BroadcastScenario { analysis, ..s })
     }
+}
+
+/// The values of a broadcast point's analytic model that its run reports beside the measured
+/// ones (Waldvogel eq. 1 and 2 in vodbench).
+pub const THEORY_KEYS: [&str; 4] = [
+    "schedule.ideal_bandwidth_ratio",
+    "schedule.ideal_bandwidth_approx_ratio",
+    "receivers.peak_buffered_theory_frames",
+    "receivers.peak_buffered_theory_instant",
+];
+
+/// A broadcast point as an analytic model sees it: the movie's frames, the delay in frame
+/// times, the frame rate, the bit rate and the receivers.
+pub fn model_input(file: &BroadcastFile, d: &Derived) -> ModelInput {
+    let mut i = ModelInput::new("broadcast", "broadcast.analytic");
+    i.set("frames", f64::from(d.frames), "broadcast.frames")
+        .set("delay_instants", f64::from(d.delay), "broadcast.delay")
+        .set(
+            "frame_rate",
+            f64::from(file.broadcast.frame_rate),
+            "broadcast.frame_rate",
+        )
+        .set(
+            "bit_rate_bps",
+            file.broadcast.bit_rate.0 as f64,
+            "broadcast.bit_rate",
+        )
+        .set(
+            "clients",
+            f64::from(file.receiver.clients),
+            "receiver.clients",
+        );
+    i
 }
 
 /// The JSON Schema of broadcast scenario files (`vodbench schema --broadcast`).

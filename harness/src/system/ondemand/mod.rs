@@ -49,6 +49,7 @@ pub use queue::EventQueue;
 
 use crate::output::Folder;
 use crate::plugin::Registry;
+use crate::results::analysis::PointAnalysis;
 use crate::results::RunResults;
 use crate::spec::{ScenarioError, Source};
 use crate::system::{Progress, RunError, System, Work};
@@ -127,6 +128,7 @@ impl System for OnDemand {
             // the budget first: building the video library is what may not fit
             memory::check(&p.scenario).map_err(|e| in_point(suite, p, e))?;
             check_buildable(&p.scenario).map_err(|e| in_point(suite, p, e))?;
+            p.scenario.analysis().map_err(|e| in_point(suite, p, e))?;
         }
         Ok(())
     }
@@ -264,6 +266,31 @@ impl System for OnDemand {
             suite.points.len(),
             dir.display()
         )
+    }
+
+    fn analyze(suite: &SweepSuite) -> Result<Vec<PointAnalysis>, ScenarioError> {
+        suite
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let s = &p.scenario;
+                let analysis = s.analysis().map_err(|e| in_point(suite, p, e))?;
+                Ok(PointAnalysis {
+                    point: i,
+                    values: outputs::values_json(&p.values),
+                    label: p.label(),
+                    model: s.plugins.analytic.as_ref().map(|m| m.name.to_string()),
+                    params: s
+                        .plugins
+                        .analytic
+                        .as_ref()
+                        .map_or(serde_json::Value::Null, |m| m.params.clone()),
+                    analysis,
+                    paper: s.file.paper.clone(),
+                })
+            })
+            .collect()
     }
 
     fn work(outcome: &Vec<PointRun>) -> Work {

@@ -9,6 +9,7 @@ use super::spec::{Scenario, MAX_TERMINALS};
 use super::video::LibraryMemo;
 use super::OnDemand;
 use crate::results::search::AnswerStats;
+use crate::spec::ScenarioError;
 use crate::system::{CacheIdentity, ProbeOptions, ProbeOutcome, RunError, Searchable};
 
 impl Searchable for OnDemand {
@@ -30,6 +31,11 @@ impl Searchable for OnDemand {
 
     fn published_max(s: &Scenario) -> Option<f64> {
         s.file.paper.get("max_terminals").copied()
+    }
+
+    fn model_max(s: &Scenario) -> Result<Option<f64>, ScenarioError> {
+        Ok(s.analysis()?
+            .and_then(|a| a.values.get("max_terminals").copied()))
     }
 
     fn shared(threads: usize) -> LibraryMemo {
@@ -83,11 +89,11 @@ impl Searchable for OnDemand {
 }
 
 /// A resolved scenario (as JSON) without what cannot change what its simulations measure:
-/// `name`, `description`, `[paper]`, `[cost]`, and the seed and terminal count, which a
-/// search sets for each run.
+/// `name`, `description`, `[paper]`, `[cost]`, `[analytic]`, and the seed and terminal count,
+/// which a search sets for each run.
 fn configuration(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
-        for k in ["name", "description", "paper", "cost", "seed"] {
+        for k in ["name", "description", "paper", "cost", "analytic", "seed"] {
             o.remove(k);
         }
         if let Some(t) = o.get_mut("terminals").and_then(|t| t.as_object_mut()) {

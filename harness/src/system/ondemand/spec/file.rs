@@ -65,6 +65,11 @@ pub struct ScenarioFile {
     /// (SPIFFI §7.6, Table 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<CostSection>,
+    /// The analytic model `vodbench analyze` evaluates at this configuration (no default:
+    /// e.g. `wu-blocksize`; `vodbench plugins` lists them). It changes nothing a run
+    /// simulates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analytic: Option<PluginTable>,
 }
 
 /// `[cost]`: storage prices (SPIFFI §7.6: "9 Gbyte disks are available for approximately

@@ -43,8 +43,8 @@ pub use piggyback::PiggybackSection;
 pub use suite::{has_sweep, SweepPoint, SweepSuite};
 
 use crate::plugin::{
-    Admission, BufferPool, DiskModel, DiskScheduler, Interconnect, Kind, Layout, PluginKind,
-    Prefetcher, Registry, Resolved,
+    Admission, Analysis, AnalyticModel, BufferPool, BuildContext, DiskModel, DiskScheduler,
+    Interconnect, Kind, Layout, ModelInput, PluginKind, Prefetcher, Registry, Resolved,
 };
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::Source;
@@ -89,6 +89,11 @@ pub const SLOTS: &[Slot] = &[
         kind: Kind::Admission,
         recorded_when_chosen: true,
     },
+    Slot {
+        key: "analytic",
+        kind: Kind::AnalyticModel,
+        recorded_when_chosen: true,
+    },
 ];
 
 /// A scenario whose file parsed and validated, with every plugin resolved.
@@ -123,6 +128,8 @@ pub struct Plugins {
     pub interconnect: Resolved<dyn Interconnect>,
     /// `[admission]`
     pub admission: Resolved<dyn Admission>,
+    /// `[analytic]`, when the scenario names a model (there is no default).
+    pub analytic: Option<Resolved<dyn AnalyticModel>>,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
     pub chosen: Vec<Chosen>,
 }
@@ -204,6 +211,19 @@ impl Plugins {
             // a scenario without [admission] is recorded as it was written
             file.admission = None;
         }
+        let analytic = match &file.analytic {
+            Some(table) => {
+                let r = slots::resolve::<dyn AnalyticModel>(registry, "analytic", table, at)?;
+                chosen.push(Chosen {
+                    key: "analytic",
+                    name: r.name,
+                    params: r.params.clone(),
+                    named: true,
+                });
+                Some(r)
+            }
+            None => None,
+        };
         chosen.sort_by_key(|c| SLOTS.iter().position(|s| s.key == c.key));
         Ok(Plugins {
             disk_model,
@@ -213,6 +233,7 @@ impl Plugins {
             layout,
             interconnect,
             admission,
+            analytic,
             chosen,
         })
     }
@@ -318,6 +339,62 @@ impl Scenario {
     /// Every disk of the server.
     pub fn disks(&self) -> u32 {
         self.file.server.nodes * self.file.server.disks_per_node
+    }
+
+    /// The scenario as an analytic model sees it (`[analytic]`): its quantities in SI
+    /// units, each with its key.
+    pub fn model_input(&self) -> ModelInput {
+        let f = &self.file;
+        let mut i = ModelInput::new("on-demand", "analytic");
+        i.set("block_bytes", f.server.stripe.0 as f64, "server.stripe")
+            .set(
+                "bit_rate_bps",
+                f.videos.bit_rate.0 as f64,
+                "videos.bit_rate",
+            )
+            .set("terminals", f64::from(f.terminals.count), "terminals.count")
+            .set(
+                "terminal_memory_bytes",
+                f.terminals.memory.0 as f64,
+                "terminals.memory",
+            )
+            .set("nodes", f64::from(f.server.nodes), "server.nodes")
+            .set(
+                "disks_per_node",
+                f64::from(f.server.disks_per_node),
+                "server.disks_per_node",
+            )
+            .set("disks", f64::from(self.disks()), "server.disks_per_node")
+            .set(
+                "memory_per_node_bytes",
+                f.server.memory_per_node.0 as f64,
+                "server.memory_per_node",
+            );
+        i
+    }
+
+    /// The scenario's analytic model evaluated (`None` when it names none); errors at the
+    /// key the model cannot take.
+    pub fn analysis(&self) -> Result<Option<Analysis>, ScenarioError> {
+        let Some(model) = &self.plugins.analytic else {
+            return Ok(None);
+        };
+        let f = &self.file;
+        let ctx = BuildContext {
+            seed: f.seed,
+            component: "analytic",
+            index: 0,
+            nodes: f.server.nodes,
+            disks_per_node: f.server.disks_per_node,
+            terminals: f.terminals.count,
+            block_bytes: self.block_bytes(),
+            video_blocks: &[],
+            geometry: None,
+            pages: 0,
+            base_dir: &self.base_dir,
+        };
+        let at = |key: &str, message: String| self.source.at(key, message);
+        crate::system::evaluate_model(model, "analytic", &ctx, &self.model_input(), &at).map(Some)
     }
 
     /// The scenario's name (the `name` key, or the file stem).
