@@ -29,6 +29,7 @@
 //!   it nor `experiment`.
 #![deny(missing_docs)]
 
+pub mod atomic_write;
 pub mod cli;
 pub mod experiment;
 pub mod fuzz;

@@ -16,7 +16,6 @@
 
 use crate::results::{RunResults, Table};
 use serde::Serialize;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Table file formats.
@@ -192,22 +191,7 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
 /// Writes `bytes` to `path` atomically (temporary file + rename). Safe to call for the same
 /// path from several threads and processes at once: each writes its own temporary file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| oerr(dir, e))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id(),
-        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let mut f = std::fs::File::create(&tmp).map_err(|e| oerr(&tmp, e))?;
-    f.write_all(bytes).map_err(|e| oerr(&tmp, e))?;
-    f.sync_all().map_err(|e| oerr(&tmp, e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| oerr(path, e))
+    crate::atomic_write::write(path, bytes).map_err(|(p, e)| oerr(&p, e))
 }
 
 /// A name usable as one folder name: characters other than letters, digits, `.`, `_` and

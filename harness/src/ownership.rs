@@ -329,7 +329,7 @@ fn is_checkpoint(name: &str) -> bool {
         .is_some_and(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// A temporary file of [`crate::output::write_atomic`]: `.NAME.tmp-PID-N`.
+/// A temporary file of [`crate::atomic_write::write`]: `.NAME.tmp-PID-N`.
 fn is_atomic_temp(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('.') else {
         return false;
@@ -362,8 +362,7 @@ fn sha256_file(path: &Path) -> Result<String, OwnershipError> {
 /// Writes `mark` into `dir` atomically.
 fn write_mark(dir: &Path, mark: &Mark) -> Result<(), OwnershipError> {
     let text = serde_json::to_string_pretty(mark).map_err(|e| io(dir, e))? + "\n";
-    crate::output::write_atomic(&dir.join(MARK), text.as_bytes())
-        .map_err(|e| io(&dir.join(MARK), e.message))
+    crate::atomic_write::write(&dir.join(MARK), text.as_bytes()).map_err(|(p, e)| io(&p, e))
 }
 
 /// Marks the folder `dir` as vodbench's: records every regular file below it, except those
@@ -442,8 +441,8 @@ pub fn mark_checkpoints(dir: &Path) -> Result<(), OwnershipError> {
     if matches!(read_mark(dir), Ok(Some(m)) if m.checkpoints) {
         return Ok(());
     }
-    crate::output::write_atomic(&dir.join(MARK), checkpoints_mark_text().as_bytes())
-        .map_err(|e| io(&dir.join(MARK), e.message))
+    crate::atomic_write::write(&dir.join(MARK), checkpoints_mark_text().as_bytes())
+        .map_err(|(p, e)| io(&p, e))
 }
 
 /// Records the files `names` (relative to `dir`, as now on disk) in the mark of the

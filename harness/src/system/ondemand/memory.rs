@@ -83,7 +83,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     let blocks = blocks_per_video(v, f.server.stripe.0).min(2 * gops);
     let per_video = mul(gops + 1, 8).saturating_add(mul(blocks, 4));
     let library = mul(u64::from(v.count), per_video).saturating_add(mul(frames, 4));
-    let horizon = super::runner::horizon(s).as_nanos();
+    let horizon = s.horizon().as_nanos();
     let samples = horizon / f.run.sample_interval.0.max(1);
     let series = mul(mul(samples, SAMPLE), COPIES);
     let seconds = f.run.duration.0 / 1_000_000_000 + 1;

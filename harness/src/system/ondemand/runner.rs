@@ -3,7 +3,7 @@
 //! resolved scenario, its trace and every other file it reads, the host).
 
 use super::engine::{check_buildable, simulate_with, ClockProgress, SimOptions};
-use super::spec::{Scenario, ScenarioError, Warmup};
+use super::spec::{Scenario, ScenarioError};
 use crate::results::RunResults;
 use crate::system::RunError;
 use crate::time::SimTime;
@@ -12,17 +12,10 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// How far a generated workload must reach: warm-up estimate + measured period + one video.
+/// How far a generated workload must reach: warm-up estimate + measured period + one video
+/// ([`Scenario::horizon`]).
 pub fn horizon(s: &Scenario) -> SimTime {
-    let f = &s.file;
-    let warm = match f.run.warmup {
-        Warmup::Fixed(d) => d.0,
-        Warmup::Auto => f.workload.generate.as_ref().map_or(0, |g| g.start_spread.0),
-    };
-    SimTime::from_nanos(
-        warm.saturating_add(f.run.duration.0)
-            .saturating_add(f.videos.length.0),
-    )
+    s.horizon()
 }
 
 /// The workload events of a scenario (trace file or generator).

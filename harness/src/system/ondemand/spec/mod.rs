@@ -251,6 +251,20 @@ pub fn json_schema(registry: &Registry) -> serde_json::Value {
 }
 
 impl Scenario {
+    /// How far a generated workload must reach: warm-up estimate + measured period + one
+    /// video.
+    pub fn horizon(&self) -> crate::time::SimTime {
+        let f = &self.file;
+        let warm = match f.run.warmup {
+            Warmup::Fixed(d) => d.0,
+            Warmup::Auto => f.workload.generate.as_ref().map_or(0, |g| g.start_spread.0),
+        };
+        crate::time::SimTime::from_nanos(
+            warm.saturating_add(f.run.duration.0)
+                .saturating_add(f.videos.length.0),
+        )
+    }
+
     /// Reads, parses and validates a scenario file.
     pub fn load(path: &Path, registry: &Registry) -> Result<Scenario, ScenarioError> {
         Self::from_source(&Source::read(path)?, registry)
