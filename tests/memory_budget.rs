@@ -77,6 +77,29 @@ fn issue37_huge_configurations_are_refused_before_allocating() {
     let o = vodbench(&["check", "--max-memory", "1MiB", "tests/fixtures/tiny.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("limit of 1.0 MiB"), "{:?}", text(&o));
+    // search and sweep take the same limit, before any simulation
+    for (cmd, file) in [
+        ("search", "tests/fixtures/search_small.toml"),
+        ("sweep", "tests/fixtures/sweep_small.toml"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let o = vodbench(&[
+            cmd,
+            file,
+            "--max-memory",
+            "1MiB",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {:?}", text(&o));
+        assert!(
+            text(&o).1.contains("limit of 1.0 MiB"),
+            "{cmd}: {:?}",
+            text(&o)
+        );
+        assert!(!out.exists(), "{cmd}: nothing written");
+    }
     let o = vodbench(&["check", "--max-memory", "lots", "tests/fixtures/tiny.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("--max-memory: `lots` is not a size"));

@@ -109,6 +109,10 @@ pub(crate) struct SearchArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Refuse a scenario (each sweep point) whose run is estimated to need more memory than
+    /// this (`8GiB`, `500MiB`; default 8GiB), naming what dominates.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 /// Reads the scenario of a command that takes on-demand files only: a broadcast one is
@@ -137,6 +141,7 @@ pub(crate) fn cmd(
     outputs: &Outputs,
     args: SearchArgs,
 ) -> Result<(), CommandError> {
+    super::check::set_max_memory(args.max_memory.as_deref())?;
     let path = &args.scenario;
     let source = read_on_demand(
         path,
