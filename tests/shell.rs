@@ -5,15 +5,11 @@
 //! subcommands and flags from it as a user's shell would. The manual pages are rendered by
 //! `man` when it is installed.
 
+mod common;
+
+use common::vodbench;
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn vodbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vodbench"))
-        .args(args)
-        .output()
-        .expect("vodbench runs")
-}
 
 fn ok(out: &Output, what: &str) -> String {
     assert!(

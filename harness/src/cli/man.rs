@@ -48,9 +48,8 @@ fn collect(cmd: &clap::Command, version: &str, pages: &mut Vec<(String, Vec<u8>)
     }
 }
 
+/// Writes every page into `dir` (created if missing), each atomically.
 fn write_pages(dir: &Path) -> Result<Vec<PathBuf>, CommandError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CommandError::failure(format!("{}: {e}", dir.display())))?;
     let mut written = Vec::new();
     for (file, roff) in pages() {
         let path = dir.join(file);
