@@ -270,12 +270,34 @@ pub fn search_cached<S: Searchable>(
 ) -> Result<SearchResult, RunError> {
     // a model that cannot take the point is refused before any simulation
     S::model_max(point)?;
+    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let (outcome, stats) = with_simulator::<S, _>(point, opts, cache, |simulate| {
+        drive(S::seed(point), start, S::MAX_LOAD, opts, simulate, on_probe)
+    });
+    let (mut reps, probes, converged) = outcome?;
+    for r in &mut reps {
+        r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
+    }
+    Ok(assemble::<S>(point, opts, reps, probes, converged))
+}
+
+/// What the simulations of a search measured, by (seed, terminals).
+type Measured = std::collections::BTreeMap<(u64, u32), AnswerStats>;
+
+/// Calls `f` with the search's `simulate(seed, terminals) -> glitches` for `point` (through
+/// `cache` when given); returns what `f` returns and what every simulation measured.
+fn with_simulator<S: Searchable, T>(
+    point: &S::Point,
+    opts: &SearchOptions,
+    cache: Option<&RunCache>,
+    f: impl FnOnce(&(dyn Fn(u64, u32) -> Result<u64, RunError> + Sync)) -> Result<T, RunError>,
+) -> (Result<T, RunError>, Measured) {
     let cache = cache.and_then(|c| {
         c.key::<S>(point, opts.stop_at_glitch)
             .ok()
             .map(|key| (c, key))
     });
-    let stats = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let stats = std::sync::Mutex::new(Measured::new());
     let shared = S::shared(rayon::current_num_threads());
     let probe_options = ProbeOptions {
         stop_at_glitch: opts.stop_at_glitch,
@@ -297,22 +319,9 @@ pub fn search_cached<S: Searchable>(
         }
         Ok(keep(seed, n, &run))
     };
-    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
-    let (mut reps, probes, converged) = drive(
-        S::seed(point),
-        start,
-        S::MAX_LOAD,
-        opts,
-        &simulate,
-        on_probe,
-    )?;
-    let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
-    for r in &mut reps {
-        r.at_answer = stats.get(&(r.seed, r.max_terminals)).copied();
-    }
-    Ok(assemble::<S>(point, opts, reps, probes, converged))
+    let out = f(&simulate);
+    (out, stats.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
-
 /// The result of a search of `point` under `opts` from the replications it used, their
 /// simulations and whether the stopping rule was met (also how a `vodbench sweep
 /// --resume` rebuilds a saved point).
@@ -354,6 +363,111 @@ pub fn assemble<S: Searchable>(
     }
 }
 
+/// Replication `index`: its search with `simulate(seed, terminals) -> glitches` from `start`
+/// up to `cap` terminals, and its simulations in the order they ran.
+fn replicate<E>(
+    scenario_seed: u64,
+    start: u32,
+    cap: u32,
+    opts: &SearchOptions,
+    simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
+    on_probe: &(dyn Fn(&Probe) + Sync),
+    index: u32,
+) -> Result<(ReplicationResult, Vec<Probe>), E> {
+    let seed = replication_seed(scenario_seed, index);
+    let mut probes = Vec::new();
+    let (max_terminals, capped) = find_max(start, cap, opts.resolution_percent, |n| {
+        let probe = Probe {
+            replication: index,
+            seed,
+            terminals: n,
+            glitches: simulate(seed, n)?,
+        };
+        on_probe(&probe);
+        probes.push(probe);
+        Ok(probe.glitches)
+    })?;
+    let rep = ReplicationResult {
+        replication: index,
+        seed,
+        max_terminals,
+        capped,
+        runs: probes.len() as u32,
+        at_answer: None,
+    };
+    Ok((rep, probes))
+}
+
+/// Replication `index` of the search of `point` under `opts`, alone: its result (with what
+/// its run at the answer measured) and its simulations, exactly as [`search_cached`] would
+/// make them. The replications of one search may so be made by several processes (`vodbench
+/// search --task`) and put together with [`from_replications`].
+pub fn replication<S: Searchable>(
+    point: &S::Point,
+    opts: &SearchOptions,
+    cache: Option<&RunCache>,
+    index: u32,
+    on_probe: &(dyn Fn(&Probe) + Sync),
+) -> Result<(ReplicationResult, Vec<Probe>), RunError> {
+    S::model_max(point)?;
+    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let cap = opts.max_terminals.clamp(1, S::MAX_LOAD);
+    let (outcome, stats) = with_simulator::<S, _>(point, opts, cache, |simulate| {
+        replicate(S::seed(point), start, cap, opts, simulate, on_probe, index)
+    });
+    let (mut rep, probes) = outcome?;
+    rep.at_answer = stats.get(&(rep.seed, rep.max_terminals)).copied();
+    Ok((rep, probes))
+}
+
+/// How many of the replications whose maxima are `maxima` (replications 0, 1, … in order) the
+/// search under `opts` uses, and whether its stopping rule was met there; `None` while it
+/// needs more than these. The search looks at replications in index order and stops at the
+/// first at which the rule holds (at least the minimum), or at the most it may use.
+///
+/// ```
+/// use vodbench_harness::experiment::search::{decided, SearchOptions};
+/// let opts = SearchOptions { min_replications: 3, max_replications: 5, ..Default::default() };
+/// assert_eq!(decided(&[100, 100], &opts), None);
+/// assert_eq!(decided(&[100, 100, 100, 7], &opts), Some((3, true)));
+/// assert_eq!(decided(&[100, 10, 400, 3, 900], &opts), Some((5, false)));
+/// ```
+pub fn decided(maxima: &[u32], opts: &SearchOptions) -> Option<(usize, bool)> {
+    let (min_reps, max_reps) = opts.replication_limits();
+    let usable = maxima.len().min(max_reps as usize);
+    if let Some(k) = (1..=usable).find(|&k| precise_enough(&maxima[..k], min_reps)) {
+        return Some((k, true));
+    }
+    (usable == max_reps as usize).then_some((usable, false))
+}
+
+/// The search of `point` under `opts` from its replications made one by one with
+/// [`replication`] (`runs[i]` is replication `i`'s): the same result, to the byte, as
+/// [`search_cached`] gives; `None` when the stopping rule needs more replications than `runs`
+/// holds ([`decided`]).
+pub fn from_replications<S: Searchable>(
+    point: &S::Point,
+    opts: &SearchOptions,
+    mut runs: Vec<(ReplicationResult, Vec<Probe>)>,
+) -> Option<SearchResult> {
+    let maxima: Vec<u32> = runs.iter().map(|(r, _)| r.max_terminals).collect();
+    let (used, converged) = decided(&maxima, opts)?;
+    runs.truncate(used);
+    let mut reps = Vec::with_capacity(used);
+    let mut probes = Vec::new();
+    for (r, mut p) in runs {
+        reps.push(r);
+        probes.append(&mut p);
+    }
+    sort_probes(&mut probes);
+    Some(assemble::<S>(point, opts, reps, probes, converged))
+}
+
+/// The order of a search's simulations in its result.
+fn sort_probes(probes: &mut [Probe]) {
+    probes.sort_by_key(|p| (p.terminals, p.seed, p.glitches));
+}
+
 /// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds,
 /// trying at most `max_load` terminals: the replications used, their simulations (sorted),
 /// and whether the rule was met.
@@ -367,30 +481,8 @@ fn drive<E: Send>(
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
     let cap = opts.max_terminals.clamp(1, max_load);
     let (min_reps, max_reps) = opts.replication_limits();
-    let replicate = |index: u32| -> Result<(ReplicationResult, Vec<Probe>), E> {
-        let seed = replication_seed(scenario_seed, index);
-        let mut probes = Vec::new();
-        let (max_terminals, capped) = find_max(start, cap, opts.resolution_percent, |n| {
-            let probe = Probe {
-                replication: index,
-                seed,
-                terminals: n,
-                glitches: simulate(seed, n)?,
-            };
-            on_probe(&probe);
-            probes.push(probe);
-            Ok(probe.glitches)
-        })?;
-        let rep = ReplicationResult {
-            replication: index,
-            seed,
-            max_terminals,
-            capped,
-            runs: probes.len() as u32,
-            at_answer: None,
-        };
-        Ok((rep, probes))
-    };
+    let replicate =
+        |index: u32| replicate(scenario_seed, start, cap, opts, simulate, on_probe, index);
     let mut reps: Vec<ReplicationResult> = Vec::new();
     let mut probes: Vec<Probe> = Vec::new();
     let mut converged = false;
@@ -418,7 +510,7 @@ fn drive<E: Send>(
             }
         }
     }
-    probes.sort_by_key(|p| (p.terminals, p.seed, p.glitches));
+    sort_probes(&mut probes);
     Ok((reps, probes, converged))
 }
 
@@ -728,6 +820,35 @@ mod tests {
             .1
             .windows(2)
             .all(|w| (w[0].terminals, w[0].seed) <= (w[1].terminals, w[1].seed)));
+    }
+
+    /// Every replication made alone, as `vodbench search --task` makes them, then put
+    /// together by the stopping rule, is the search `drive` makes.
+    #[test]
+    fn replications_made_one_by_one_decide_as_the_search_does() {
+        let sim = synthetic(12);
+        for (min, max) in [(3, 40), (3, 4), (6, 20), (3, 3)] {
+            let opts = SearchOptions {
+                min_replications: min,
+                max_replications: max,
+                ..SearchOptions::default()
+            };
+            let whole = drive_min(2, 12, min, max);
+            let alone: Vec<(ReplicationResult, Vec<Probe>)> = (0..max)
+                .map(|i| replicate(42, 80, 1_000_000, &opts, &sim, &|_| {}, i).unwrap())
+                .collect();
+            let maxima: Vec<u32> = alone.iter().map(|(r, _)| r.max_terminals).collect();
+            let (used, converged) = decided(&maxima, &opts).expect("all made");
+            assert_eq!((used, converged), (whole.0.len(), whole.2), "{min}..{max}");
+            // fewer than it needs: undecided, whichever it is
+            assert_eq!(decided(&maxima[..used - 1], &opts), None, "{min}..{max}");
+            let mut probes: Vec<Probe> =
+                alone[..used].iter().flat_map(|(_, p)| p.clone()).collect();
+            sort_probes(&mut probes);
+            let reps: Vec<ReplicationResult> =
+                alone[..used].iter().map(|(r, _)| r.clone()).collect();
+            assert_eq!((reps, probes, converged), whole, "{min}..{max}");
+        }
     }
 
     #[test]
