@@ -335,7 +335,8 @@ fn a_stopped_sweep_resumes_from_the_points_it_saved() {
     let stderr = run(&["--resume", "--points", "1", "--max-terminals", "500"]);
     assert!(
         stderr.contains("0 of 1 points already searched")
-            && stderr.contains("another scenario, other limits"),
+            && stderr
+                .contains("saved with other search limits (max_terminals 10000 there, 500 here)"),
         "{stderr}"
     );
     for p in ["000", "001", "002", "003"] {

@@ -2,20 +2,29 @@
 //! glitch ([`crate::experiment::search`]), with a spinner counting the simulations; writes
 //! `search.json`, `curve.csv` and the report. The limits it shares with `vodbench sweep` are
 //! here too.
+//!
+//! Across processes or machines sharing the output folder ([`crate::experiment::task`]):
+//! `--task I/N` makes only task I's replications (replication r is task r mod N's) and saves
+//! each as `replications/NNN.json`, stopping once the saved replications decide the search;
+//! `--merge` writes the search from them, byte-identical to one made in one go.
 
 use super::progress::{progress_bar, worker_pool};
 use super::CommandError;
 use crate::experiment::cache::RunCache;
+use crate::experiment::checkpoint::{self, Unused};
 use crate::experiment::search::{
-    search_cached, search_folder, summary_text, SearchOptions, CLIMB_FROM_PERCENT,
+    decided, from_replications, replication, search_cached, search_folder, summary_text,
+    SearchOptions, CLIMB_FROM_PERCENT,
 };
+use crate::experiment::task::Task;
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
-use crate::results::search::Probe;
+use crate::results::search::{Probe, ReplicationResult};
 use crate::spec::{ScenarioError, Source};
 use crate::system::ondemand::spec::Scenario;
 use crate::system::ondemand::{runner, OnDemand};
 use crate::system::{declared, Declared};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -64,6 +73,36 @@ pub(crate) struct SearchLimits {
 }
 
 impl SearchLimits {
+    /// These limits as the flags that set them (all but `--threads`), for a command that
+    /// runs vodbench again with them (`vodbench slurm`'s scripts).
+    pub(crate) fn to_args(&self) -> Vec<String> {
+        let mut a = vec![
+            "--seeds".to_string(),
+            self.seeds.to_string(),
+            "--min-seeds".into(),
+            self.min_seeds.to_string(),
+            "--max-terminals".into(),
+            self.max_terminals.to_string(),
+            "--resolution".into(),
+            self.resolution.to_string(),
+            "--climb-from".into(),
+            self.climb_from.to_string(),
+        ];
+        if self.stop_at_glitch {
+            a.push("--stop-at-glitch".into());
+        }
+        if let Some(c) = &self.cache {
+            a.push("--cache".into());
+            a.push(
+                std::path::absolute(c)
+                    .unwrap_or_else(|_| c.clone())
+                    .display()
+                    .to_string(),
+            );
+        }
+        a
+    }
+
     /// The cache folder given with `--cache`, opened.
     pub(crate) fn open_cache(&self) -> Result<Option<RunCache>, CommandError> {
         self.cache
@@ -106,6 +145,21 @@ pub(crate) struct SearchArgs {
     /// Replication, terminal and thread limits.
     #[command(flatten)]
     limits: SearchLimits,
+    /// Make only this task's share of the replications, for one of N processes sharing the
+    /// output folder (Slurm array tasks, GNU parallel jobs, a shell loop): `I/N` makes the
+    /// replications whose index is I modulo N; `slurm` takes I and N from a Slurm array
+    /// task's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, `slurm/N` only I. Each is
+    /// saved as it finishes (replications/NNN.json) and nothing else is written; the task
+    /// stops once the saved replications decide the search, and makes none that is already
+    /// saved. `--merge` writes the search once the tasks are done.
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    task: Option<String>,
+    /// Write the search (search.json, curve.csv, report.html) from the replications saved in
+    /// the output folder by `--task` runs, simulating nothing: byte-identical to the search
+    /// made in one go. Refuses when the stopping rule needs a replication that is missing or
+    /// was saved for another scenario, other limits, other input files or by another build.
+    #[arg(long)]
+    merge: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
@@ -113,6 +167,29 @@ pub(crate) struct SearchArgs {
     /// this (`8GiB`, `500MiB`; default 8GiB), naming what dominates.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<String>,
+}
+
+/// The scenario of `vodbench search FILE` (or of a `vodbench slurm` of it), checked as a
+/// search needs it: an on-demand scenario with a generated workload whose run fits.
+pub(crate) fn searchable_scenario(
+    registry: &Registry,
+    path: &Path,
+) -> Result<Scenario, CommandError> {
+    let source = read_on_demand(
+        path,
+        "search finds the most on-demand terminals without glitches; this is a broadcast \
+         scenario",
+    )?;
+    let scenario = Scenario::from_source(&source?, registry)?;
+    if scenario.file.workload.generate.is_none() {
+        return Err(CommandError::input(format!(
+            "{}: search varies the number of terminals, so the workload must come from \
+             [workload.generate], not from a trace",
+            path.display()
+        )));
+    }
+    runner::preflight(&scenario)?;
+    Ok(scenario)
 }
 
 /// Reads the scenario of a command that takes on-demand files only: a broadcast one is
@@ -142,22 +219,8 @@ pub(crate) fn cmd(
     args: SearchArgs,
 ) -> Result<(), CommandError> {
     super::check::set_max_memory(args.max_memory.as_deref())?;
-    let path = &args.scenario;
-    let source = read_on_demand(
-        path,
-        "search finds the most on-demand terminals without glitches; this is a broadcast \
-         scenario",
-    )?;
     let opts = args.limits.options()?;
-    let scenario = Scenario::from_source(&source?, registry)?;
-    if scenario.file.workload.generate.is_none() {
-        return Err(CommandError::input(format!(
-            "{}: search varies the number of terminals, so the workload must come from \
-             [workload.generate], not from a trace",
-            path.display()
-        )));
-    }
-    runner::preflight(&scenario)?;
+    let scenario = searchable_scenario(registry, &args.scenario)?;
     let dir = args
         .out
         .clone()
@@ -176,15 +239,71 @@ pub(crate) fn cmd(
         ));
     };
     let started = Instant::now();
-    let result =
-        pool.install(|| search_cached::<OnDemand>(&scenario, &opts, cache.as_ref(), &on_probe));
-    bar.finish_and_clear();
-    if let (Some(c), false) = (&cache, args.quiet) {
-        eprint!("{}", cache_text(c));
+    let key = checkpoint::point_key(&scenario, &opts)?;
+    if let Some(task) = &args.task {
+        let task = Task::parse(task, |k| std::env::var(k).ok())
+            .map_err(|m| CommandError::input(format!("--task: {m}")))?;
+        let made = pool.install(|| {
+            run_task(
+                &scenario,
+                &opts,
+                &key,
+                &dir,
+                task,
+                cache.as_ref(),
+                &on_probe,
+            )
+        });
+        bar.finish_and_clear();
+        if let (Some(c), false) = (&cache, args.quiet) {
+            eprint!("{}", cache_text(c));
+        }
+        let (made, mine, decided_by) = made?;
+        if !args.quiet {
+            println!(
+                "task {task}: made replications [{}] of the search; {}",
+                made.iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                match decided_by {
+                    Some(k) => format!("the search is decided by replications 0–{}", k - 1),
+                    None => format!(
+                        "its replications ({}) are all saved; others' may be running",
+                        mine
+                    ),
+                }
+            );
+            println!(
+                "wall time {:.1}s; saved in {}",
+                started.elapsed().as_secs_f64(),
+                dir.join(checkpoint::REPLICATIONS).display()
+            );
+        }
+        return Ok(());
     }
-    let result = result?;
+    let result = if args.merge {
+        merged(&scenario, &opts, &key, &dir, &args.scenario)?
+    } else {
+        let result =
+            pool.install(|| search_cached::<OnDemand>(&scenario, &opts, cache.as_ref(), &on_probe));
+        bar.finish_and_clear();
+        if let (Some(c), false) = (&cache, args.quiet) {
+            eprint!("{}", cache_text(c));
+        }
+        result?
+    };
     let wall = started.elapsed();
-    let folder = search_folder::<OnDemand>(&scenario, &opts, &result);
+    let mut folder = search_folder::<OnDemand>(&scenario, &opts, &result);
+    // a merged search keeps the replications it was made from (and may be merged again)
+    let kept = checkpoint::saved_in_except(&dir, checkpoint::REPLICATIONS, &[]);
+    if !kept.is_empty() {
+        folder.files.push((
+            format!("{}/{}", checkpoint::REPLICATIONS, crate::ownership::MARK),
+            crate::ownership::checkpoints_mark_text(),
+        ));
+        folder.files.extend(kept);
+    }
     output::write_tree(&dir, &folder, outputs.writers())?;
     if !args.quiet {
         print!("{}", summary_text(&result));
@@ -195,6 +314,117 @@ pub(crate) fn cmd(
         );
     }
     Ok(())
+}
+
+/// The replications saved in `dir` under `key`, in index order, up to the first that is not
+/// usable (and why it is not, with its path), at most `max` of them.
+type Saved = (Vec<(ReplicationResult, Vec<Probe>)>, Option<(u32, String)>);
+
+fn saved_prefix(dir: &Path, key: &str, max: u32) -> Saved {
+    let mut runs = Vec::new();
+    for r in 0..max {
+        match checkpoint::load_replication(dir, r, key) {
+            Ok(run) => runs.push(run),
+            Err(why) => {
+                let file = dir.join(checkpoint::replication_path(r));
+                let text = match why {
+                    Unused::Absent => format!("{} is missing", file.display()),
+                    Unused::Stale(w) => format!("{} was saved {w}", file.display()),
+                    Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
+                };
+                return (runs, Some((r, text)));
+            }
+        }
+    }
+    (runs, None)
+}
+
+/// `vodbench search --task`: makes this task's replications, in batches as wide as the pool,
+/// each saved as it finishes, until none is left or the replications saved in `dir` (by
+/// every task) decide the search. Returns the replications made, how many are this task's,
+/// and how many decide the search when they do.
+fn run_task(
+    scenario: &Scenario,
+    opts: &SearchOptions,
+    key: &str,
+    dir: &Path,
+    task: Task,
+    cache: Option<&RunCache>,
+    on_probe: &(dyn Fn(&Probe) + Sync),
+) -> Result<(Vec<u32>, usize, Option<usize>), CommandError> {
+    let max = opts.replication_limits().1;
+    let mine: Vec<u32> = task
+        .items(max as usize)
+        .into_iter()
+        .map(|r| r as u32)
+        .collect();
+    let width = rayon::current_num_threads().max(1);
+    let mut made = Vec::new();
+    loop {
+        let (runs, _) = saved_prefix(dir, key, max);
+        let maxima: Vec<u32> = runs.iter().map(|(r, _)| r.max_terminals).collect();
+        if let Some((k, _)) = decided(&maxima, opts) {
+            return Ok((made, mine.len(), Some(k)));
+        }
+        let batch: Vec<u32> = mine
+            .iter()
+            .copied()
+            .filter(|&r| checkpoint::load_replication(dir, r, key).is_err())
+            .take(width)
+            .collect();
+        if batch.is_empty() {
+            return Ok((made, mine.len(), None));
+        }
+        let done: Vec<u32> = batch
+            .par_iter()
+            .map(|&r| -> Result<u32, CommandError> {
+                let (rep, probes) = replication::<OnDemand>(scenario, opts, cache, r, on_probe)?;
+                checkpoint::save_replication(
+                    dir,
+                    r,
+                    &checkpoint::replication_to_text(key, &rep, &probes),
+                )
+                .map_err(|e| {
+                    CommandError::failure(format!(
+                        "replication {r} was made but could not be saved: {e}"
+                    ))
+                })?;
+                Ok(r)
+            })
+            .collect::<Result<_, _>>()?;
+        made.extend(done);
+    }
+}
+
+/// `vodbench search --merge`: the search from the replications saved in `dir`, or why the
+/// stopping rule cannot be applied yet.
+fn merged(
+    scenario: &Scenario,
+    opts: &SearchOptions,
+    key: &str,
+    dir: &Path,
+    path: &Path,
+) -> Result<crate::results::search::SearchResult, CommandError> {
+    let max = opts.replication_limits().1;
+    let (runs, stop) = saved_prefix(dir, key, max);
+    let usable = runs.len();
+    from_replications::<OnDemand>(scenario, opts, runs).ok_or_else(|| {
+        let (r, why) = stop.expect("undecided only when a replication is not usable");
+        let have = match usable {
+            0 => "none of its replications is saved".to_string(),
+            1 => "only replication 0 is saved".to_string(),
+            n => format!("replications 0–{} are saved", n - 1),
+        };
+        CommandError::input(format!(
+            "{}: cannot merge: {have} for this search, the stopping rule needs more, and \
+             replication {r} is not usable: {why}\n\
+             run the tasks again (`vodbench search {} --out {} --task I/N` makes only the \
+             replications it finds no usable file for), then merge",
+            dir.display(),
+            path.display(),
+            dir.display()
+        ))
+    })
 }
 
 /// What `vodbench search` and `sweep` say about the cache after their runs: how many

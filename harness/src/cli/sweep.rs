@@ -2,18 +2,27 @@
 //! ([`crate::experiment::sweep`]), in parallel, with a spinner counting the simulations; each
 //! point's search is saved as it finishes, and `--resume` takes those already saved. Writes
 //! `sweep.json`, `sweep.csv`, `sweep.md`, a curve per point and the report.
+//!
+//! Across processes or machines sharing the output folder ([`crate::experiment::task`]):
+//! `--task I/N` searches only task I's points and saves each, writing nothing else; `--merge`
+//! then writes the sweep from the saved points, byte-identical to one made in one go.
 
 use super::progress::{progress_bar, worker_pool};
 use super::search::{cache_text, read_on_demand, SearchLimits};
 use super::CommandError;
 use crate::experiment::checkpoint::{self, Unused};
+use crate::experiment::search::search_cached;
 use crate::experiment::sweep::{markdown, sweep_folder, sweep_manifest, sweep_search};
+use crate::experiment::task::Task;
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::{Probe, SearchResult};
 use crate::system::ondemand::runner;
 use crate::system::ondemand::spec::SweepSuite;
-use std::path::PathBuf;
+use crate::system::ondemand::OnDemand;
+use crate::system::RunError;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `vodbench sweep`.
@@ -36,8 +45,23 @@ pub(crate) struct SweepArgs {
     /// as each point finishes) instead of searching it again, if it was searched with the
     /// same resolved scenario, the same contents of the files it reads (disk specifications),
     /// limits and vodbench executable: continues a stopped sweep.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["task", "merge"])]
     resume: bool,
+    /// Search only this task's share of the points, for one of N processes sharing the
+    /// output folder (Slurm array tasks, GNU parallel jobs, a shell loop): `I/N` takes the
+    /// points whose grid index is I modulo N; `slurm` takes I and N from a Slurm array
+    /// task's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, `slurm/N` only I. Each point is
+    /// saved as it finishes (points/NNN.json) and nothing else is written; points already
+    /// saved for this same search are not searched again, so a task that died is simply run
+    /// again. `--merge` writes the sweep once every task is done.
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    pub(crate) task: Option<String>,
+    /// Write the sweep (sweep.json, sweep.csv, sweep.md, curves, report.html) from the
+    /// points saved in the output folder by `--task` runs, searching none: byte-identical
+    /// to the sweep made in one go. Refuses, naming each, points that are missing or were
+    /// saved for another scenario, other limits, other input files or by another build.
+    #[arg(long)]
+    pub(crate) merge: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
@@ -55,27 +79,10 @@ pub(crate) fn cmd(
 ) -> Result<(), CommandError> {
     super::check::set_max_memory(args.max_memory.as_deref())?;
     let path = &args.scenario;
-    let source = read_on_demand(
-        path,
-        "sweep searches the most on-demand terminals without glitches; this is a broadcast \
-         scenario (`vodbench run` runs its sweep)",
-    )?;
     let opts = args.limits.options()?;
-    // a file without a [sweep] is one point
-    let mut suite = SweepSuite::from_source(&source?, registry)?;
+    let mut suite = sweepable_suite(registry, path)?;
     // each point's index in grid order (names its checkpoint)
     let grid = only_points(&mut suite, &args.points)?;
-    for p in &suite.points {
-        if p.scenario.file.workload.generate.is_none() {
-            return Err(CommandError::input(format!(
-                "{}: sweep varies the number of terminals, so the workload must come from \
-                 [workload.generate], not from a trace",
-                path.display()
-            )));
-        }
-        runner::preflight(&p.scenario)
-            .map_err(|e| CommandError::input(format!("sweep point ({}): {e}", p.label())))?;
-    }
     let dir = args
         .out
         .clone()
@@ -100,7 +107,46 @@ pub(crate) fn cmd(
         .iter()
         .map(|p| checkpoint::point_key(&p.scenario, &opts))
         .collect::<Result<_, _>>()?;
+    if let Some(task) = &args.task {
+        let task = Task::parse(task, |k| std::env::var(k).ok())
+            .map_err(|m| CommandError::input(format!("--task: {m}")))?;
+        let ctx = TaskRun {
+            suite: &suite,
+            grid: &grid,
+            keys: &keys,
+            labels: &labels,
+            dir: &dir,
+            quiet: args.quiet,
+        };
+        return pool.install(|| run_task(&ctx, task, &opts, &args.limits, &on_probe, &bar));
+    }
     let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
+    if args.merge {
+        let mut refused = Vec::new();
+        for (i, p) in suite.points.iter().enumerate() {
+            match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
+                Ok(r) => prior[i] = Some(r),
+                Err(why) => refused.push(format!(
+                    "point {} ({}): {}",
+                    grid[i],
+                    labels[i],
+                    unused_text(&dir.join(checkpoint::relative_path(grid[i])), &why)
+                )),
+            }
+        }
+        if !refused.is_empty() {
+            return Err(CommandError::input(format!(
+                "{}: cannot merge: {} of {npoints} points are not saved for this search:\n  {}\n\
+                 run their tasks again (`vodbench sweep {} --out {} --task I/N` searches only \
+                 the points it finds no usable file for), then merge",
+                dir.display(),
+                refused.len(),
+                refused.join("\n  "),
+                path.display(),
+                dir.display()
+            )));
+        }
+    }
     if args.resume {
         for (i, p) in suite.points.iter().enumerate() {
             let why = match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
@@ -109,10 +155,7 @@ pub(crate) fn cmd(
                     continue;
                 }
                 Err(Unused::Absent) => continue,
-                Err(Unused::Stale) => "saved for another scenario, other limits, other input \
-                                        files (a disk specification changed?) or another \
-                                        vodbench build"
-                    .to_string(),
+                Err(Unused::Stale(why)) => format!("saved {why}"),
                 Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
             };
             if !args.quiet {
@@ -173,6 +216,142 @@ pub(crate) fn cmd(
             wall.as_secs_f64(),
             npoints,
             dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// The sweep of `vodbench sweep FILE` (or of a `vodbench slurm` of it), checked as a sweep
+/// needs it: on-demand points with a generated workload whose runs fit.
+pub(crate) fn sweepable_suite(
+    registry: &Registry,
+    path: &Path,
+) -> Result<SweepSuite, CommandError> {
+    let source = read_on_demand(
+        path,
+        "sweep searches the most on-demand terminals without glitches; this is a broadcast \
+         scenario (`vodbench run` runs its sweep)",
+    )?;
+    // a file without a [sweep] is one point
+    let suite = SweepSuite::from_source(&source?, registry)?;
+    for p in &suite.points {
+        if p.scenario.file.workload.generate.is_none() {
+            return Err(CommandError::input(format!(
+                "{}: sweep varies the number of terminals, so the workload must come from \
+                 [workload.generate], not from a trace",
+                path.display()
+            )));
+        }
+        runner::preflight(&p.scenario)
+            .map_err(|e| CommandError::input(format!("sweep point ({}): {e}", p.label())))?;
+    }
+    Ok(suite)
+}
+
+/// Why the checkpoint file `file` is not used, in words.
+fn unused_text(file: &Path, why: &Unused) -> String {
+    match why {
+        Unused::Absent => format!("{} is missing", file.display()),
+        Unused::Stale(why) => format!("{} was saved {why}", file.display()),
+        Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
+    }
+}
+
+/// What a `--task` run works on.
+struct TaskRun<'a> {
+    suite: &'a SweepSuite,
+    /// Each point's index in grid order.
+    grid: &'a [usize],
+    /// Each point's checkpoint key.
+    keys: &'a [String],
+    labels: &'a [String],
+    dir: &'a Path,
+    quiet: bool,
+}
+
+/// `vodbench sweep --task`: searches the task's points that have no usable checkpoint in
+/// the folder, in parallel (inside the current pool), saving each as it finishes; a point
+/// that cannot be saved fails the task, since its work would be lost.
+fn run_task(
+    ctx: &TaskRun<'_>,
+    task: Task,
+    opts: &crate::experiment::search::SearchOptions,
+    limits: &SearchLimits,
+    on_probe: &(dyn Fn(usize, &Probe) + Sync),
+    bar: &indicatif::ProgressBar,
+) -> Result<(), CommandError> {
+    let mine: Vec<usize> = (0..ctx.suite.points.len())
+        .filter(|&i| task.owns(ctx.grid[i]))
+        .collect();
+    let mut todo = Vec::new();
+    for &i in &mine {
+        let p = &ctx.suite.points[i];
+        match checkpoint::load(ctx.dir, ctx.grid[i], &ctx.keys[i], &p.scenario, opts) {
+            Ok(_) => {}
+            Err(why) => {
+                if !ctx.quiet && why != Unused::Absent {
+                    eprintln!(
+                        "point {} ({}): {}; searching it again",
+                        ctx.grid[i],
+                        ctx.labels[i],
+                        unused_text(&ctx.dir.join(checkpoint::relative_path(ctx.grid[i])), &why)
+                    );
+                }
+                todo.push(i);
+            }
+        }
+    }
+    let cache = limits.open_cache()?;
+    let started = Instant::now();
+    let outcome: Result<Vec<(usize, u64)>, CommandError> = todo
+        .par_iter()
+        .map(|&i| {
+            let p = &ctx.suite.points[i];
+            let r =
+                search_cached::<OnDemand>(&p.scenario, opts, cache.as_ref(), &|pr| on_probe(i, pr))
+                    .map_err(|e| RunError::Point {
+                        label: p.label(),
+                        error: Box::new(e),
+                    })?;
+            checkpoint::save(ctx.dir, ctx.grid[i], &checkpoint::to_text(&ctx.keys[i], &r))
+                .map_err(|e| {
+                    CommandError::failure(format!(
+                        "point {} ({}) was searched but could not be saved: {e}",
+                        ctx.grid[i], ctx.labels[i]
+                    ))
+                })?;
+            Ok((i, r.max_terminals))
+        })
+        .collect();
+    bar.finish_and_clear();
+    if let (Some(c), false) = (&cache, ctx.quiet) {
+        eprint!("{}", cache_text(c));
+    }
+    let done = outcome?;
+    if !ctx.quiet {
+        let list = |v: &[usize]| {
+            v.iter()
+                .map(|&i| ctx.grid[i].to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        println!(
+            "task {task}: points [{}] of {}; {} searched, {} already saved",
+            list(&mine),
+            ctx.suite.points.len(),
+            done.len(),
+            mine.len() - done.len()
+        );
+        for (i, max) in &done {
+            println!(
+                "  point {} ({}): {max} terminals",
+                ctx.grid[*i], ctx.labels[*i]
+            );
+        }
+        println!(
+            "wall time {:.1}s; saved in {}",
+            started.elapsed().as_secs_f64(),
+            ctx.dir.join(checkpoint::FOLDER).display()
         );
     }
     Ok(())

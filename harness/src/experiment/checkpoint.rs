@@ -80,24 +80,7 @@ pub fn to_text(key: &str, r: &SearchResult) -> String {
     let saved = Saved {
         key: key.to_string(),
         converged: r.converged,
-        replications: r
-            .per_replication
-            .iter()
-            .map(|x| SavedReplication {
-                replication: x.replication,
-                seed: x.seed,
-                max_terminals: x.max_terminals,
-                capped: x.capped,
-                runs: x.runs,
-                at_answer: x.at_answer.map(|a| {
-                    [
-                        a.disk_utilization_mean_ratio.to_bits(),
-                        a.shared_ratio.to_bits(),
-                        a.hit_ratio.to_bits(),
-                    ]
-                }),
-            })
-            .collect(),
+        replications: r.per_replication.iter().map(saved_replication).collect(),
         probes: r
             .probes
             .iter()
@@ -112,8 +95,9 @@ pub fn to_text(key: &str, r: &SearchResult) -> String {
 pub enum Unused {
     /// No file (the point was not finished).
     Absent,
-    /// Written for another scenario, other limits or another vodbench.
-    Stale,
+    /// Written for another scenario, other limits, other input files or by another vodbench
+    /// build: what differs, in words ([`key_difference`]).
+    Stale(String),
     /// Unreadable or not a checkpoint (the message says why).
     Invalid(String),
 }
@@ -127,7 +111,7 @@ pub fn from_text(
 ) -> Result<SearchResult, Unused> {
     let saved: Saved = serde_json::from_str(text).map_err(|e| Unused::Invalid(e.to_string()))?;
     if saved.key != key {
-        return Err(Unused::Stale);
+        return Err(Unused::Stale(key_difference(&saved.key, key)));
     }
     if saved.replications.is_empty() {
         return Err(Unused::Invalid("no replications".into()));
@@ -135,18 +119,7 @@ pub fn from_text(
     let reps = saved
         .replications
         .into_iter()
-        .map(|x| ReplicationResult {
-            replication: x.replication,
-            seed: x.seed,
-            max_terminals: x.max_terminals,
-            capped: x.capped,
-            runs: x.runs,
-            at_answer: x.at_answer.map(|[u, s, h]| AnswerStats {
-                disk_utilization_mean_ratio: f64::from_bits(u),
-                shared_ratio: f64::from_bits(s),
-                hit_ratio: f64::from_bits(h),
-            }),
-        })
+        .map(replication_result)
         .collect();
     let probes = saved
         .probes
@@ -171,10 +144,16 @@ pub fn from_text(
 /// marked as a folder of checkpoints ([`crate::ownership::mark_checkpoints`]), so that a
 /// sweep stopped half-way leaves a folder vodbench knows as its own.
 pub fn save(dir: &Path, grid_index: usize, text: &str) -> Result<(), OutputError> {
-    let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(|e| oerr(&folder, e))?;
-    crate::ownership::mark_checkpoints(&folder)?;
-    write_atomic(&dir.join(relative_path(grid_index)), text.as_bytes())
+    save_in(dir, FOLDER, grid_index, text)
+}
+
+/// Writes checkpoint `index` as `dir/folder/NNN.json` (whole or not at all), in a `folder`
+/// marked as a folder of checkpoints.
+fn save_in(dir: &Path, folder: &str, index: usize, text: &str) -> Result<(), OutputError> {
+    let sub = dir.join(folder);
+    std::fs::create_dir_all(&sub).map_err(|e| oerr(&sub, e))?;
+    crate::ownership::mark_checkpoints(&sub)?;
+    write_atomic(&sub.join(format!("{index:03}.json")), text.as_bytes())
 }
 
 /// Point `grid_index`'s checkpoint in `dir`, if it is one for `scenario` and `opts`, whose
@@ -198,7 +177,13 @@ pub fn load(
 /// Every checkpoint in `dir` but those of the points in `except`, as (relative path, text)
 /// sorted by path: a `--points` run keeps the other points' files in the folder it replaces.
 pub fn saved_except(dir: &Path, except: &[usize]) -> Vec<(String, String)> {
-    let Ok(entries) = std::fs::read_dir(dir.join(FOLDER)) else {
+    saved_in_except(dir, FOLDER, except)
+}
+
+/// Every checkpoint in `dir/folder` but those numbered in `except`, as (relative path, text)
+/// sorted by path.
+pub fn saved_in_except(dir: &Path, folder: &str, except: &[usize]) -> Vec<(String, String)> {
+    let Ok(entries) = std::fs::read_dir(dir.join(folder)) else {
         return Vec::new();
     };
     let mut kept: Vec<(String, String)> = entries
@@ -207,8 +192,8 @@ pub fn saved_except(dir: &Path, except: &[usize]) -> Vec<(String, String)> {
             let name = e.file_name().to_string_lossy().into_owned();
             let index: usize = name.strip_suffix(".json")?.parse().ok()?;
             // only the names this module writes (not `3.json`, not temporary files)
-            let rel = relative_path(index);
-            if except.contains(&index) || rel != format!("{FOLDER}/{name}") {
+            let rel = format!("{folder}/{index:03}.json");
+            if except.contains(&index) || rel != format!("{folder}/{name}") {
                 return None;
             }
             Some((rel, std::fs::read_to_string(e.path()).ok()?))
@@ -216,4 +201,322 @@ pub fn saved_except(dir: &Path, except: &[usize]) -> Vec<(String, String)> {
         .collect();
     kept.sort();
     kept
+}
+
+/// What differs between the identity `saved` a checkpoint was written under and `key`, the
+/// one it is looked up with (both [`point_key`]s), in words: "by another vodbench build",
+/// "for another scenario (`server.stripe` differs)", "other input files (…)", "other search
+/// limits (…)". Keys that are not JSON are only said to differ.
+pub fn key_difference(saved: &str, key: &str) -> String {
+    let (Ok(a), Ok(b)) = (
+        serde_json::from_str::<serde_json::Value>(saved),
+        serde_json::from_str::<serde_json::Value>(key),
+    ) else {
+        return "saved under another identity".into();
+    };
+    let differs = |k: &str| a.get(k) != b.get(k);
+    let mut why = Vec::new();
+    if ["vodbench_version", "git_commit", "build"]
+        .iter()
+        .any(|k| differs(k))
+    {
+        let short = |v: &serde_json::Value| {
+            let s = v["build"].as_str().unwrap_or("?");
+            s.chars().take(12).collect::<String>()
+        };
+        why.push(format!(
+            "by another vodbench build ({} {}, this is {} {})",
+            a["vodbench_version"].as_str().unwrap_or("?"),
+            short(&a),
+            b["vodbench_version"].as_str().unwrap_or("?"),
+            short(&b)
+        ));
+    }
+    if differs("resolved_scenario") {
+        let at = first_difference(&a["resolved_scenario"], &b["resolved_scenario"], "")
+            .map_or_else(String::new, |p| format!(" (`{p}` differs)"));
+        why.push(format!("for another scenario{at}"));
+    }
+    if differs("input_files") || differs("trace_sha256") {
+        why.push(
+            "with other input files (a disk specification or trace changed since)".to_string(),
+        );
+    }
+    let limits: Vec<String> = a
+        .as_object()
+        .into_iter()
+        .flatten()
+        .chain(b.as_object().into_iter().flatten())
+        .map(|(k, _)| k.clone())
+        .filter(|k| {
+            ![
+                "vodbench_version",
+                "git_commit",
+                "build",
+                "resolved_scenario",
+                "input_files",
+                "trace_sha256",
+            ]
+            .contains(&k.as_str())
+                && differs(k)
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .map(|k| {
+            let show = |v: Option<&serde_json::Value>| v.map_or("none".into(), |v| v.to_string());
+            format!("{k} {} there, {} here", show(a.get(&k)), show(b.get(&k)))
+        })
+        .collect();
+    if !limits.is_empty() {
+        why.push(format!("with other search limits ({})", limits.join(", ")));
+    }
+    if why.is_empty() {
+        "saved under another identity".into()
+    } else {
+        why.join("; ")
+    }
+}
+
+/// The dotted path of the first place where `a` and `b` differ (`server.stripe`), if any.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    if a == b {
+        return None;
+    }
+    let join = |k: &str| {
+        if at.is_empty() {
+            k.to_string()
+        } else {
+            format!("{at}.{k}")
+        }
+    };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let (u, v) = (x.get(k), y.get(k));
+                match (u, v) {
+                    (Some(u), Some(v)) => first_difference(u, v, &join(k)),
+                    _ => Some(join(k)),
+                }
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (u, v))| first_difference(u, v, &join(&i.to_string()))),
+        _ => Some(if at.is_empty() {
+            "(all)".into()
+        } else {
+            at.to_string()
+        }),
+    }
+}
+
+/// Subfolder of a search's output folder holding its replications made by `vodbench search
+/// --task` (each as `NNN.json`, `NNN` = the replication's index).
+pub const REPLICATIONS: &str = "replications";
+
+/// Path of replication `index`'s checkpoint inside a search's output folder.
+pub fn replication_path(index: u32) -> String {
+    format!("{REPLICATIONS}/{index:03}.json")
+}
+
+/// The file of one replication of a search.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SavedRun {
+    key: String,
+    replication: SavedReplication,
+    probes: Vec<(u32, u64, u32, u64)>,
+}
+
+fn saved_replication(x: &ReplicationResult) -> SavedReplication {
+    SavedReplication {
+        replication: x.replication,
+        seed: x.seed,
+        max_terminals: x.max_terminals,
+        capped: x.capped,
+        runs: x.runs,
+        at_answer: x.at_answer.map(|a| {
+            [
+                a.disk_utilization_mean_ratio.to_bits(),
+                a.shared_ratio.to_bits(),
+                a.hit_ratio.to_bits(),
+            ]
+        }),
+    }
+}
+
+fn replication_result(x: SavedReplication) -> ReplicationResult {
+    ReplicationResult {
+        replication: x.replication,
+        seed: x.seed,
+        max_terminals: x.max_terminals,
+        capped: x.capped,
+        runs: x.runs,
+        at_answer: x.at_answer.map(|[u, s, h]| AnswerStats {
+            disk_utilization_mean_ratio: f64::from_bits(u),
+            shared_ratio: f64::from_bits(s),
+            hit_ratio: f64::from_bits(h),
+        }),
+    }
+}
+
+/// The checkpoint text of one replication (`rep`, with its simulations `probes`) of the
+/// search whose [`point_key`] is `key`.
+pub fn replication_to_text(key: &str, rep: &ReplicationResult, probes: &[Probe]) -> String {
+    let saved = SavedRun {
+        key: key.to_string(),
+        replication: saved_replication(rep),
+        probes: probes
+            .iter()
+            .map(|p| (p.replication, p.seed, p.terminals, p.glitches))
+            .collect(),
+    };
+    serde_json::to_string(&saved).expect("plain data serializes")
+}
+
+/// Writes replication `index`'s checkpoint into the search folder `dir` (whole or not at all).
+pub fn save_replication(dir: &Path, index: u32, text: &str) -> Result<(), OutputError> {
+    save_in(dir, REPLICATIONS, index as usize, text)
+}
+
+/// Replication `index` saved in the search folder `dir` under `key`.
+pub fn load_replication(
+    dir: &Path,
+    index: u32,
+    key: &str,
+) -> Result<(ReplicationResult, Vec<Probe>), Unused> {
+    let path = dir.join(replication_path(index));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unused::Absent),
+        Err(e) => return Err(Unused::Invalid(e.to_string())),
+    };
+    let saved: SavedRun =
+        serde_json::from_str(&text).map_err(|e| Unused::Invalid(e.to_string()))?;
+    if saved.key != key {
+        return Err(Unused::Stale(key_difference(&saved.key, key)));
+    }
+    if saved.replication.replication != index
+        || saved.probes.len() != saved.replication.runs as usize
+    {
+        return Err(Unused::Invalid(format!(
+            "holds replication {} with {} simulations, not replication {index} with {}",
+            saved.replication.replication,
+            saved.probes.len(),
+            saved.replication.runs
+        )));
+    }
+    let probes = saved
+        .probes
+        .into_iter()
+        .map(|(replication, seed, terminals, glitches)| Probe {
+            replication,
+            seed,
+            terminals,
+            glitches,
+        })
+        .collect();
+    Ok((replication_result(saved.replication), probes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(build: &str, stripe: &str, max_terminals: u32) -> String {
+        serde_json::json!({
+            "vodbench_version": "0.1.0",
+            "build": build,
+            "input_files": {"a.diskspecs": "00"},
+            "resolved_scenario": {"seed": 7, "server": {"stripe": stripe, "nodes": 1}},
+            "max_terminals": max_terminals,
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn a_key_difference_names_what_differs() {
+        let k = key("aaaaaaaaaaaaaaaa", "256KiB", 100);
+        assert_eq!(key_difference(&k, &k), "saved under another identity");
+        let build = key_difference(&key("bbbbbbbbbbbbbbbbbb", "256KiB", 100), &k);
+        assert_eq!(
+            build,
+            "by another vodbench build (0.1.0 bbbbbbbbbbbb, this is 0.1.0 aaaaaaaaaaaa)"
+        );
+        assert_eq!(
+            key_difference(&key("aaaaaaaaaaaaaaaa", "128KiB", 100), &k),
+            "for another scenario (`server.stripe` differs)"
+        );
+        assert_eq!(
+            key_difference(&key("aaaaaaaaaaaaaaaa", "256KiB", 50), &k),
+            "with other search limits (max_terminals 50 there, 100 here)"
+        );
+        let all = key_difference(&key("b", "1KiB", 1), &k);
+        assert!(
+            all.starts_with("by another vodbench build")
+                && all.contains("; for another scenario")
+                && all.contains("; with other search limits"),
+            "{all}"
+        );
+        assert_eq!(key_difference("x", &k), "saved under another identity");
+    }
+
+    #[test]
+    fn a_replication_round_trips_through_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let rep = ReplicationResult {
+            replication: 4,
+            seed: 99,
+            max_terminals: 17,
+            capped: false,
+            runs: 2,
+            at_answer: Some(AnswerStats {
+                disk_utilization_mean_ratio: 0.1 + 0.2,
+                shared_ratio: 1.0 / 3.0,
+                hit_ratio: 0.0,
+            }),
+        };
+        let probes = vec![
+            Probe {
+                replication: 4,
+                seed: 99,
+                terminals: 17,
+                glitches: 0,
+            },
+            Probe {
+                replication: 4,
+                seed: 99,
+                terminals: 18,
+                glitches: 3,
+            },
+        ];
+        save_replication(dir.path(), 4, &replication_to_text("k", &rep, &probes)).unwrap();
+        let (r, p) = load_replication(dir.path(), 4, "k").unwrap();
+        assert_eq!((r, p), (rep, probes.clone()));
+        assert!(matches!(
+            load_replication(dir.path(), 4, "other"),
+            Err(Unused::Stale(_))
+        ));
+        assert_eq!(load_replication(dir.path(), 5, "k"), Err(Unused::Absent));
+        // a file renamed to another replication's number is not taken for it
+        std::fs::copy(
+            dir.path().join(replication_path(4)),
+            dir.path().join(replication_path(6)),
+        )
+        .unwrap();
+        assert!(matches!(
+            load_replication(dir.path(), 6, "k"),
+            Err(Unused::Invalid(m)) if m.contains("not replication 6")
+        ));
+        assert_eq!(
+            saved_in_except(dir.path(), REPLICATIONS, &[6])
+                .iter()
+                .map(|(p, _)| p.as_str())
+                .collect::<Vec<_>>(),
+            ["replications/004.json"]
+        );
+    }
 }

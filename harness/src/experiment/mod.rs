@@ -8,6 +8,7 @@
 //!  cache      a folder of search simulations shared between searches and sweeps
 //!  sweep      a search at every point of an on-demand sweep, with scaleup and cost
 //!  checkpoint each point's search saved as it finishes (sweep --resume)
+//!  task       a share of the points or replications for one of N processes (--task I/N)
 //!  disk_replay  a block trace through one disk model, against a reference
 //!  analyze    every point's analytic model evaluated in closed form (no simulation)
 //! ```
@@ -22,3 +23,4 @@ pub mod disk_replay;
 pub mod search;
 pub mod statistics;
 pub mod sweep;
+pub mod task;
