@@ -43,6 +43,7 @@ mod run;
 mod saved_folder;
 mod schema;
 mod search;
+mod slurm;
 mod sweep;
 mod sweep_table;
 mod trace;
@@ -82,6 +83,9 @@ enum Command {
     /// parallel, beside the paper's values; writes sweep.json, sweep.csv, sweep.md and
     /// report.html.
     Sweep(sweep::SweepArgs),
+    /// Run a sweep (or a search) as a Slurm job array and a merge job: writes the sbatch
+    /// scripts, and submits them with --submit.
+    Slurm(slurm::SlurmArgs),
     /// Evaluate the analytic model a scenario declares (`[analytic]`) at every point, in
     /// closed form; writes analysis.json and CSV.
     Analyze(analyze::AnalyzeArgs),
@@ -126,6 +130,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Rerun(args) => rerun::cmd(registry, outputs, args),
         Command::Search(args) => search::cmd(registry, outputs, args),
         Command::Sweep(args) => sweep::cmd(registry, outputs, args),
+        Command::Slurm(args) => slurm::cmd(registry, args),
         Command::Analyze(args) => analyze::cmd(registry, args),
         Command::SweepTable(args) => sweep_table::cmd(args),
         Command::Check(args) => check::cmd(registry, args),

@@ -1,0 +1,382 @@
+//! `vodbench slurm`: a sweep (or a search) as a Slurm job array and a merge job.
+//!
+//! vodbench grows no scheduler of its own: it writes two sbatch scripts, and with `--submit`
+//! hands them to `sbatch`. The array's task I runs `vodbench sweep FILE --out DIR --task
+//! slurm/N` (or `vodbench search … --task slurm/N` for a scenario without a `[sweep]`), which
+//! searches the points (replications) that fall to task I of N ([`crate::experiment::task`])
+//! and saves each into the shared output folder; the merge job, submitted with
+//! `--dependency=afterok:ARRAY`, runs `--merge` once every task succeeded and writes the
+//! folder whole, byte-identical to a sweep made on one machine. Points already saved are
+//! never searched again, so after a failure the same command submits the work that is left.
+//!
+//! The scripts and Slurm's logs go beside the output folder, in `DIR.slurm/`: the merge
+//! replaces `DIR` as a whole, and its own log must not be inside it.
+
+use super::search::{searchable_scenario, SearchLimits};
+use super::sweep::sweepable_suite;
+use super::CommandError;
+use crate::output;
+use crate::plugin::Registry;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Arguments of `vodbench slurm`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SlurmArgs {
+    /// Scenario file (TOML): with a `[sweep]`, its points are shared among the tasks; without
+    /// one, its search's replications are.
+    scenario: PathBuf,
+    /// Output folder, on a file system every node of the cluster sees (default:
+    /// out/NAME-sweep or out/NAME-search); the scripts and logs go to DIR.slurm beside it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Number of array tasks (default: one per point; for a search, as many as its fewest
+    /// replications).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    tasks: Option<u32>,
+    /// Most tasks running at once (sbatch --array=0-N%K; default: no limit).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_running: Option<u32>,
+    /// Slurm partition to submit to (sbatch --partition; default: the cluster's).
+    #[arg(long)]
+    partition: Option<String>,
+    /// Time limit of each task (sbatch --time, as Slurm writes it: `30`, `2:00:00`,
+    /// `1-00:00:00`; default: the partition's).
+    #[arg(long)]
+    time: Option<String>,
+    /// CPUs per task (sbatch --cpus-per-task): each task searches on this many threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    cpus_per_task: u32,
+    /// Share the search's replications among the tasks even when the file has a `[sweep]`
+    /// of one point (a file without a `[sweep]` always does).
+    #[arg(long)]
+    search: bool,
+    /// Submit the array and the merge job with sbatch, and print their job ids and how to
+    /// watch them; without it the scripts are written and the commands to submit them (or
+    /// to run the same tasks without Slurm) printed.
+    #[arg(long)]
+    submit: bool,
+    /// Replication and terminal limits, passed on to every task and the merge.
+    #[command(flatten)]
+    limits: SearchLimits,
+    /// Refuse a scenario (each sweep point) whose run is estimated to need more memory than
+    /// this (`8GiB`, `500MiB`; default 8GiB); passed on to every task.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
+}
+
+/// What the tasks share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// The points of a sweep.
+    Points(usize),
+    /// The replications of a search (at least, at most).
+    Replications(u32, u32),
+}
+
+/// `vodbench slurm`.
+pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandError> {
+    super::check::set_max_memory(args.max_memory.as_deref())?;
+    if args.limits.threads.is_some() {
+        return Err(CommandError::input(
+            "--threads: each task searches on --cpus-per-task threads; give that instead",
+        ));
+    }
+    let opts = args.limits.options()?;
+    let path = &args.scenario;
+    let suite = sweepable_suite(registry, path)?;
+    let single = suite.axes.is_empty() && suite.points.len() == 1;
+    if args.search && !single {
+        return Err(CommandError::input(format!(
+            "--search: {} sweeps {} points; --search shares one search's replications, for a \
+             file without a [sweep]",
+            path.display(),
+            suite.points.len()
+        )));
+    }
+    let (command, work, name) = if single || args.search {
+        let scenario = searchable_scenario(registry, path)?;
+        let (min, max) = opts.replication_limits();
+        (
+            "search",
+            Work::Replications(min, max),
+            format!("{}-search", scenario.name()),
+        )
+    } else {
+        (
+            "sweep",
+            Work::Points(suite.points.len()),
+            format!("{}-sweep", suite.name),
+        )
+    };
+    let items = match work {
+        Work::Points(n) => n as u32,
+        Work::Replications(_, max) => max,
+    };
+    let tasks = args.tasks.unwrap_or(match work {
+        Work::Points(n) => n as u32,
+        Work::Replications(min, _) => min,
+    });
+    if tasks > items {
+        return Err(CommandError::input(format!(
+            "--tasks {tasks}: {} has only {items} {} to share; at most {items} tasks",
+            path.display(),
+            match work {
+                Work::Points(_) => "points",
+                Work::Replications(..) => "replications (--seeds)",
+            }
+        )));
+    }
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| output::default_dir(&name));
+    output::check_output_dir(&dir)?;
+    let abs = |p: &Path| -> Result<PathBuf, CommandError> {
+        std::path::absolute(p).map_err(|e| CommandError::input(format!("{}: {e}", p.display())))
+    };
+    let dir = abs(&dir)?;
+    let scenario = std::fs::canonicalize(path)
+        .map_err(|e| CommandError::input(format!("{}: {e}", path.display())))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| CommandError::failure(format!("the vodbench executable's path: {e}")))?;
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::failure(format!("the current folder: {e}")))?;
+    let scripts = slurm_dir(&dir);
+    let mut common: Vec<String> = vec![
+        exe.display().to_string(),
+        command.into(),
+        scenario.display().to_string(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    common.extend(args.limits.to_args());
+    if let Some(m) = &args.max_memory {
+        common.extend(["--max-memory".into(), m.clone()]);
+    }
+    let job = format!("vodbench-{}", output::folder_name(&name));
+    let mut array_lines = vec![
+        format!("--job-name={job}"),
+        format!(
+            "--array=0-{}{}",
+            tasks - 1,
+            args.max_running.map_or(String::new(), |k| format!("%{k}"))
+        ),
+        format!("--cpus-per-task={}", args.cpus_per_task),
+        format!("--output={}/task-%A_%a.out", scripts.display()),
+        format!("--chdir={}", cwd.display()),
+    ];
+    let mut merge_lines = vec![
+        format!("--job-name={job}-merge"),
+        "--cpus-per-task=1".to_string(),
+        format!("--output={}/merge-%j.out", scripts.display()),
+        format!("--chdir={}", cwd.display()),
+        // when a task failed the merge can never run: it leaves the queue instead of waiting
+        "--kill-on-invalid-dep=yes".to_string(),
+    ];
+    for lines in [&mut array_lines, &mut merge_lines] {
+        if let Some(p) = &args.partition {
+            lines.push(format!("--partition={p}"));
+        }
+        if let Some(t) = &args.time {
+            lines.push(format!("--time={t}"));
+        }
+    }
+    let mut task_cmd = common.clone();
+    task_cmd.extend([
+        "--task".into(),
+        format!("slurm/{tasks}"),
+        "--threads".into(),
+        args.cpus_per_task.to_string(),
+    ]);
+    let mut merge_cmd = common.clone();
+    merge_cmd.extend(["--merge".into(), "--threads".into(), "1".into()]);
+    let array_script = script(
+        &format!(
+            "task I of the array makes the part of the {command} that falls to task I of \
+             {tasks} and saves it in the output folder"
+        ),
+        &array_lines,
+        &task_cmd,
+    );
+    let merge_script = script(
+        &format!("writes the {command} from what the tasks saved, once every task succeeded"),
+        &merge_lines,
+        &merge_cmd,
+    );
+    std::fs::create_dir_all(&scripts).map_err(|e| output::oerr(&scripts, e))?;
+    let array_path = scripts.join("tasks.sbatch");
+    let merge_path = scripts.join("merge.sbatch");
+    output::write_atomic(&array_path, array_script.as_bytes())?;
+    output::write_atomic(&merge_path, merge_script.as_bytes())?;
+    let what = match work {
+        Work::Points(n) => format!("{n} points"),
+        Work::Replications(min, max) => format!("{min}–{max} replications"),
+    };
+    println!(
+        "{} {} of {}: {what} shared by {tasks} tasks; scripts in {}",
+        command,
+        dir.display(),
+        path.display(),
+        scripts.display()
+    );
+    if !args.submit {
+        let q = |v: &[String]| v.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ");
+        let mut t = common.clone();
+        t.extend(["--task".into(), format!("{{}}/{tasks}")]);
+        println!("submit them:");
+        println!(
+            "  job=$(sbatch --parsable {})",
+            quote(&array_path.display().to_string())
+        );
+        println!(
+            "  sbatch --dependency=afterok:$job {}",
+            quote(&merge_path.display().to_string())
+        );
+        println!("or, without Slurm, on this machine (GNU parallel):");
+        println!(
+            "  parallel {} ::: $(seq 0 {}) && {}",
+            q(&t),
+            tasks - 1,
+            q(&merge_cmd)
+        );
+        return Ok(());
+    }
+    let array_id = sbatch(&[], &array_path)?;
+    let merge_id = sbatch(&[format!("--dependency=afterok:{array_id}")], &merge_path)?;
+    println!(
+        "submitted the tasks as job {array_id} (array 0-{}{}) and the merge as job {merge_id} \
+         (runs once every task succeeded)",
+        tasks - 1,
+        args.max_running
+            .map_or(String::new(), |k| format!(", at most {k} at once"))
+    );
+    println!("watch them: squeue -j {array_id},{merge_id}");
+    println!(
+        "logs: {}/task-{array_id}_*.out and merge-{merge_id}.out",
+        scripts.display()
+    );
+    println!(
+        "when a task fails the merge is cancelled: run this command again; its tasks make only \
+         what no task saved"
+    );
+    Ok(())
+}
+
+/// The folder of the scripts and logs of output folder `dir`: `DIR.slurm` beside it.
+fn slurm_dir(dir: &Path) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(".slurm");
+    dir.with_file_name(name)
+}
+
+/// An sbatch script: `#SBATCH` lines from `options`, then `command`, shell-quoted.
+fn script(what: &str, options: &[String], command: &[String]) -> String {
+    let mut s = String::from("#!/bin/bash\n");
+    s.push_str(&format!("# written by `vodbench slurm`: {what}\n"));
+    for o in options {
+        s.push_str(&format!("#SBATCH {o}\n"));
+    }
+    s.push_str("set -euo pipefail\n");
+    s.push_str("exec");
+    for a in command {
+        s.push(' ');
+        s.push_str(&quote(a));
+    }
+    s.push('\n');
+    s
+}
+
+/// `a` quoted for a POSIX shell (as it is when it needs no quotes).
+fn quote(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,%@+{}".contains(&b));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', r"'\''"))
+    }
+}
+
+/// Submits `script` with `sbatch --parsable` and `extra` options; the job id.
+fn sbatch(extra: &[String], script: &Path) -> Result<String, CommandError> {
+    let out = Command::new("sbatch")
+        .arg("--parsable")
+        .args(extra)
+        .arg(script)
+        .output()
+        .map_err(|e| {
+            CommandError::failure(format!(
+                "sbatch could not be run ({e}): is Slurm's client installed here? The script \
+                 is written: {}",
+                script.display()
+            ))
+        })?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(CommandError::failure(format!(
+            "sbatch {} failed ({}): {}{}",
+            script.display(),
+            out.status,
+            stdout.trim(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    // `--parsable` prints `ID` or `ID;CLUSTER`
+    let id = stdout
+        .trim()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(CommandError::failure(format!(
+            "sbatch {} printed `{}`, not a job id",
+            script.display(),
+            stdout.trim()
+        )));
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_quoted_for_the_shell_only_when_needed() {
+        assert_eq!(quote("/a/b-c_d.toml"), "/a/b-c_d.toml");
+        assert_eq!(quote("slurm/4"), "slurm/4");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("$HOME"), "'$HOME'");
+    }
+
+    #[test]
+    fn scripts_sit_beside_the_output_folder() {
+        assert_eq!(
+            slurm_dir(Path::new("/x/out/a-sweep")),
+            PathBuf::from("/x/out/a-sweep.slurm")
+        );
+    }
+
+    #[test]
+    fn a_script_has_its_options_then_one_command() {
+        let s = script(
+            "w",
+            &["--array=0-3%2".into()],
+            &[
+                "/bin/vodbench".into(),
+                "sweep".into(),
+                "my file.toml".into(),
+            ],
+        );
+        assert_eq!(
+            s,
+            "#!/bin/bash\n# written by `vodbench slurm`: w\n#SBATCH --array=0-3%2\n\
+             set -euo pipefail\nexec /bin/vodbench sweep 'my file.toml'\n"
+        );
+    }
+}
