@@ -11,7 +11,7 @@
 use super::progress::{progress_bar, worker_pool};
 use super::CommandError;
 use crate::experiment::cache::RunCache;
-use crate::experiment::checkpoint::{self, Unused};
+use crate::experiment::checkpoint;
 use crate::experiment::search::{
     decided, from_replications, replication, search_cached, search_folder, summary_text,
     SearchOptions, CLIMB_FROM_PERCENT,
@@ -326,12 +326,7 @@ fn saved_prefix(dir: &Path, key: &str, max: u32) -> Saved {
         match checkpoint::load_replication(dir, r, key) {
             Ok(run) => runs.push(run),
             Err(why) => {
-                let file = dir.join(checkpoint::replication_path(r));
-                let text = match why {
-                    Unused::Absent => format!("{} is missing", file.display()),
-                    Unused::Stale(w) => format!("{} was saved {w}", file.display()),
-                    Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
-                };
+                let text = why.describe(&dir.join(checkpoint::replication_path(r)));
                 return (runs, Some((r, text)));
             }
         }

@@ -130,7 +130,7 @@ pub(crate) fn cmd(
                     "point {} ({}): {}",
                     grid[i],
                     labels[i],
-                    unused_text(&dir.join(checkpoint::relative_path(grid[i])), &why)
+                    why.describe(&dir.join(checkpoint::relative_path(grid[i])))
                 )),
             }
         }
@@ -248,15 +248,6 @@ pub(crate) fn sweepable_suite(
     Ok(suite)
 }
 
-/// Why the checkpoint file `file` is not used, in words.
-fn unused_text(file: &Path, why: &Unused) -> String {
-    match why {
-        Unused::Absent => format!("{} is missing", file.display()),
-        Unused::Stale(why) => format!("{} was saved {why}", file.display()),
-        Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
-    }
-}
-
 /// What a `--task` run works on.
 struct TaskRun<'a> {
     suite: &'a SweepSuite,
@@ -294,7 +285,7 @@ fn run_task(
                         "point {} ({}): {}; searching it again",
                         ctx.grid[i],
                         ctx.labels[i],
-                        unused_text(&ctx.dir.join(checkpoint::relative_path(ctx.grid[i])), &why)
+                        why.describe(&ctx.dir.join(checkpoint::relative_path(ctx.grid[i])))
                     );
                 }
                 todo.push(i);

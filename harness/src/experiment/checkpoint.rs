@@ -81,11 +81,7 @@ pub fn to_text(key: &str, r: &SearchResult) -> String {
         key: key.to_string(),
         converged: r.converged,
         replications: r.per_replication.iter().map(saved_replication).collect(),
-        probes: r
-            .probes
-            .iter()
-            .map(|p| (p.replication, p.seed, p.terminals, p.glitches))
-            .collect(),
+        probes: saved_probes(&r.probes),
     };
     serde_json::to_string(&saved).expect("plain data serializes")
 }
@@ -100,6 +96,18 @@ pub enum Unused {
     Stale(String),
     /// Unreadable or not a checkpoint (the message says why).
     Invalid(String),
+}
+
+impl Unused {
+    /// Why the checkpoint file `file` is not used, in words ("DIR/points/001.json is
+    /// missing", "… was saved by another vodbench build (…)", "… is unreadable (…)").
+    pub fn describe(&self, file: &Path) -> String {
+        match self {
+            Unused::Absent => format!("{} is missing", file.display()),
+            Unused::Stale(why) => format!("{} was saved {why}", file.display()),
+            Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
+        }
+    }
 }
 
 /// The search result saved in `text` for `scenario` searched with `opts` under `key`.
@@ -121,16 +129,7 @@ pub fn from_text(
         .into_iter()
         .map(replication_result)
         .collect();
-    let probes = saved
-        .probes
-        .into_iter()
-        .map(|(replication, seed, terminals, glitches)| Probe {
-            replication,
-            seed,
-            terminals,
-            glitches,
-        })
-        .collect();
+    let probes = probes_of(saved.probes);
     Ok(assemble::<OnDemand>(
         scenario,
         opts,
@@ -363,16 +362,34 @@ fn replication_result(x: SavedReplication) -> ReplicationResult {
     }
 }
 
+/// Simulations as a checkpoint keeps them: (replication, seed, terminals, glitches).
+fn saved_probes(probes: &[Probe]) -> Vec<(u32, u64, u32, u64)> {
+    probes
+        .iter()
+        .map(|p| (p.replication, p.seed, p.terminals, p.glitches))
+        .collect()
+}
+
+/// Simulations back from [`saved_probes`].
+fn probes_of(saved: Vec<(u32, u64, u32, u64)>) -> Vec<Probe> {
+    saved
+        .into_iter()
+        .map(|(replication, seed, terminals, glitches)| Probe {
+            replication,
+            seed,
+            terminals,
+            glitches,
+        })
+        .collect()
+}
+
 /// The checkpoint text of one replication (`rep`, with its simulations `probes`) of the
 /// search whose [`point_key`] is `key`.
 pub fn replication_to_text(key: &str, rep: &ReplicationResult, probes: &[Probe]) -> String {
     let saved = SavedRun {
         key: key.to_string(),
         replication: saved_replication(rep),
-        probes: probes
-            .iter()
-            .map(|p| (p.replication, p.seed, p.terminals, p.glitches))
-            .collect(),
+        probes: saved_probes(probes),
     };
     serde_json::to_string(&saved).expect("plain data serializes")
 }
@@ -409,16 +426,7 @@ pub fn load_replication(
             saved.replication.runs
         )));
     }
-    let probes = saved
-        .probes
-        .into_iter()
-        .map(|(replication, seed, terminals, glitches)| Probe {
-            replication,
-            seed,
-            terminals,
-            glitches,
-        })
-        .collect();
+    let probes = probes_of(saved.probes);
     Ok((replication_result(saved.replication), probes))
 }
 
