@@ -4,7 +4,7 @@
 
 use super::CommandError;
 use crate::experiment::disk_replay::{replay_trace, ReplayArgs, ReplayError};
-use crate::output::{self, Writers};
+use crate::output;
 use crate::plugin::Registry;
 use std::path::PathBuf;
 
@@ -85,12 +85,28 @@ pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError>
 
 /// `vodbench disk replay` without its printing: replays the trace, writes the output folder
 /// when `args.out` names one, and gives the report the command prints.
+///
+/// With `args.out`, `requests.csv` is written as the trace is replayed, into the folder's
+/// staging copy, which is published (with `summary.json`) only when the replay succeeded.
 pub fn replay(registry: &Registry, args: &ReplayArgs) -> Result<String, ReplayError> {
-    let replay = replay_trace(registry, args)?;
+    let Some(dir) = &args.out else {
+        return Ok(replay_trace(registry, args, None)?.report(args));
+    };
+    let replay = output::write_staged(dir, |tmp| -> Result<_, ReplayError> {
+        let path = tmp.join("requests.csv");
+        let file = std::fs::File::create(&path).map_err(|e| output::oerr(&path, e))?;
+        let mut rows = std::io::BufWriter::with_capacity(1 << 16, file);
+        let replay = replay_trace(registry, args, Some(&mut rows))?;
+        rows.into_inner()
+            .map_err(|e| output::oerr(&path, e.error()))?
+            .sync_all()
+            .map_err(|e| output::oerr(&path, e))?;
+        let summary = tmp.join("summary.json");
+        std::fs::write(&summary, replay.summary_json(args))
+            .map_err(|e| output::oerr(&summary, e))?;
+        Ok(replay)
+    })?;
     let mut report = replay.report(args);
-    if let Some(dir) = &args.out {
-        output::write_tree(dir, &replay.folder(args), Writers::default())?;
-        report.push_str(&format!("wrote {}\n", dir.display()));
-    }
+    report.push_str(&format!("wrote {}\n", dir.display()));
     Ok(report)
 }

@@ -19,7 +19,7 @@
 //! assert_eq!(demerit(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
 //! ```
 
-use crate::output::{Folder, OutputError};
+use crate::output::OutputError;
 use crate::plugin::{DiskAccess, DiskModel, Registry};
 use crate::time::SimTime;
 use serde::Serialize;
@@ -50,19 +50,42 @@ pub struct TraceError {
     pub message: String,
 }
 
-/// Parses a DiskSim ASCII trace.
+/// Parses a DiskSim ASCII trace held in memory ([`TraceLines`] reads one from a file line by
+/// line).
 pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
-    let mut out = Vec::new();
-    let mut first_device: Option<String> = None;
-    for (i, l) in text.lines().enumerate() {
-        let l = l.trim();
-        if l.is_empty() || l.starts_with('#') {
-            continue;
+    TraceLines::new(text.as_bytes())
+        .map(|r| r.map(|(_, t)| t))
+        .collect()
+}
+
+/// The requests of a DiskSim ASCII trace read line by line, each with its 1-based line: a
+/// trace of any length is read in the memory of one line.
+pub struct TraceLines<R> {
+    input: R,
+    line: usize,
+    buf: String,
+    first_device: Option<String>,
+    last_arrival: Option<f64>,
+    failed: bool,
+}
+
+impl<R: std::io::BufRead> TraceLines<R> {
+    /// The requests of the trace `input`.
+    pub fn new(input: R) -> Self {
+        TraceLines {
+            input,
+            line: 0,
+            buf: String::new(),
+            first_device: None,
+            last_arrival: None,
+            failed: false,
         }
-        let bad = |message: String| TraceError {
-            line: i + 1,
-            message,
-        };
+    }
+
+    /// The request on the trimmed line `l` (number `self.line`), after those before it.
+    fn request(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
+        let line = self.line;
+        let bad = |message: String| TraceError { line, message };
         let f: Vec<&str> = l.split_whitespace().collect();
         if f.len() != 5 {
             return Err(bad(format!(
@@ -90,9 +113,9 @@ pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
         if device.parse::<u64>().is_err() {
             return Err(bad(format!("bad device `{device}` (a device number)")));
         }
-        match first_device {
-            None => first_device = Some(device.to_string()),
-            Some(ref d) if d != device => {
+        match &self.first_device {
+            None => self.first_device = Some(device.to_string()),
+            Some(d) if d != device => {
                 return Err(bad(format!(
                     "request for device {device}, but the trace began with device {d}; disk \
                      replay models one disk: give the requests of one device"
@@ -100,38 +123,89 @@ pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
             }
             Some(_) => {}
         }
-        if let Some(p) = out.last() {
-            let p: &TraceRequest = p;
-            if arrival_ms < p.arrival_ms {
-                return Err(bad("arrival times must not decrease".into()));
-            }
+        if self.last_arrival.is_some_and(|p| arrival_ms < p) {
+            return Err(bad("arrival times must not decrease".into()));
         }
-        out.push(TraceRequest {
+        self.last_arrival = Some(arrival_ms);
+        Ok(TraceRequest {
             arrival_ms,
             lbn,
             sectors,
             read: flags & 1 == 1,
-        });
+        })
     }
-    Ok(out)
+}
+
+impl<R: std::io::BufRead> Iterator for TraceLines<R> {
+    type Item = Result<(usize, TraceRequest), TraceError>;
+
+    /// The next request and its line; after an error, nothing.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        loop {
+            self.buf.clear();
+            self.line += 1;
+            match self.input.read_line(&mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(TraceError {
+                        line: self.line,
+                        message: format!("cannot be read: {e}"),
+                    }));
+                }
+            }
+            let text = std::mem::take(&mut self.buf);
+            let l = text.trim();
+            if l.is_empty() || l.starts_with('#') {
+                self.buf = text;
+                continue;
+            }
+            let r = self.request(l);
+            self.buf = text;
+            self.failed = r.is_err();
+            return Some(r.map(|t| (self.line, t)));
+        }
+    }
 }
 
 /// Parses a reference: one response time in ms per line.
 pub fn parse_reference(text: &str) -> Result<Vec<f64>, TraceError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| {
-            l.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| TraceError {
-                    line: i + 1,
-                    message: format!("expected a response time in ms, found `{}`", l.trim()),
-                })
-        })
-        .collect()
+    read_reference(text.as_bytes())
+}
+
+/// Reads a reference line by line: one response time in ms per line (8 bytes kept per
+/// line).
+pub fn read_reference(mut input: impl std::io::BufRead) -> Result<Vec<f64>, TraceError> {
+    let mut out = Vec::new();
+    let mut buf = String::new();
+    for line in 1.. {
+        buf.clear();
+        let n = input.read_line(&mut buf).map_err(|e| TraceError {
+            line,
+            message: format!("cannot be read: {e}"),
+        })?;
+        if n == 0 {
+            break;
+        }
+        let l = buf.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let v = l
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| TraceError {
+                line,
+                message: format!("expected a response time in ms, found `{l}`"),
+            })?;
+        out.push(v);
+    }
+    Ok(out)
 }
 
 /// One replayed request, in ms.
@@ -151,19 +225,50 @@ pub struct Replayed {
     pub cache_hit: bool,
 }
 
-/// Replays `trace` through `disk`. Requests beyond the disk's capacity are an error.
+/// Replays `trace` through `disk`. Requests beyond the disk's capacity are an error (its
+/// `line` is the request's position in `trace`, from 1).
 pub fn replay(
     disk: &mut dyn DiskModel,
     trace: &[TraceRequest],
     closed: bool,
 ) -> Result<Vec<Replayed>, TraceError> {
-    let cap = disk.geometry().capacity_bytes / SECTOR_BYTES;
-    let mut out = Vec::with_capacity(trace.len());
-    let mut free = 0u64;
-    for (i, r) in trace.iter().enumerate() {
+    let mut replayer = Replayer::new(disk, closed);
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, r)| replayer.serve(r, i + 1))
+        .collect()
+}
+
+/// Serves requests through one disk, one after the other, as [`replay`] does, keeping
+/// nothing of them: a trace of any length is replayed in constant memory.
+pub struct Replayer<'a> {
+    disk: &'a mut dyn DiskModel,
+    /// The disk's capacity in sectors.
+    cap: u64,
+    /// When the disk is next free (ns).
+    free: u64,
+    closed: bool,
+}
+
+impl<'a> Replayer<'a> {
+    /// A replay through `disk`, closed-loop if `closed`.
+    pub fn new(disk: &'a mut dyn DiskModel, closed: bool) -> Self {
+        let cap = disk.geometry().capacity_bytes / SECTOR_BYTES;
+        Replayer {
+            disk,
+            cap,
+            free: 0,
+            closed,
+        }
+    }
+
+    /// Serves `r` (from `line` of the trace) after the requests before it.
+    pub fn serve(&mut self, r: &TraceRequest, line: usize) -> Result<Replayed, TraceError> {
+        let cap = self.cap;
         if r.lbn.checked_add(r.sectors).is_none_or(|e| e > cap) {
             return Err(TraceError {
-                line: i + 1,
+                line,
                 message: format!(
                     "request {}..{} is beyond the disk's {cap} sectors",
                     r.lbn,
@@ -171,13 +276,13 @@ pub fn replay(
                 ),
             });
         }
-        let arrival = if closed {
-            free
+        let arrival = if self.closed {
+            self.free
         } else {
             (r.arrival_ms * 1e6).round() as u64
         };
-        let start = arrival.max(free);
-        let t = disk.service(
+        let start = arrival.max(self.free);
+        let t = self.disk.service(
             &DiskAccess {
                 offset: r.lbn * SECTOR_BYTES,
                 bytes: r.sectors * SECTOR_BYTES,
@@ -185,17 +290,16 @@ pub fn replay(
             },
             SimTime::from_nanos(start),
         );
-        free = start + t.total().as_nanos();
-        out.push(Replayed {
+        self.free = start + t.total().as_nanos();
+        Ok(Replayed {
             arrival_ms: arrival as f64 / 1e6,
-            response_ms: (free - arrival) as f64 / 1e6,
+            response_ms: (self.free - arrival) as f64 / 1e6,
             seek_ms: t.seek.as_millis_f64(),
             rotation_ms: t.rotation.as_millis_f64(),
             transfer_ms: t.transfer.as_millis_f64(),
             cache_hit: t.cache_hit,
-        });
+        })
     }
-    Ok(out)
 }
 
 /// The value at quantile `q` of sorted `v`, interpolating linearly.
@@ -221,12 +325,19 @@ pub fn demerit(a: &[f64], b: &[f64]) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    let (a, b) = (sorted(a), sorted(b));
+    demerit_sorted(&sorted(a), &sorted(b))
+}
+
+/// [`demerit`] of `a` and `b` sorted (by `f64::total_cmp`).
+fn demerit_sorted(a: &[f64], b: &[f64]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
     let k = 10_000;
     let sum: f64 = (1..=k)
         .map(|i| {
             let q = f64::from(i) / f64::from(k);
-            let d = quantile(&a, q) - quantile(&b, q);
+            let d = quantile(a, q) - quantile(b, q);
             d * d
         })
         .sum();
@@ -274,48 +385,109 @@ pub const BUCKETS_MS: [f64; 9] = [5.0, 10.0, 20.0, 40.0, 60.0, 90.0, 120.0, 150.
 
 /// Summarises `r`, comparing with `reference` (same order and length) if given.
 pub fn summarize(r: &[Replayed], reference: Option<&[f64]>) -> ReplaySummary {
-    let resp: Vec<f64> = r.iter().map(|x| x.response_ms).collect();
-    let s = sorted(&resp);
-    let n = r.len().max(1) as f64;
-    let mean = |f: &dyn Fn(&Replayed) -> f64| r.iter().map(f).sum::<f64>() / n;
-    let mut distribution: Vec<(String, usize)> =
-        BUCKETS_MS.iter().map(|b| (format!("<{b}"), 0)).collect();
-    distribution.push((format!(">={}", BUCKETS_MS[8]), 0));
-    for v in &resp {
-        let i = BUCKETS_MS.partition_point(|b| *b <= *v);
-        distribution[i].1 += 1;
+    let mut tally = Tally::new();
+    for (i, x) in r.iter().enumerate() {
+        tally.add(x, reference.and_then(|v| v.get(i).copied()));
     }
-    let (mut dem, mut err, mut rmean) = (None, None, None);
-    if let Some(reference) = reference {
-        let m = reference.iter().sum::<f64>() / reference.len().max(1) as f64;
-        if m > 0.0 {
-            dem = Some(100.0 * demerit(reference, &resp) / m);
-            let e = reference
-                .iter()
-                .zip(&resp)
-                .map(|(a, b)| (a - b).abs())
-                .sum::<f64>()
-                / reference.len().max(1) as f64;
-            err = Some(100.0 * e / m);
+    tally.finish(reference.map(<[f64]>::to_vec))
+}
+
+/// What a [`ReplaySummary`] needs of the requests, gathered one request at a time: sums and
+/// counts, and each response time (8 bytes a request: the percentiles and the demerit are
+/// exact order statistics). Adding the requests of [`summarize`] one by one and finishing
+/// gives its summary to the bit.
+pub struct Tally {
+    responses: Vec<f64>,
+    response: f64,
+    seek: f64,
+    rotation: f64,
+    transfer: f64,
+    hits: usize,
+    distribution: Vec<(String, usize)>,
+    /// Σ |reference − response| over the requests added with a reference.
+    error: f64,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tally {
+    /// Nothing yet.
+    pub fn new() -> Self {
+        let mut distribution: Vec<(String, usize)> =
+            BUCKETS_MS.iter().map(|b| (format!("<{b}"), 0)).collect();
+        distribution.push((format!(">={}", BUCKETS_MS[8]), 0));
+        // sums start as `Iterator::sum` of f64 does, and add in request order as it does
+        Tally {
+            responses: Vec::new(),
+            response: -0.0,
+            seek: -0.0,
+            rotation: -0.0,
+            transfer: -0.0,
+            hits: 0,
+            distribution,
+            error: -0.0,
         }
-        rmean = Some(m);
     }
-    ReplaySummary {
-        requests: r.len(),
-        mean_ms: mean(&|x| x.response_ms),
-        p50_ms: quantile(&s, 0.5),
-        p90_ms: quantile(&s, 0.9),
-        p95_ms: quantile(&s, 0.95),
-        p99_ms: quantile(&s, 0.99),
-        max_ms: s.last().copied().unwrap_or(0.0),
-        mean_seek_ms: mean(&|x| x.seek_ms),
-        mean_rotation_ms: mean(&|x| x.rotation_ms),
-        mean_transfer_ms: mean(&|x| x.transfer_ms),
-        cache_hit_ratio: r.iter().filter(|x| x.cache_hit).count() as f64 / n,
-        distribution,
-        demerit_percent: dem,
-        mean_error_percent: err,
-        reference_mean_ms: rmean,
+
+    /// Requests added so far.
+    pub fn requests(&self) -> usize {
+        self.responses.len()
+    }
+
+    /// Adds the next request, with its reference response time if there is one.
+    pub fn add(&mut self, x: &Replayed, reference: Option<f64>) {
+        let v = x.response_ms;
+        self.responses.push(v);
+        self.response += v;
+        self.seek += x.seek_ms;
+        self.rotation += x.rotation_ms;
+        self.transfer += x.transfer_ms;
+        self.hits += usize::from(x.cache_hit);
+        self.distribution[BUCKETS_MS.partition_point(|b| *b <= v)].1 += 1;
+        if let Some(a) = reference {
+            self.error += (a - v).abs();
+        }
+    }
+
+    /// The summary of the requests added, against `reference` (one response time per request
+    /// added, in order) if given.
+    /// (The reference is taken to be sorted in place: no copy of either side is made.)
+    pub fn finish(mut self, reference: Option<Vec<f64>>) -> ReplaySummary {
+        let requests = self.responses.len();
+        let n = requests.max(1) as f64;
+        self.responses.sort_by(f64::total_cmp);
+        let s = &self.responses;
+        let (mut dem, mut err, mut rmean) = (None, None, None);
+        if let Some(mut reference) = reference {
+            let m = reference.iter().sum::<f64>() / reference.len().max(1) as f64;
+            if m > 0.0 {
+                reference.sort_by(f64::total_cmp);
+                dem = Some(100.0 * demerit_sorted(&reference, s) / m);
+                err = Some(100.0 * (self.error / reference.len().max(1) as f64) / m);
+            }
+            rmean = Some(m);
+        }
+        ReplaySummary {
+            requests,
+            mean_ms: self.response / n,
+            p50_ms: quantile(s, 0.5),
+            p90_ms: quantile(s, 0.9),
+            p95_ms: quantile(s, 0.95),
+            p99_ms: quantile(s, 0.99),
+            max_ms: s.last().copied().unwrap_or(0.0),
+            mean_seek_ms: self.seek / n,
+            mean_rotation_ms: self.rotation / n,
+            mean_transfer_ms: self.transfer / n,
+            cache_hit_ratio: self.hits as f64 / n,
+            distribution: std::mem::take(&mut self.distribution),
+            demerit_percent: dem,
+            mean_error_percent: err,
+            reference_mean_ms: rmean,
+        }
     }
 }
 
@@ -338,19 +510,27 @@ pub struct ReplayArgs {
     pub closed: bool,
 }
 
-/// Writes `requests.csv` (exactly `arrival_ms,response_ms,seek_ms,rotation_ms,transfer_ms,cache_hit`).
+/// The header of `requests.csv`.
+pub const REQUESTS_CSV_HEADER: &str =
+    "arrival_ms,response_ms,seek_ms,rotation_ms,transfer_ms,cache_hit\n";
+
+/// Writes one row of `requests.csv` (`arrival_ms,response_ms,seek_ms,rotation_ms,transfer_ms,cache_hit`).
+pub fn write_request_row(w: &mut impl std::io::Write, x: &Replayed) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "{:.6},{:.6},{:.6},{:.6},{:.6},{}",
+        x.arrival_ms, x.response_ms, x.seek_ms, x.rotation_ms, x.transfer_ms, x.cache_hit
+    )
+}
+
+/// `requests.csv` of the replayed requests `r`.
 pub fn requests_csv(r: &[Replayed]) -> String {
-    let mut s = String::with_capacity(64 * r.len() + 64);
-    s.push_str("arrival_ms,response_ms,seek_ms,rotation_ms,transfer_ms,cache_hit\n");
+    let mut s = Vec::with_capacity(64 * r.len() + 64);
+    s.extend_from_slice(REQUESTS_CSV_HEADER.as_bytes());
     for x in r {
-        use std::fmt::Write;
-        let _ = writeln!(
-            s,
-            "{:.6},{:.6},{:.6},{:.6},{:.6},{}",
-            x.arrival_ms, x.response_ms, x.seek_ms, x.rotation_ms, x.transfer_ms, x.cache_hit
-        );
+        write_request_row(&mut s, x).expect("writing to memory");
     }
-    s
+    String::from_utf8(s).expect("the rows are ASCII")
 }
 
 /// Why a replay could not be made or saved.
@@ -384,20 +564,28 @@ impl ReplayError {
 pub struct TraceReplay {
     /// The model's resolved parameters.
     pub params: serde_json::Value,
-    /// Every request, in trace order.
-    pub replayed: Vec<Replayed>,
-    /// Their statistics, against the reference if one was given.
+    /// The requests' statistics, against the reference if one was given.
     pub summary: ReplaySummary,
-    /// Wall time of the replay alone, in seconds.
+    /// Wall time of reading and replaying the trace, in seconds.
     pub wall_s: f64,
 }
 
-/// Replays the trace of `a` through the disk model it names, against its reference if any.
-pub fn replay_trace(registry: &Registry, a: &ReplayArgs) -> Result<TraceReplay, ReplayError> {
+/// Replays the trace of `a` through the disk model it names, against its reference if any,
+/// writing each request's row of `requests.csv` (header first) to `rows` when given.
+///
+/// The trace is read a line at a time and each request forgotten once served and written:
+/// what is kept is 8 bytes per request (its response time, for the exact percentiles and
+/// demerit) and 8 per line of the reference, so a trace of 10⁷ requests replays in about
+/// 100 MB however long its lines.
+pub fn replay_trace(
+    registry: &Registry,
+    a: &ReplayArgs,
+    mut rows: Option<&mut dyn std::io::Write>,
+) -> Result<TraceReplay, ReplayError> {
     let input = |flag: &'static str, value: String| {
         move |message: String| ReplayError::Input {
             flag,
-            value,
+            value: value.clone(),
             message,
         }
     };
@@ -426,11 +614,45 @@ pub fn replay_trace(registry: &Registry, a: &ReplayArgs) -> Result<TraceReplay, 
     let mut disk = resolved
         .build(&ctx)
         .map_err(|e| input("--spec", a.spec.clone())(e.to_string()))?;
-    // a regular file (a FIFO would block, a device never end); read whole, of any size
-    crate::input::regular_file_size(&a.trace, u64::MAX).map_err(trace_error())?;
-    let text = std::fs::read_to_string(&a.trace).map_err(|e| trace_error()(e.to_string()))?;
-    let trace = parse_trace(&text).map_err(|e| trace_error()(e.to_string()))?;
-    if trace.is_empty() {
+    // regular files (a FIFO would block, a device never end), of any size, read as streams
+    let open = |p: &std::path::Path, bad: &dyn Fn(String) -> ReplayError| {
+        crate::input::regular_file_size(p, u64::MAX).map_err(bad)?;
+        std::fs::File::open(p)
+            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| bad(e.to_string()))
+    };
+    let reference = match &a.reference {
+        Some(p) => {
+            let bad = input("--reference", p.display().to_string());
+            let r = read_reference(open(p, &bad)?).map_err(|e| bad(e.to_string()))?;
+            Some(r)
+        }
+        None => None,
+    };
+    let trace = open(&a.trace, &trace_error())?;
+    let write_error = |e: std::io::Error| {
+        ReplayError::Output(crate::output::oerr(std::path::Path::new("requests.csv"), e))
+    };
+    if let Some(w) = rows.as_mut() {
+        w.write_all(REQUESTS_CSV_HEADER.as_bytes())
+            .map_err(write_error)?;
+    }
+    let t0 = std::time::Instant::now();
+    let mut replayer = Replayer::new(disk.as_mut(), a.closed);
+    let mut tally = Tally::new();
+    for r in TraceLines::new(trace) {
+        let (line, r) = r.map_err(|e| trace_error()(e.to_string()))?;
+        let x = replayer
+            .serve(&r, line)
+            .map_err(|e| trace_error()(e.to_string()))?;
+        let i = tally.requests();
+        tally.add(&x, reference.as_ref().and_then(|v| v.get(i).copied()));
+        if let Some(w) = rows.as_mut() {
+            write_request_row(w, &x).map_err(write_error)?;
+        }
+    }
+    let wall_s = t0.elapsed().as_secs_f64();
+    if tally.requests() == 0 {
         // no request: nothing to replay, and no mean to print
         return Err(trace_error()(
             "holds no requests (only blank lines and comments); give a trace with at least \
@@ -438,32 +660,18 @@ pub fn replay_trace(registry: &Registry, a: &ReplayArgs) -> Result<TraceReplay, 
                 .into(),
         ));
     }
-    let reference = match &a.reference {
-        Some(p) => {
-            let bad = input("--reference", p.display().to_string());
-            crate::input::regular_file_size(p, u64::MAX).map_err(bad.clone())?;
-            let t = std::fs::read_to_string(p).map_err(|e| bad.clone()(e.to_string()))?;
-            let r = parse_reference(&t).map_err(|e| bad.clone()(e.to_string()))?;
-            if r.len() != trace.len() {
-                return Err(bad(format!(
-                    "{} response times for {} trace requests",
-                    r.len(),
-                    trace.len()
-                )));
-            }
-            Some(r)
+    if let (Some(r), Some(p)) = (&reference, &a.reference) {
+        if r.len() != tally.requests() {
+            return Err(input("--reference", p.display().to_string())(format!(
+                "{} response times for {} trace requests",
+                r.len(),
+                tally.requests()
+            )));
         }
-        None => None,
-    };
-    let t0 = std::time::Instant::now();
-    let replayed =
-        replay(disk.as_mut(), &trace, a.closed).map_err(|e| trace_error()(e.to_string()))?;
-    let wall_s = t0.elapsed().as_secs_f64();
-    let summary = summarize(&replayed, reference.as_deref());
+    }
     Ok(TraceReplay {
         params: resolved.params.clone(),
-        replayed,
-        summary,
+        summary: tally.finish(reference),
         wall_s,
     })
 }
@@ -504,16 +712,16 @@ impl TraceReplay {
             ));
         }
         report.push_str(&format!(
-            "replayed in {:.3} s ({:.0} requests/s)\n",
+            "read and replayed in {:.3} s ({:.0} requests/s)\n",
             self.wall_s,
             summary.requests as f64 / self.wall_s.max(1e-9)
         ));
         report
     }
 
-    /// The output folder of the replay of `a`: `requests.csv` and `summary.json` (a replay
-    /// folder is not a run folder: no tables through polars, no `report.html`).
-    pub fn folder(&self, a: &ReplayArgs) -> Folder {
+    /// `summary.json` of the replay of `a` (a replay folder holds it and `requests.csv`; it
+    /// is not a run folder: no tables through polars, no `report.html`).
+    pub fn summary_json(&self, a: &ReplayArgs) -> String {
         let json = serde_json::json!({
             "model": a.model,
             "params": self.params,
@@ -521,13 +729,7 @@ impl TraceReplay {
             "closed": a.closed,
             "summary": self.summary,
         });
-        Folder {
-            files: vec![
-                ("requests.csv".into(), requests_csv(&self.replayed)),
-                ("summary.json".into(), crate::output::to_json(&json)),
-            ],
-            ..Folder::default()
-        }
+        crate::output::to_json(&json)
     }
 }
 
@@ -553,6 +755,55 @@ mod tests {
         assert!(parse_trace("1 0 1 0 1\n").is_err());
         assert!(parse_trace("1 0 1 8 zz\n").is_err());
         assert!(parse_reference("1.5\nabc\n").is_err());
+    }
+
+    /// A disk of 1 MiB serving every access in 1 ms of transfer.
+    struct Flat;
+    impl DiskModel for Flat {
+        fn geometry(&self) -> crate::plugin::DiskGeometry {
+            crate::plugin::DiskGeometry {
+                capacity_bytes: 1 << 20,
+                cylinders: 1,
+            }
+        }
+        fn cylinder_of(&self, _: u64) -> u32 {
+            0
+        }
+        fn head_cylinder(&self) -> u32 {
+            0
+        }
+        fn service(&mut self, _: &DiskAccess, _: SimTime) -> crate::plugin::ServiceTime {
+            crate::plugin::ServiceTime {
+                transfer: crate::time::SimDuration::from_millis(1),
+                ..Default::default()
+            }
+        }
+        fn service_bound(&self, _: &DiskAccess) -> crate::time::SimDuration {
+            crate::time::SimDuration::from_millis(1)
+        }
+    }
+
+    #[test]
+    fn a_streamed_trace_gives_each_request_its_file_line_and_stops_at_an_error() {
+        let text = "# comment\n\n0 0 1 8 1\n  # more\n1 0 2 8 0\n2 0 x 8 1\n3 0 4 8 1\n";
+        let got: Vec<_> = TraceLines::new(text.as_bytes()).collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0].as_ref().unwrap().0, 3);
+        assert_eq!(got[1].as_ref().unwrap().0, 5);
+        assert_eq!(got[2].as_ref().unwrap_err().line, 6);
+        // replayed one by one, a request beyond the disk is named at its line of the file
+        let mut disk = Flat;
+        let mut replayer = Replayer::new(&mut disk, true);
+        let far = TraceRequest {
+            arrival_ms: 0.0,
+            lbn: u64::MAX - 1,
+            sectors: 8,
+            read: true,
+        };
+        assert_eq!(replayer.serve(&far, 41).unwrap_err().line, 41);
+        let near = TraceRequest { lbn: 0, ..far };
+        let x = replayer.serve(&near, 42).unwrap();
+        assert_eq!((x.response_ms, x.transfer_ms), (1.0, 1.0));
     }
 
     #[test]
