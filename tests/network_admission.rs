@@ -200,7 +200,7 @@ fn issue29_bad_interconnect_and_admission_tables_name_the_key() {
         (
             "[server.network]\nname = \"mesh\"\n",
             "key `server.network.name`",
-            "unknown server.network `mesh`; registered: ideal, ports",
+            "unknown server.network `mesh`; registered: ideal, mesh2d, ports",
         ),
         (
             "[server.network]\nlatency = \"20s\"\n",
@@ -265,5 +265,70 @@ fn issue29_compare_shows_the_plugin_tables_its_runs_record() {
     assert!(
         html.contains(">static-limit<"),
         "the limited side names its policy"
+    );
+}
+
+/// Issue 30, item 2: `mesh2d` puts the nodes on a mesh. SPIFFI's nodes talk only to
+/// terminals, which are outside the mesh, so every message holds one node's injection or
+/// ejection link, as it holds that node's send or receive port with `ports`: at the same
+/// bandwidth and per-message time the two measure the same run; the mesh's links between
+/// nodes carry nothing and are reported idle.
+#[test]
+fn issue30_mesh2d_runs_as_ports_do_when_only_terminals_talk_to_nodes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let net = |name: &str, table: &str| scenario(tmp.path(), name, 4, table);
+    let (ports, _, _) = run(
+        tmp.path(),
+        &net(
+            "p",
+            "[server.network]\nname = \"ports\"\nbandwidth = \"2MB/s\"\n",
+        ),
+    );
+    let (mesh, m, dir) = run(
+        tmp.path(),
+        &net(
+            "m",
+            "[server.network]\nname = \"mesh2d\"\nbandwidth = \"2MB/s\"\nrows = 2\n",
+        ),
+    );
+    assert_eq!(m["plugins"]["server.network"]["name"], "mesh2d");
+    assert_eq!(m["plugins"]["server.network"]["params"]["cols"], 0);
+    let (p, q) = (&ports["network"], &mesh["network"]);
+    for k in [
+        "messages",
+        "bytes",
+        "wait",
+        "delivery",
+        "utilization_max_ratio",
+    ] {
+        assert_eq!(p[k], q[k], "{k}: {p} {q}");
+    }
+    assert!(p["wait"]["max_ns"].as_u64().unwrap() > 0, "contended: {p}");
+    assert_eq!(ports["glitches"], mesh["glitches"]);
+    // 4 nodes on a 2 × 2 mesh: 4 injection, 8 mesh and 4 ejection links
+    assert_eq!(
+        (p["links"].as_u64(), q["links"].as_u64()),
+        (Some(8), Some(16))
+    );
+    let links = std::fs::read_to_string(dir.join("links.csv")).unwrap();
+    let idle: Vec<&str> = links
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains('→'))
+        // the name is quoted (it holds a comma): messages is the third field from the end
+        .map(|l| l.rsplit(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(idle, ["0"; 8], "{links}");
+    // a placement that puts two nodes on one cell is refused at its key
+    let bad = net(
+        "bad",
+        "[server.network]\nname = \"mesh2d\"\nrows = 2\npositions = [0, 1, 1, 3]\n",
+    );
+    let o = vodbench(&["check", bad.to_str().unwrap()]);
+    let e = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("server.network") && e.contains("cell 1 holds two nodes"),
+        "{e}"
     );
 }

@@ -2,6 +2,7 @@
 //! between terminals and server nodes, and between nodes.
 
 pub mod ideal;
+pub mod mesh2d;
 pub mod ports;
 
 use vodbench_plugin_api::plugin::Registry;
@@ -10,4 +11,5 @@ use vodbench_plugin_api::plugin::Registry;
 pub fn register(r: &mut Registry) {
     r.add::<ideal::Ideal>();
     r.add::<ports::Ports>();
+    r.add::<mesh2d::Mesh2d>();
 }
