@@ -35,6 +35,7 @@ mod completions;
 pub mod disk;
 mod export;
 mod man;
+mod net;
 mod plugins;
 mod progress;
 mod report;
@@ -106,6 +107,9 @@ enum Command {
     /// Disk models on their own.
     #[command(subcommand)]
     Disk(disk::DiskCmd),
+    /// Interconnects on their own.
+    #[command(subcommand)]
+    Net(net::NetCmd),
     /// Draw report.html again from a saved output folder (a run's, search's, sweep's,
     /// comparison's or broadcast run's) without simulating.
     Report(report::ReportArgs),
@@ -139,6 +143,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Bench(args) => bench::cmd(registry, args),
         Command::Trace(cmd) => trace::cmd(registry, cmd),
         Command::Disk(cmd) => disk::cmd(registry, cmd),
+        Command::Net(cmd) => net::cmd(registry, cmd),
         Command::Report(args) => report::cmd(outputs, args),
         Command::Completions(args) => completions::cmd(args),
         Command::Man(args) => man::cmd(args),

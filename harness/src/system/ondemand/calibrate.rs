@@ -1,0 +1,212 @@
+//! Calibrating a scenario's interconnect (`vodbench net calibrate`): messages of each size sent
+//! from node to node through the same network component a run uses (the `[server.network]`
+//! plugin's paths and timing, its links' first-come-first-served queues), and what each took.
+//!
+//! This is how Jadav et al. calibrated their server (§5.1: point-to-point bandwidth "nearly
+//! constant … 13.8 Mbytes/sec" over the message sizes of interest; claim J0 in
+//! `../shared/papers/notes/jadav.md`): on an idle network a message of `b` bytes takes its
+//! unloaded time N_C (the interconnect's `setup + hold + delivery`) and waits for no link
+//! (N_Q = 0), so its bandwidth is `b / N_C`. With several senders at once the messages that
+//! share a link queue for it, and their waits (blocking, N_Q) show how the interconnect
+//! contends.
+
+use super::error::Faults;
+use super::event::Ev;
+use super::measure::Window;
+use super::network::Network;
+use super::queue::EventQueue;
+use super::spec::{Scenario, ScenarioError};
+use crate::ids::NodeId;
+use crate::plugin::{BuildContext, Endpoint};
+use crate::time::SimTime;
+use serde::Serialize;
+
+/// What to send.
+#[derive(Clone, Debug)]
+pub struct CalibrateOptions {
+    /// Message sizes in bytes.
+    pub sizes: Vec<u64>,
+    /// The receiving node.
+    pub to: u32,
+    /// The sending nodes, each sending one message of each size at the same instant.
+    pub from: Vec<u32>,
+}
+
+/// The messages of one size.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CalibrationRow {
+    /// Message size (bytes).
+    pub bytes: u64,
+    /// Messages sent at once (one per sender).
+    pub messages: u32,
+    /// A message's time on an idle network (ns): the interconnect's setup, hold and
+    /// delivery (N_C).
+    pub unloaded_ns: u64,
+    /// Mean time from sending to delivery (ns).
+    pub mean_ns: u64,
+    /// Longest time from sending to delivery (ns).
+    pub max_ns: u64,
+    /// Mean time waiting for links (ns): delivery time minus the unloaded time (N_Q).
+    pub blocking_mean_ns: u64,
+    /// Longest wait for links (ns).
+    pub blocking_max_ns: u64,
+    /// Bytes over the mean delivery time, in MB/s (10⁶ bytes per second).
+    pub bandwidth_mb_s: f64,
+}
+
+/// The calibration of a scenario's interconnect.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Calibration {
+    /// The interconnect plugin's name.
+    pub interconnect: String,
+    /// Its resolved parameters.
+    pub params: serde_json::Value,
+    /// Nodes of the scenario.
+    pub nodes: u32,
+    /// Sending nodes.
+    pub from: Vec<u32>,
+    /// Receiving node.
+    pub to: u32,
+    /// One row per message size, in the order given.
+    pub rows: Vec<CalibrationRow>,
+}
+
+/// Sends, for each size of `opts`, one message from every sender to the receiver at once on
+/// an idle network of `s`'s interconnect, and measures each message's time to delivery.
+pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, ScenarioError> {
+    let f = &s.file;
+    let nodes = f.server.nodes;
+    let bad = |key: &str, message: String| ScenarioError::Invalid {
+        file: s.path.clone(),
+        line: s
+            .source
+            .line_of_key(key)
+            .or_else(|| s.source.line_of_key(&format!("{key}.name"))),
+        key: key.to_string(),
+        message,
+    };
+    for &n in opts.from.iter().chain([&opts.to]) {
+        if n >= nodes {
+            return Err(bad(
+                "server.nodes",
+                format!("node {n} is not a node of the scenario (nodes 0..{nodes})"),
+            ));
+        }
+    }
+    let p = &s.plugins.interconnect;
+    let ctx = BuildContext {
+        seed: f.seed,
+        component: "server.network",
+        index: 0,
+        nodes,
+        disks_per_node: f.server.disks_per_node,
+        terminals: f.terminals.count,
+        block_bytes: s.block_bytes(),
+        video_blocks: &[],
+        geometry: None,
+        pages: s.pages_per_node(),
+        base_dir: &s.base_dir,
+    };
+    let build = || {
+        p.build(&ctx).map_err(|e| {
+            bad(
+                "server.network",
+                format!("cannot build server.network `{}`: {e}", p.name),
+            )
+        })
+    };
+    let w = Window {
+        span: (SimTime::ZERO, SimTime::MAX),
+        measuring: true,
+    };
+    let mut rows = Vec::with_capacity(opts.sizes.len());
+    for &bytes in &opts.sizes {
+        // a fresh, idle network for every size
+        let mut plugin = build()?;
+        let mut scratch = Vec::new();
+        let unloaded = plugin
+            .route(
+                Endpoint::Node(NodeId(opts.from[0])),
+                Endpoint::Node(NodeId(opts.to)),
+                bytes,
+                &mut scratch,
+            )
+            .unloaded()
+            .as_nanos();
+        let mut net = Network::new(build()?, p.name);
+        let mut q = EventQueue::new();
+        let mut faults = Faults::default();
+        for (i, &from) in opts.from.iter().enumerate() {
+            net.send(
+                Endpoint::Node(NodeId(from)),
+                Endpoint::Node(NodeId(opts.to)),
+                bytes,
+                Ev::Arrive(i as u32),
+                &mut q,
+                &w,
+                &mut faults,
+            );
+        }
+        let mut times = Vec::with_capacity(opts.from.len());
+        while let Some((t, e)) = q.pop() {
+            match e {
+                Ev::NetAcquire(m) => net.setup_done(m, &mut q, &w),
+                Ev::NetRelease(m) => net.release(m, &mut q, &w),
+                _ => times.push(t.as_nanos()),
+            }
+        }
+        if let Some(e) = faults.take() {
+            return Err(bad("server.network", e.to_string()));
+        }
+        let n = times.len().max(1) as u64;
+        let mean = times.iter().sum::<u64>() / n;
+        let max = times.iter().copied().max().unwrap_or(0);
+        rows.push(CalibrationRow {
+            bytes,
+            messages: times.len() as u32,
+            unloaded_ns: unloaded,
+            mean_ns: mean,
+            max_ns: max,
+            blocking_mean_ns: times
+                .iter()
+                .map(|t| t.saturating_sub(unloaded))
+                .sum::<u64>()
+                / n,
+            blocking_max_ns: max.saturating_sub(unloaded),
+            bandwidth_mb_s: if mean == 0 {
+                0.0
+            } else {
+                bytes as f64 / (mean as f64 * 1e-9) / 1e6
+            },
+        });
+    }
+    Ok(Calibration {
+        interconnect: p.name.to_string(),
+        params: p.params.clone(),
+        nodes,
+        from: opts.from.clone(),
+        to: opts.to,
+        rows,
+    })
+}
+
+/// `calibration.csv`: one row per message size.
+pub fn calibration_csv(c: &Calibration) -> String {
+    let mut out = String::from(
+        "bytes,messages,unloaded_ns,mean_ns,max_ns,blocking_mean_ns,blocking_max_ns,bandwidth_mb_s\n",
+    );
+    for r in &c.rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            r.bytes,
+            r.messages,
+            r.unloaded_ns,
+            r.mean_ns,
+            r.max_ns,
+            r.blocking_mean_ns,
+            r.blocking_max_ns,
+            r.bandwidth_mb_s
+        ));
+    }
+    out
+}
