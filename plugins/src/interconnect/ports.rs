@@ -6,7 +6,9 @@
 //! Terminals have no ports: their side of the network never contends.
 //!
 //! A message holds its ports for `per_message + size / bandwidth` and is delivered
-//! `latency` after releasing them. The defaults (25 MB/s, 5 µs per message, no latency) make
+//! `latency` after releasing them. The sender's and the receiver's software costs
+//! (`send_cost`, `receive_cost`, default 0) are paid off the ports: before the message asks
+//! for its first port, and after it releases them. The defaults (25 MB/s, 5 µs per message, no latency) make
 //! an idle network time every message exactly as `ideal` does (5 µs + 0.04 µs/byte, SPIFFI
 //! Table 1), so the difference between the two is the contention alone. This is the
 //! shared-nothing node's network interface that Jadav et al. §3 measure point to point
@@ -31,6 +33,10 @@ pub struct PortsParams {
     pub per_message: Duration,
     /// Propagation delay after the ports are released (default 0).
     pub latency: Duration,
+    /// The sender's software cost, paid before the message asks for a port (default 0).
+    pub send_cost: Duration,
+    /// The receiver's software cost, paid after the ports are released (default 0).
+    pub receive_cost: Duration,
 }
 
 impl Default for PortsParams {
@@ -39,6 +45,8 @@ impl Default for PortsParams {
             bandwidth: Bandwidth(200_000_000),
             per_message: Duration(5_000),
             latency: Duration(0),
+            send_cost: Duration(0),
+            receive_cost: Duration(0),
         }
     }
 }
@@ -50,6 +58,8 @@ pub struct Ports {
     bandwidth: Bandwidth,
     per_message: SimDuration,
     latency: SimDuration,
+    send_cost: SimDuration,
+    receive_cost: SimDuration,
 }
 
 impl Ports {
@@ -85,9 +95,9 @@ impl Interconnect for Ports {
             path.push(self.receive(n.0));
         }
         Transfer {
-            setup: SimDuration::ZERO,
+            setup: self.send_cost,
             hold: self.per_message + self.bandwidth.time_for(bytes),
-            delivery: self.latency,
+            delivery: self.latency + self.receive_cost,
         }
     }
 }
@@ -106,7 +116,12 @@ impl Plugin for Ports {
                 format!("must be in 1kbit/s..=10Tbit/s, got {}", p.bandwidth),
             ));
         }
-        for (key, v) in [("per_message", p.per_message.0), ("latency", p.latency.0)] {
+        for (key, v) in [
+            ("per_message", p.per_message.0),
+            ("latency", p.latency.0),
+            ("send_cost", p.send_cost.0),
+            ("receive_cost", p.receive_cost.0),
+        ] {
             if v > 10_000_000_000 {
                 return Err(PluginError::param(
                     key,
@@ -126,6 +141,8 @@ impl Plugin for Ports {
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
+            send_cost: p.send_cost.sim(),
+            receive_cost: p.receive_cost.sim(),
         }))
     }
 }
@@ -142,6 +159,8 @@ mod tests {
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
+            send_cost: p.send_cost.sim(),
+            receive_cost: p.receive_cost.sim(),
         }
     }
 
@@ -202,6 +221,41 @@ mod tests {
         // 5 µs + 0.04 µs/byte, as SPIFFI Table 1 and `ideal`
         assert_eq!(t.unloaded(), SimDuration::from_nanos(5_000 + 40 * 524_288));
         assert_eq!(t.hold, t.unloaded());
+    }
+
+    #[test]
+    fn software_costs_are_paid_off_the_ports_at_both_ends() {
+        let p = PortsParams {
+            send_cost: Duration(50_000),
+            receive_cost: Duration(20_000),
+            latency: Duration(1_000),
+            ..PortsParams::default()
+        };
+        let mut net = Ports {
+            nodes: 2,
+            bandwidth: p.bandwidth,
+            per_message: p.per_message.sim(),
+            latency: p.latency.sim(),
+            send_cost: p.send_cost.sim(),
+            receive_cost: p.receive_cost.sim(),
+        };
+        let t = net.route(
+            Endpoint::Node(NodeId(0)),
+            Endpoint::Node(NodeId(1)),
+            1000,
+            &mut Vec::new(),
+        );
+        assert_eq!(t.setup, SimDuration::from_micros(50));
+        assert_eq!(t.hold, SimDuration::from_nanos(5_000 + 40_000));
+        assert_eq!(t.delivery, SimDuration::from_micros(21));
+        let bad = PortsParams {
+            receive_cost: Duration(11_000_000_000),
+            ..PortsParams::default()
+        };
+        assert!(matches!(
+            Ports::validate(&bad),
+            Err(PluginError::InvalidParam { path, .. }) if path == "receive_cost"
+        ));
     }
 
     #[test]
