@@ -163,3 +163,73 @@ fn issue37_the_estimate_is_within_a_factor_of_two_of_the_peak() {
         );
     }
 }
+
+/// The estimate of a broadcast file: the smallest `--max-memory` (in MiB) that `check`
+/// accepts, found by bisection (a broadcast sweep's estimate covers all of its points, each
+/// of which is also checked alone while the file loads).
+fn broadcast_estimate_mib(file: &str) -> u64 {
+    let passes = |mib: u64| {
+        vodbench(&["check", "--max-memory", &format!("{mib}MiB"), file])
+            .status
+            .success()
+    };
+    let (mut lo, mut hi) = (1u64, 1 << 16);
+    assert!(passes(hi), "{file}: refused at {hi} MiB");
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if passes(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// Broadcast runs too: every bundled Waldvogel file within a factor of two of its peak, and a
+/// movie too long for the budget refused at `broadcast.frames` before a schedule is built.
+#[test]
+fn issue37_broadcast_runs_are_estimated_and_refused_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let huge = tmp.path().join("huge.toml");
+    std::fs::write(
+        &huge,
+        "name = \"huge\"\n[broadcast]\nframes = 50000000\ndelay = \"1s\"\n\
+         [receiver]\ncache = \"1%\"\n[receiver.buffer]\nname = \"mcs\"\n",
+    )
+    .unwrap();
+    let started = Instant::now();
+    let o = vodbench(&["check", huge.to_str().unwrap()]);
+    let e = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("huge.toml:3: key `broadcast.frames`") && e.contains("the schedules"),
+        "{e}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "refused at once"
+    );
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        println!("skipped the peaks: no /usr/bin/time (Debian package `time`)");
+        return;
+    }
+    let mut files: Vec<String> = std::fs::read_dir(root().join("scenarios/waldvogel"))
+        .unwrap()
+        .flatten()
+        .map(|e| format!("scenarios/waldvogel/{}", e.file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    for file in &files {
+        let estimate = broadcast_estimate_mib(file) as f64;
+        let measured = measured_mib(time, file, &tmp.path().join("out"));
+        println!("{file}: estimate {estimate:.0} MiB, measured {measured:.1} MiB");
+        assert!(
+            (0.5..=2.0).contains(&(estimate / measured)),
+            "{file}: estimate {estimate:.0} MiB, measured {measured:.1} MiB"
+        );
+    }
+}

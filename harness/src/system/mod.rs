@@ -18,6 +18,7 @@
 //! (`experiment::search`) asks it for one simulation at a time.
 
 pub mod broadcast;
+pub mod memory;
 pub mod ondemand;
 
 use crate::output::Folder;

@@ -13,6 +13,7 @@
 //! `vodbench run` runs it through [`Broadcast`], its [`System`] (every point of its
 //! `[sweep]`, in parallel) and writes `summary.json` and tables like an on-demand run.
 
+pub mod memory;
 pub mod outputs;
 pub mod receiver;
 pub mod run;
@@ -111,9 +112,11 @@ impl System for Broadcast {
         ))
     }
 
-    fn validate(_: &BroadcastSuite) -> Result<(), ScenarioError> {
-        // loading built every point's plugins once already
-        Ok(())
+    fn validate(suite: &BroadcastSuite) -> Result<(), ScenarioError> {
+        // loading built every point's plugins once already, each point checked alone
+        // against the memory budget; the whole sweep holds every schedule at once
+        let e = memory::estimate(suite, rayon::current_num_threads());
+        crate::system::memory::refuse_above_limit(&suite.source, &e)
     }
 
     fn check_text(suite: &BroadcastSuite) -> Result<String, ScenarioError> {
@@ -127,6 +130,7 @@ impl System for Broadcast {
     }
 
     fn run(suite: &BroadcastSuite, progress: &dyn Progress) -> Result<SuiteResults, RunError> {
+        Self::validate(suite)?;
         run_suite(suite, &|done, total| progress.points(done, total)).map_err(|error| {
             RunError::Broadcast {
                 path: suite.path.clone(),

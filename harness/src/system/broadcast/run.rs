@@ -41,32 +41,47 @@ fn plan(s: &BroadcastScenario, base_dir: &Path) -> Result<Plan, BroadcastError> 
             message: e.to_string(),
         })?;
     let batch = buffer.batch_frames().max(1);
+    let joins = joins(s, &d);
+    let spec = schedule_spec(&d, batch, &joins);
+    Ok(Plan {
+        d,
+        batch,
+        joins,
+        schedule_key: schedule_key(s, &spec),
+        spec,
+    })
+}
+
+/// The instants at which the receivers of `s` join: in the steady state, one full period
+/// after the broadcast starts (at `receiver.join` into it, or at a random instant of it).
+pub(super) fn joins(s: &BroadcastScenario, d: &Derived) -> Vec<u32> {
     let period = d.frames + d.delay;
-    // Receivers join in the steady state, one full period after the broadcast starts.
-    let joins: Vec<u32> = match s.file.receiver.join {
+    match s.file.receiver.join {
         Some(phase) => vec![period + phase],
         None => (0..s.file.receiver.clients)
             .map(|k| {
                 period + stream(s.file.seed, "receiver.join", u64::from(k)).random_range(0..period)
             })
             .collect(),
-    };
+    }
+}
+
+/// The schedule a point of `d` needs for receivers joining at `joins` with buffers taking
+/// `batch` frames at a time.
+pub(super) fn schedule_spec(d: &Derived, batch: u32, joins: &[u32]) -> ScheduleSpec {
+    let period = d.frames + d.delay;
     let max_join = joins.iter().copied().max().unwrap_or(period);
-    let horizon = max_join + period - 1;
-    let spec = ScheduleSpec {
+    ScheduleSpec {
         frames: d.frames,
         delay: d.delay,
-        horizon,
+        horizon: max_join + period - 1,
         chunk_hint: batch,
-    };
-    let schedule_key = format!("{} {} {:?}", s.schedule.name, s.schedule.params, spec);
-    Ok(Plan {
-        d,
-        batch,
-        joins,
-        spec,
-        schedule_key,
-    })
+    }
+}
+
+/// What identifies a point's schedule among a sweep's: points with the same key share one.
+pub(super) fn schedule_key(s: &BroadcastScenario, spec: &ScheduleSpec) -> String {
+    format!("{} {} {:?}", s.schedule.name, s.schedule.params, spec)
 }
 
 fn build_schedule(

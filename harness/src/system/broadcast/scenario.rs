@@ -156,6 +156,9 @@ pub struct BroadcastScenario {
     pub analysis: Analysis,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
     pub chosen: Vec<Chosen>,
+    /// Frames the receiver's buffer takes at a time (`ClientBuffer::batch_frames`, at least
+    /// 1), as built when the point was loaded: the schedule's chunk hint.
+    pub batch: u32,
 }
 
 /// The tables of a broadcast scenario that choose a plugin.
@@ -197,6 +200,8 @@ pub struct BroadcastSuite {
     pub swept: Vec<String>,
     /// The points.
     pub points: Vec<BroadcastScenario>,
+    /// The file as read (for the lines of errors found after loading).
+    pub source: Arc<Source>,
 }
 
 /// Derived quantities of a point, in instants and frames.
@@ -389,6 +394,7 @@ impl BroadcastSuite {
             sweep_keys: grid.axes.iter().map(|a| a.name().to_string()).collect(),
             swept: grid.swept_keys(),
             points: out,
+            source: source.clone(),
         })
     }
 
@@ -439,7 +445,13 @@ impl BroadcastSuite {
             analytic,
             analysis: Analysis::default(),
             chosen,
+            batch: 1,
         };
+        // the budget first: building the schedule and the buffer is what may not fit
+        let e = super::memory::estimate_point(&s, &d, rayon::current_num_threads());
+        if let Some((key, message)) = crate::system::memory::refusal(&e) {
+            return Err(at(key, message));
+        }
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
             at(key, format!("cannot build {key} `{name}`: {e}"))
         };
@@ -448,9 +460,12 @@ impl BroadcastSuite {
             .build(&c)
             .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?;
         let c = build_context(&s, &d, "receiver", 0, base_dir);
-        s.buffer
+        let batch = s
+            .buffer
             .build(&c)
-            .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?;
+            .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?
+            .batch_frames()
+            .max(1);
         let c = crate::plugin::BuildContext {
             component: "receiver.disk",
             ..c
@@ -480,7 +495,11 @@ impl BroadcastSuite {
                 ),
             ));
         }
-        Ok(BroadcastScenario { analysis, ..s })
+        Ok(BroadcastScenario {
+            analysis,
+            batch,
+            ..s
+        })
     }
 }
 
