@@ -9,6 +9,7 @@
 //!  sweep      a search at every point of an on-demand sweep, with scaleup and cost
 //!  checkpoint each point's search saved as it finishes (sweep --resume)
 //!  disk_replay  a block trace through one disk model, against a reference
+//!  cache_replay  a request trace through buffer pools at several cache sizes (miss ratios)
 //!  analyze    every point's analytic model evaluated in closed form (no simulation)
 //! ```
 //!
@@ -17,6 +18,7 @@
 
 pub mod analyze;
 pub mod cache;
+pub mod cache_replay;
 pub mod checkpoint;
 pub mod disk_replay;
 pub mod search;
