@@ -140,11 +140,12 @@ fn format_of(f: &ReplayFlags) -> Result<(Format, RequestFormat), CommandError> {
         Some(x) => x,
         None if f.trace.extension().is_some_and(|e| e == "csv") => Format::Csv,
         None => {
-            let mut head = [0u8; 17];
-            let n = std::fs::File::open(&f.trace)
-                .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
-                .unwrap_or(0);
-            if head[..n].starts_with(crate::trace::HEADER_LINE.as_bytes()) {
+            let mut head = Vec::new();
+            let want = crate::trace::HEADER_LINE.len() as u64;
+            let _ = std::fs::File::open(&f.trace).and_then(|file| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(file, want), &mut head)
+            });
+            if head.starts_with(crate::trace::HEADER_LINE.as_bytes()) {
                 Format::Vodbench
             } else {
                 Format::OracleGeneral

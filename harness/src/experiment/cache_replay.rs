@@ -177,6 +177,8 @@ pub struct TraceScan {
     pub max_bytes: u64,
     /// Bytes requested.
     pub bytes: u64,
+    /// Largest object id.
+    pub max_object: u64,
 }
 
 /// Reads the whole trace once ([`TraceScan`]).
@@ -191,6 +193,7 @@ pub fn scan(trace: &Path, format: &RequestFormat) -> Result<TraceScan, CacheRepl
         s.min_bytes = s.min_bytes.min(q.bytes);
         s.max_bytes = s.max_bytes.max(q.bytes);
         s.bytes = s.bytes.saturating_add(q.bytes);
+        s.max_object = s.max_object.max(q.object);
     }
     s.skipped = r.skipped();
     Ok(s)
@@ -282,13 +285,6 @@ pub fn replay_one(
         });
     }
     p.set_capacity(size);
-    let mut table: FxHashMap<u64, u32> = FxHashMap::default();
-    table.reserve(pages.min(1 << 24) as usize);
-    let mut object = vec![0u64; pages as usize];
-    let mut bytes = vec![0u64; pages as usize];
-    let mut free: Vec<u32> = Vec::new();
-    let mut unused = 0u32;
-    let (mut used, mut peak) = (0u64, 0u64);
     let mut r = CacheResult {
         pool: pool.label.clone(),
         size_bytes: size,
@@ -302,8 +298,108 @@ pub fn replay_one(
         byte_miss_ratio: 0.0,
         peak_bytes: 0,
     };
-    let mut reader = RequestReader::open(trace, format)?;
-    while let Some(q) = reader.next()? {
+    let reader = RequestReader::open(trace, format)?;
+    let dense = scan.max_object < DENSE_IDS.min(scan.requests.saturating_mul(4).max(1 << 16));
+    let peak = if dense {
+        let table = vec![NONE; scan.max_object as usize + 1];
+        run(p.as_mut(), table, reader, pages, size, &mut r)
+    } else {
+        let mut table = FxHashMap::default();
+        table.reserve(pages.min(1 << 24) as usize);
+        run(p.as_mut(), table, reader, pages, size, &mut r)
+    }
+    .map_err(|e| match e {
+        Stop::Trace(e) => CacheReplayError::Trace(e),
+        Stop::Broke(message) => broke(r.requests, message),
+    })?;
+    let wall_s = started.elapsed().as_secs_f64();
+    r.peak_bytes = peak;
+    r.miss_ratio = r.misses as f64 / r.requests.max(1) as f64;
+    r.byte_miss_ratio = r.bytes_missed as f64 / r.bytes_requested.max(1) as f64;
+    let speed = JobSpeed {
+        wall_s,
+        requests_per_s: r.requests as f64 / wall_s.max(1e-9),
+    };
+    Ok((r, speed))
+}
+
+/// Object ids below this (and below four per request) index a table directly instead of
+/// being hashed: 128 MiB of page numbers at most.
+const DENSE_IDS: u64 = 1 << 25;
+
+/// An object's page: none.
+const NONE: u32 = u32::MAX;
+
+/// Object id → page of the cached objects.
+trait ObjectTable {
+    fn get(&self, object: u64) -> Option<u32>;
+    fn insert(&mut self, object: u64, page: u32);
+    fn remove(&mut self, object: u64) -> Option<u32>;
+}
+
+impl ObjectTable for Vec<u32> {
+    #[inline]
+    fn get(&self, object: u64) -> Option<u32> {
+        match self.as_slice().get(object as usize) {
+            Some(&p) if p != NONE => Some(p),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn insert(&mut self, object: u64, page: u32) {
+        self[object as usize] = page;
+    }
+    #[inline]
+    fn remove(&mut self, object: u64) -> Option<u32> {
+        let slot = self.get_mut(object as usize)?;
+        let p = std::mem::replace(slot, NONE);
+        (p != NONE).then_some(p)
+    }
+}
+
+impl ObjectTable for FxHashMap<u64, u32> {
+    #[inline]
+    fn get(&self, object: u64) -> Option<u32> {
+        FxHashMap::get(self, &object).copied()
+    }
+    #[inline]
+    fn insert(&mut self, object: u64, page: u32) {
+        FxHashMap::insert(self, object, page);
+    }
+    #[inline]
+    fn remove(&mut self, object: u64) -> Option<u32> {
+        FxHashMap::remove(self, &object)
+    }
+}
+
+/// Why [`run`] stopped early.
+enum Stop {
+    Trace(RequestTraceError),
+    Broke(String),
+}
+
+/// What a page holds.
+#[derive(Copy, Clone, Default)]
+struct Held {
+    object: u64,
+    bytes: u64,
+}
+
+/// The replay loop: every request of `reader` through `pool`, counted into `r`; the most
+/// bytes cached at once.
+fn run<T: ObjectTable>(
+    pool: &mut dyn BufferPool,
+    mut table: T,
+    mut reader: RequestReader,
+    pages: u32,
+    size: u64,
+    r: &mut CacheResult,
+) -> Result<u64, Stop> {
+    let mut held = vec![Held::default(); pages as usize];
+    let mut free: Vec<u32> = Vec::new();
+    let mut unused = 0u32;
+    let (mut used, mut peak) = (0u64, 0u64);
+    while let Some(q) = reader.next().map_err(Stop::Trace)? {
         r.requests += 1;
         r.bytes_requested += q.bytes;
         let req = CacheRequest {
@@ -311,35 +407,32 @@ pub fn replay_one(
             bytes: q.bytes,
             next_access: q.next_access,
         };
-        if let Some(&page) = table.get(&q.object) {
+        if let Some(page) = table.get(q.object) {
             r.hits += 1;
-            p.request(&req, Some(PageId(page)));
-            p.acquire(PageId(page));
-            p.release(PageId(page), true);
+            pool.request(&req, Some(PageId(page)));
+            pool.acquire(PageId(page));
+            pool.release(PageId(page), true);
             continue;
         }
         r.misses += 1;
         r.bytes_missed += q.bytes;
-        p.request(&req, None);
+        pool.request(&req, None);
         if q.bytes > size {
             continue; // larger than the cache: not cached
         }
         while used + q.bytes > size {
-            let Some(PageId(v)) = p.evict() else {
-                return Err(broke(
-                    r.requests,
-                    format!("evicted nothing while {used} bytes are cached, all evictable"),
-                ));
+            let Some(PageId(v)) = pool.evict() else {
+                return Err(Stop::Broke(format!(
+                    "evicted nothing while {used} bytes are cached, all evictable"
+                )));
             };
-            let vi = v as usize;
-            if vi >= object.len() || table.get(&object[vi]) != Some(&v) {
-                return Err(broke(
-                    r.requests,
-                    format!("evicted page {v}, which holds no cached object"),
-                ));
+            let victim = held.get(v as usize).copied().unwrap_or_default();
+            if table.remove(victim.object) != Some(v) {
+                return Err(Stop::Broke(format!(
+                    "evicted page {v}, which holds no cached object"
+                )));
             }
-            table.remove(&object[vi]);
-            used -= bytes[vi];
+            used -= victim.bytes;
             free.push(v);
             r.evictions += 1;
         }
@@ -350,28 +443,21 @@ pub fn replay_one(
                 unused - 1
             }
             None => {
-                return Err(broke(
-                    r.requests,
-                    format!("more than {pages} objects cached: a page was lost"),
-                ))
+                return Err(Stop::Broke(format!(
+                    "more than {pages} objects cached: a page was lost"
+                )))
             }
         };
-        object[page as usize] = q.object;
-        bytes[page as usize] = q.bytes;
+        held[page as usize] = Held {
+            object: q.object,
+            bytes: q.bytes,
+        };
         table.insert(q.object, page);
         used += q.bytes;
         peak = peak.max(used);
-        p.release(PageId(page), true);
+        pool.release(PageId(page), true);
     }
-    let wall_s = started.elapsed().as_secs_f64();
-    r.peak_bytes = peak;
-    r.miss_ratio = r.misses as f64 / r.requests.max(1) as f64;
-    r.byte_miss_ratio = r.bytes_missed as f64 / r.bytes_requested.max(1) as f64;
-    let speed = JobSpeed {
-        wall_s,
-        requests_per_s: r.requests as f64 / wall_s.max(1e-9),
-    };
-    Ok((r, speed))
+    Ok(peak)
 }
 
 /// A whole replay: what was asked and every job's result.

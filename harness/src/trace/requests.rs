@@ -173,7 +173,7 @@ pub struct RequestReader {
 }
 
 enum Inner {
-    Oracle(Box<dyn BufRead + Send>),
+    Oracle(Chunks),
     Csv {
         input: Box<dyn BufRead + Send>,
         layout: CsvLayout,
@@ -197,7 +197,12 @@ impl RequestReader {
         format: &RequestFormat,
     ) -> RequestReader {
         let inner = match format {
-            RequestFormat::OracleGeneral => Inner::Oracle(input),
+            RequestFormat::OracleGeneral => Inner::Oracle(Chunks {
+                input,
+                buf: vec![0; ORACLE_RECORD * 4096],
+                pos: 0,
+                len: 0,
+            }),
             RequestFormat::Csv(layout) => Inner::Csv {
                 input,
                 layout: layout.clone(),
@@ -228,8 +233,7 @@ impl RequestReader {
     pub fn next(&mut self) -> Result<Option<Request>, RequestTraceError> {
         let r = match &mut self.inner {
             Inner::Oracle(input) => loop {
-                let mut rec = [0u8; ORACLE_RECORD];
-                let n = read_full(input.as_mut(), &mut rec).map_err(|e| RequestTraceError::Io {
+                let (rec, n) = input.record().map_err(|e| RequestTraceError::Io {
                     file: self.file.clone(),
                     message: e.to_string(),
                 })?;
@@ -301,7 +305,11 @@ impl RequestReader {
                     parse_csv_line(text, layout).map_err(|message| RequestTraceError::Line {
                         file: self.file.clone(),
                         line: self.position,
-                        message,
+                        message: if self.position == 1 {
+                            format!("{message} (a header line? --header skips it)")
+                        } else {
+                            message
+                        },
                     })?;
                 match r {
                     Some(r) => break Some(r),
@@ -325,6 +333,33 @@ impl RequestReader {
             }),
             None => Ok(None),
         }
+    }
+}
+
+/// Records read a chunk at a time (one call into the input per 4096 records).
+struct Chunks {
+    input: Box<dyn BufRead + Send>,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+}
+
+impl Chunks {
+    /// The next record and how many of its bytes the input held (0 at its end; less than
+    /// a record when it ends inside one).
+    #[inline]
+    fn record(&mut self) -> std::io::Result<([u8; ORACLE_RECORD], usize)> {
+        if self.len - self.pos < ORACLE_RECORD {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+            self.len += read_full(self.input.as_mut(), &mut self.buf[self.len..])?;
+        }
+        let n = (self.len - self.pos).min(ORACLE_RECORD);
+        let mut rec = [0u8; ORACLE_RECORD];
+        rec[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok((rec, n))
     }
 }
 
