@@ -742,6 +742,97 @@ mod tests {
     }
 
     #[test]
+    fn round_trips_through_files_plain_zstd_and_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let objects = zipf_requests(100, 5000, 1.0, 7, 1);
+        let mut plain = Vec::new();
+        write_oracle_general(&mut plain, &objects).unwrap();
+        let zst = zstd::encode_all(plain.as_slice(), 3).unwrap();
+        let mut csv = Vec::new();
+        write_csv(&mut csv, &objects).unwrap();
+        for (name, bytes) in [("t.bin", &plain), ("t.zst", &zst), ("t.csv", &csv)] {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        let read = |name: &str, format: &RequestFormat| {
+            all(RequestReader::open(&dir.path().join(name), format).unwrap())
+        };
+        let oracle = RequestFormat::OracleGeneral;
+        let a = read("t.bin", &oracle).unwrap();
+        assert_eq!(a, read("t.zst", &oracle).unwrap(), "zstd reads the same");
+        let pairs = |v: &[Request]| {
+            v.iter()
+                .map(|r| (r.object, r.bytes as u32))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(pairs(&a), objects);
+        let next = next_accesses(objects.iter().map(|o| o.0));
+        assert_eq!(a.iter().map(|r| r.next_access).collect::<Vec<_>>(), next);
+        let layout = CsvLayout {
+            header: true,
+            ..CsvLayout::default()
+        };
+        let c = read("t.csv", &RequestFormat::Csv(layout)).unwrap();
+        assert_eq!(pairs(&c), objects);
+        assert!(c.iter().all(|r| r.next_access.is_none()));
+        // a compressed trace cut short is an error naming the file, not a panic
+        std::fs::write(dir.path().join("cut.zst"), &zst[..zst.len() / 2]).unwrap();
+        let e = read("cut.zst", &oracle).unwrap_err();
+        assert!(e.to_string().contains("cut.zst"), "{e}");
+        // no such file
+        let e = RequestReader::open(&dir.path().join("none"), &oracle)
+            .err()
+            .unwrap();
+        assert!(e.to_string().ends_with("none: no such file"), "{e}");
+    }
+
+    #[test]
+    fn malformed_input_names_the_place() {
+        let oracle = RequestFormat::OracleGeneral;
+        let mut bytes = Vec::new();
+        write_oracle_general(&mut bytes, &[(1, 1)]).unwrap();
+        bytes[16..24].copy_from_slice(&(-5i64).to_le_bytes());
+        let e = all(reader(bytes, &oracle)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t: record 1: next access -5: expected a position (≥ 0) or -1 for never"
+        );
+        let mut zeros = Vec::new();
+        write_oracle_general(&mut zeros, &[(1, 0), (2, 0)]).unwrap();
+        let e = all(reader(zeros, &oracle)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t: holds no requests (all 2 of size 0, which are skipped)"
+        );
+        let csv = RequestFormat::Csv(CsvLayout::default());
+        let e = all(reader("1,2,3\n4,5,x\n".into(), &csv)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t:2: column 3 (size): expected a size in bytes, found \"x\""
+        );
+        let e = all(reader("time,id,size\n".into(), &csv)).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("(a header line? --header skips it)"),
+            "{e}"
+        );
+        let header_only = RequestFormat::Csv(CsvLayout {
+            header: true,
+            ..CsvLayout::default()
+        });
+        let e = all(reader("time,id,size\n".into(), &header_only)).unwrap_err();
+        assert_eq!(e.to_string(), "t: holds no requests");
+        let e = all(reader(b"1,\xff\xfe,3\n".to_vec(), &csv)).unwrap_err();
+        assert!(e.to_string().starts_with("t:1: "), "{e}");
+        let vod = RequestFormat::Vodbench(BlockModel {
+            block_bytes: 1,
+            bit_rate: 8,
+            video_blocks: 2,
+        });
+        let e = all(reader("0 0 start 1 0\n1 0 jump 1 0\n".into(), &vod)).unwrap_err();
+        assert!(e.to_string().starts_with("t:2: "), "{e}");
+    }
+
+    #[test]
     fn next_accesses_point_forward() {
         assert_eq!(
             next_accesses([1u64, 2, 1, 1, 3].into_iter()),
