@@ -12,21 +12,44 @@ fn issue33_cache_replay_writes_results_tables_and_report() {
     let trace = tmp.path().join("zipf.oracleGeneral.zst");
     let t = trace.to_str().unwrap();
     let o = vodbench(&[
-        "cache", "generate", "--objects", "2000", "--requests", "50000", "--seed", "5", "--out", t,
+        "cache",
+        "generate",
+        "--objects",
+        "2000",
+        "--requests",
+        "50000",
+        "--seed",
+        "5",
+        "--out",
+        t,
     ]);
     assert!(o.status.success(), "{:?}", text(&o));
     let run = |threads: &str, out: &str| {
         let dir = tmp.path().join(out);
         let o = vodbench(&[
-            "cache", "replay", "--trace", t, "--pool", "global-lru,s3-fifo{small_ratio = 0.2}",
-            "--pool", "belady", "--size", "50,500", "--threads", threads, "--out",
+            "cache",
+            "replay",
+            "--trace",
+            t,
+            "--pool",
+            "global-lru,s3-fifo{small_ratio = 0.2}",
+            "--pool",
+            "belady",
+            "--size",
+            "50,500",
+            "--threads",
+            threads,
+            "--out",
             dir.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{:?}", text(&o));
         (dir, text(&o).0)
     };
     let (one, printed) = run("1", "one");
-    assert!(printed.contains("50000 requests (oracleGeneral format)"), "{printed}");
+    assert!(
+        printed.contains("50000 requests (oracleGeneral format)"),
+        "{printed}"
+    );
     assert!(printed.contains("s3-fifo{small_ratio=0.2}"), "{printed}");
     for f in [
         "cache.json",
@@ -51,7 +74,10 @@ fn issue33_cache_replay_writes_results_tables_and_report() {
     let csv = std::fs::read_to_string(one.join("cache.csv")).unwrap();
     assert!(csv.starts_with("pool,size_bytes,requests,hits,misses,evictions,bytes_requested,bytes_missed,miss_ratio,byte_miss_ratio\n"), "{csv}");
     let speed = std::fs::read_to_string(one.join("speed.csv")).unwrap();
-    assert!(speed.starts_with("pool,size_bytes,wall_s,requests_per_s\n"), "{speed}");
+    assert!(
+        speed.starts_with("pool,size_bytes,wall_s,requests_per_s\n"),
+        "{speed}"
+    );
     let html = std::fs::read_to_string(one.join("report.html")).unwrap();
     assert!(html.contains("Miss ratio vs cache size") && html.contains("<svg"));
     assert!(html.contains("belady") && html.contains("global-lru"));
@@ -80,23 +106,59 @@ fn issue33_cache_replay_refuses_bad_input_with_exit_code_2() {
     let o_ = out.to_str().unwrap();
     for (args, says) in [
         (
-            vec!["--trace", cut.to_str().unwrap(), "--pool", "fifo", "--size", "10"],
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "10",
+            ],
             "record 2: cut short: 6 of 24 bytes",
         ),
         (
-            vec!["--trace", csv.to_str().unwrap(), "--pool", "fifo", "--size", "10"],
+            vec![
+                "--trace",
+                csv.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "10",
+            ],
             "t.csv:1: column 2 (object id): expected an unsigned integer, found \"abc\"",
         ),
         (
-            vec!["--trace", csv.to_str().unwrap(), "--pool", "belady", "--size", "10", "--hashed-ids"],
+            vec![
+                "--trace",
+                csv.to_str().unwrap(),
+                "--pool",
+                "belady",
+                "--size",
+                "10",
+                "--hashed-ids",
+            ],
             "--pool belady: needs each request's next access",
         ),
         (
-            vec!["--trace", cut.to_str().unwrap(), "--pool", "lru", "--size", "10"],
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "lru",
+                "--size",
+                "10",
+            ],
             "--pool lru: unknown buffer_pool `lru`",
         ),
         (
-            vec!["--trace", cut.to_str().unwrap(), "--pool", "fifo", "--size", "lots"],
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "lots",
+            ],
             "--size lots: expected bytes",
         ),
     ] {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Requests per second of vodbench's LRU (global-lru) and FIFO against libCacheSim's on the
 # same 10^7-request Zipf(1.0) oracleGeneral trace (10^6 objects, unit sizes), one thread,
-# measured alternately ROUNDS times (the README's "Cache replay" table).
+# measured alternately ROUNDS times (the README's "Cache replay" table). With `sparse`, the
+# objects' ids are spread over 64 bits (`cache generate --sparse-ids`), as hashed keys are.
 #
-#   plugins/benches/cache_speed.sh [ROUNDS]     (default 3)
+#   plugins/benches/cache_speed.sh [ROUNDS] [sparse]     (default 3 rounds, ids 1..=10^6)
 #
 # Needs target/release/vodbench (or VODBENCH=path) and a Python with libCacheSim
 # (`pip install libcachesim`; PYTHON=path, default python3). libCacheSim's time is that of
@@ -17,7 +18,10 @@ sizes=1000,10000,100000,500000
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trace=$work/zipf.oracleGeneral
-"$vodbench" cache generate --objects 1000000 --requests 10000000 --alpha 1.0 --seed 1 --out "$trace" >/dev/null
+sparse=()
+if [ "${2:-}" = sparse ]; then sparse=(--sparse-ids); fi
+"$vodbench" cache generate --objects 1000000 --requests 10000000 --alpha 1.0 --seed 1 "${sparse[@]}" \
+    --out "$trace" >/dev/null
 for round in $(seq 1 "$rounds"); do
     "$vodbench" cache replay --trace "$trace" --pool global-lru,fifo --size "$sizes" --threads 1 \
         --out "$work/out" >/dev/null

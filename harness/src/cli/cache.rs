@@ -108,6 +108,10 @@ pub(crate) struct GenerateFlags {
     /// Seed of the random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Object ids spread over all 64 bits (object k becomes a bijective mix of k), as in
+    /// traces of hashed keys; else 1..=N.
+    #[arg(long)]
+    sparse_ids: bool,
     /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV).
     #[arg(long)]
     out: PathBuf,
@@ -268,7 +272,12 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
             "--objects at most 2^28 and --requests at most 2^32 - 1",
         ));
     }
-    let reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
+    let mut reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
+    if f.sparse_ids {
+        for r in &mut reqs {
+            r.0 = crate::rng::mix64(r.0);
+        }
+    }
     let name = f.out.to_string_lossy();
     let mut bytes = Vec::new();
     let written = if name.ends_with(".csv") {

@@ -22,7 +22,6 @@ use crate::plugin::{BufferPool, BuildContext, CacheRequest, Registry, Resolved};
 use crate::results::{Column, Table};
 use crate::trace::requests::{RequestFormat, RequestReader, RequestTraceError};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -304,8 +303,7 @@ pub fn replay_one(
         let table = vec![NONE; scan.max_object as usize + 1];
         run(p.as_mut(), table, reader, pages, size, &mut r)
     } else {
-        let mut table = FxHashMap::default();
-        table.reserve(pages.min(1 << 24) as usize);
+        let table = HashedIds::with_capacity(pages.min(1 << 20) as usize);
         run(p.as_mut(), table, reader, pages, size, &mut r)
     }
     .map_err(|e| match e {
@@ -335,6 +333,8 @@ trait ObjectTable {
     fn get(&self, object: u64) -> Option<u32>;
     fn insert(&mut self, object: u64, page: u32);
     fn remove(&mut self, object: u64) -> Option<u32>;
+    /// A hint that `object` is looked up soon.
+    fn prefetch(&self, object: u64);
 }
 
 impl ObjectTable for Vec<u32> {
@@ -355,22 +355,139 @@ impl ObjectTable for Vec<u32> {
         let p = std::mem::replace(slot, NONE);
         (p != NONE).then_some(p)
     }
+    #[inline]
+    fn prefetch(&self, object: u64) {
+        if let Some(p) = self.as_slice().get(object as usize) {
+            prefetch(p);
+        }
+    }
 }
 
-impl ObjectTable for FxHashMap<u64, u32> {
+/// Object ids of any value: an open-addressing table with linear probing, one 16-byte slot
+/// per entry (id and page together: one cache line to look at), at most half full, grown
+/// by doubling; deletion shifts the following entries back (no tombstones).
+struct HashedIds {
+    slots: Vec<Slot>,
+    shift: u32,
+    len: usize,
+}
+
+#[derive(Copy, Clone)]
+struct Slot {
+    key: u64,
+    page: u32,
+}
+
+const EMPTY: Slot = Slot { key: 0, page: NONE };
+
+impl HashedIds {
+    fn with_capacity(entries: usize) -> Self {
+        let n = (entries.max(8) * 2).next_power_of_two();
+        HashedIds {
+            slots: vec![EMPTY; n],
+            shift: 64 - n.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn find(&self, key: u64) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s.page == NONE {
+                return Err(i);
+            }
+            if s.key == key {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        *self = HashedIds::with_capacity(old.len());
+        for s in old.into_iter().filter(|s| s.page != NONE) {
+            ObjectTable::insert(self, s.key, s.page);
+        }
+    }
+}
+
+impl ObjectTable for HashedIds {
     #[inline]
     fn get(&self, object: u64) -> Option<u32> {
-        FxHashMap::get(self, &object).copied()
+        self.find(object).ok().map(|i| self.slots[i].page)
     }
     #[inline]
     fn insert(&mut self, object: u64, page: u32) {
-        FxHashMap::insert(self, object, page);
+        match self.find(object) {
+            Ok(i) => self.slots[i].page = page,
+            Err(i) => {
+                self.slots[i] = Slot { key: object, page };
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+            }
+        }
+    }
+    fn remove(&mut self, object: u64) -> Option<u32> {
+        let mut i = self.find(object).ok()?;
+        let page = self.slots[i].page;
+        self.len -= 1;
+        let mask = self.slots.len() - 1;
+        // backward-shift deletion: move up each following entry whose home is not in (i, j]
+        let mut j = i;
+        loop {
+            self.slots[i] = EMPTY;
+            loop {
+                j = (j + 1) & mask;
+                let s = self.slots[j];
+                if s.page == NONE {
+                    return Some(page);
+                }
+                let home = self.home(s.key);
+                let stays = if i <= j {
+                    i < home && home <= j
+                } else {
+                    i < home || home <= j
+                };
+                if !stays {
+                    self.slots[i] = s;
+                    i = j;
+                    break;
+                }
+            }
+        }
     }
     #[inline]
-    fn remove(&mut self, object: u64) -> Option<u32> {
-        FxHashMap::remove(self, &object)
+    fn prefetch(&self, object: u64) {
+        prefetch(&self.slots[self.home(object)]);
     }
 }
+
+/// Asks the processor to bring `at` into the cache (nothing elsewhere than x86-64).
+#[inline]
+fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is a hint; it never faults, whatever the address
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+/// How many requests ahead the object table is prefetched.
+const PREFETCH_AHEAD: usize = 12;
 
 /// Why [`run`] stopped early.
 enum Stop {
@@ -400,6 +517,9 @@ fn run<T: ObjectTable>(
     let mut unused = 0u32;
     let (mut used, mut peak) = (0u64, 0u64);
     while let Some(q) = reader.next().map_err(Stop::Trace)? {
+        if let Some(soon) = reader.upcoming(PREFETCH_AHEAD) {
+            table.prefetch(soon);
+        }
         r.requests += 1;
         r.bytes_requested += q.bytes;
         let req = CacheRequest {
@@ -646,6 +766,30 @@ mod tests {
             ]
         );
         assert_eq!(split_list("1KiB,2KiB"), vec!["1KiB", "2KiB"]);
+    }
+
+    #[test]
+    fn hashed_ids_behave_as_a_map() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut t = HashedIds::with_capacity(4);
+        let mut m = std::collections::HashMap::new();
+        for step in 0..200_000u32 {
+            // few distinct keys, many collisions in a small table, growth from 16 slots
+            let key = crate::rng::mix64(rng.random_range(0..3000u64)) >> rng.random_range(0..40u32);
+            if rng.random_bool(0.55) {
+                t.insert(key, step);
+                m.insert(key, step);
+            } else {
+                assert_eq!(t.remove(key), m.remove(&key), "remove {key}");
+            }
+            if step % 1000 == 0 {
+                for (k, v) in &m {
+                    assert_eq!(t.get(*k), Some(*v));
+                }
+                assert_eq!(t.len, m.len());
+            }
+        }
     }
 
     #[test]

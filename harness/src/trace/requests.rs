@@ -222,6 +222,21 @@ impl RequestReader {
         }
     }
 
+    /// The object id of the `k`-th record after the next one, when the reader already
+    /// holds it (`oracleGeneral` only; size-0 records are counted): a hint for prefetching,
+    /// never needed for correctness.
+    #[inline]
+    pub fn upcoming(&self, k: usize) -> Option<u64> {
+        match &self.inner {
+            Inner::Oracle(c) => {
+                let at = c.pos + k * ORACLE_RECORD + 4;
+                let id = c.buf.get(at..at + 8).filter(|_| at + 8 <= c.len)?;
+                Some(u64::from_le_bytes(id.try_into().ok()?))
+            }
+            _ => None,
+        }
+    }
+
     /// Size-0 records skipped so far.
     pub fn skipped(&self) -> u64 {
         self.skipped
