@@ -45,6 +45,9 @@ fn zipf_trace(dir: &Path) -> (PathBuf, Vec<u64>) {
 
 const SIZES: [u64; 4] = [100, 1_000, 10_000, 50_000];
 
+/// A reference implementation: the misses of a cache of `cap` objects on the trace `ids`.
+type Reference = fn(&[u64], usize) -> u64;
+
 fn lru_misses(ids: &[u64], cap: usize) -> u64 {
     let (mut last, mut order) = (HashMap::new(), BTreeMap::new());
     let mut misses = 0;
@@ -111,7 +114,7 @@ fn lru_fifo_and_belady_miss_ratios_equal_reference_implementations() {
     let dir = tempfile::tempdir().unwrap();
     let (trace, ids) = zipf_trace(dir.path());
     let got = replay(&trace, &ORACLE, &["global-lru", "fifo", "belady"], &SIZES);
-    let reference: [(&str, fn(&[u64], usize) -> u64); 3] = [
+    let reference: [(&str, Reference); 3] = [
         ("global-lru", lru_misses),
         ("fifo", fifo_misses),
         ("belady", belady_misses),

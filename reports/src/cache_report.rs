@@ -9,15 +9,16 @@ use crate::charts::{self, Axes, Series};
 use crate::folder::RunFolder;
 use crate::html::{fmt_num, Card, Cell, Fact, HtmlTable, Page};
 
-/// One curve per pool of `key` (`miss_ratio`, `byte_miss_ratio`) against the cache size, in
-/// the order the pools were given.
-pub fn pool_curves(f: &RunFolder, key: &str) -> Vec<Series> {
+/// One curve per pool of `key` (`miss_ratio`, `byte_miss_ratio`) against the cache size (its
+/// base-10 logarithm when `log`), in the order the pools were given.
+pub fn pool_curves(f: &RunFolder, key: &str, log: bool) -> Vec<Series> {
     let results = f.summary["results"].as_array().cloned().unwrap_or_default();
     let mut out: Vec<Series> = Vec::new();
     for r in &results {
         let pool = r["pool"].as_str().unwrap_or("?").to_string();
+        let size = r["size_bytes"].as_f64().unwrap_or(f64::NAN);
         let point = (
-            r["size_bytes"].as_f64().unwrap_or(f64::NAN),
+            if log { size.log10() } else { size },
             r[key].as_f64().unwrap_or(f64::NAN),
         );
         match out.iter_mut().find(|s| s.name == pool) {
@@ -78,17 +79,24 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             s["object_bytes"]["min"], s["object_bytes"]["max"], s["skipped_size_0"]
         ),
     });
+    // sizes over more than a decade are drawn on a logarithmic axis
+    let sizes: Vec<f64> = results.iter().map(|r| num(&r["size_bytes"])).collect();
+    let smallest = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+    let log = largest >= 10.0 * smallest;
+    let x = if log {
+        "cache size (bytes), log10"
+    } else {
+        "cache size (bytes)"
+    };
     p.chart(
         "miss-ratio",
         "Miss ratio vs cache size",
         "Requests whose object was not cached, per pool, against the cache size in bytes \
-         (cache.json).",
+         (cache.json; a logarithmic axis, 2 = 100 bytes, 3 = 1000, when the sizes span more \
+         than a decade).",
         charts::lines(
-            &pool_curves(f, "miss_ratio"),
-            Axes {
-                x: "cache size (bytes)",
-                y: "miss ratio",
-            },
+            &pool_curves(f, "miss_ratio", log),
+            Axes { x, y: "miss ratio" },
             true,
         ),
     )?;
@@ -97,9 +105,9 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         "Byte miss ratio vs cache size",
         "Bytes of the misses over bytes requested, per pool, against the cache size.",
         charts::lines(
-            &pool_curves(f, "byte_miss_ratio"),
+            &pool_curves(f, "byte_miss_ratio", log),
             Axes {
-                x: "cache size (bytes)",
+                x,
                 y: "byte miss ratio",
             },
             true,

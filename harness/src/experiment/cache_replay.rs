@@ -187,7 +187,7 @@ pub fn scan(trace: &Path, format: &RequestFormat) -> Result<TraceScan, CacheRepl
         min_bytes: u64::MAX,
         ..TraceScan::default()
     };
-    while let Some(q) = r.next()? {
+    while let Some(q) = r.next_request()? {
         s.requests += 1;
         s.min_bytes = s.min_bytes.min(q.bytes);
         s.max_bytes = s.max_bytes.max(q.bytes);
@@ -516,7 +516,7 @@ fn run<T: ObjectTable>(
     let mut free: Vec<u32> = Vec::new();
     let mut unused = 0u32;
     let (mut used, mut peak) = (0u64, 0u64);
-    while let Some(q) = reader.next().map_err(Stop::Trace)? {
+    while let Some(q) = reader.next_request().map_err(Stop::Trace)? {
         if let Some(soon) = reader.upcoming(PREFETCH_AHEAD) {
             table.prefetch(soon);
         }

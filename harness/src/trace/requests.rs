@@ -244,8 +244,7 @@ impl RequestReader {
 
     /// The next request, `None` at the end of the trace. An empty trace (no request at all)
     /// is an error.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Result<Option<Request>, RequestTraceError> {
+    pub fn next_request(&mut self) -> Result<Option<Request>, RequestTraceError> {
         let r = match &mut self.inner {
             Inner::Oracle(input) => loop {
                 let (rec, n) = input.record().map_err(|e| RequestTraceError::Io {
@@ -331,7 +330,7 @@ impl RequestReader {
                     None => self.skipped += 1,
                 }
             },
-            Inner::Blocks(b) => b.next()?,
+            Inner::Blocks(b) => b.next_request()?,
         };
         match r {
             Some(r) => {
@@ -546,7 +545,7 @@ impl<R: BufRead> BlockReads<R> {
     }
 
     /// The next block read, `None` when every video has ended and the trace is done.
-    pub fn next(&mut self) -> Result<Option<Request>, RequestTraceError> {
+    pub fn next_request(&mut self) -> Result<Option<Request>, RequestTraceError> {
         if !self.started {
             self.started = true;
             self.read_event()?;
@@ -687,7 +686,7 @@ mod tests {
 
     fn all(mut r: RequestReader) -> Result<Vec<Request>, RequestTraceError> {
         let mut v = Vec::new();
-        while let Some(x) = r.next()? {
+        while let Some(x) = r.next_request()? {
             v.push(x);
         }
         Ok(v)
