@@ -76,6 +76,15 @@ impl S3Fifo {
         self.queues.push_tail(list, p, self.pages.bytes[p as usize]);
     }
 
+    /// The oldest page of `list` not in use.
+    fn oldest_free(&self, list: u8) -> u32 {
+        let mut p = self.queues.head(list);
+        while p != NIL && self.pages.pinned[p as usize] {
+            p = self.queues.next(p);
+        }
+        p
+    }
+
     fn remove(&mut self, p: u32) -> PageId {
         self.queues.unlink(p);
         self.pages.forget(p);
@@ -106,25 +115,25 @@ impl BufferPool for S3Fifo {
     }
 
     fn evict(&mut self) -> Option<PageId> {
-        // every page moves at most MAX_FREQ + 1 times before one is evicted, pages in use
-        // are passed over: bounded
+        // every page moves at most MAX_FREQ + 1 times before one is evicted: bounded
         let held = self.queues.weight(SMALL) + self.queues.weight(MAIN);
         let mut budget = 2 * (u64::from(MAX_FREQ) + 2) * (held + 1);
         while budget > 0 {
             budget -= 1;
-            let from_small = !self.queues.is_empty(SMALL)
+            let small_first = !self.queues.is_empty(SMALL)
                 && (self.queues.weight(SMALL) >= self.small_capacity()
                     || self.queues.is_empty(MAIN));
-            let list = if from_small { SMALL } else { MAIN };
-            let p = self.queues.head(list);
-            if p == NIL {
-                return None;
-            }
-            if self.pages.pinned[p as usize] {
-                self.requeue(p, list);
-                continue;
-            }
-            if from_small {
+            let order = if small_first {
+                [SMALL, MAIN]
+            } else {
+                [MAIN, SMALL]
+            };
+            // the oldest page not in use, from the other queue when all of this one's are
+            let (list, p) = order
+                .into_iter()
+                .map(|l| (l, self.oldest_free(l)))
+                .find(|(_, p)| *p != NIL)?;
+            if list == SMALL {
                 if self.freq[p as usize] >= self.params.move_to_main_threshold {
                     self.freq[p as usize] = 0;
                     self.requeue(p, MAIN);
@@ -196,6 +205,21 @@ mod tests {
             None,
         );
         s.release(PageId(page), true);
+    }
+
+    #[test]
+    fn pages_in_use_in_the_small_queue_leave_the_main_queues_evictable() {
+        // found by the conformance test: page 6 back from the ghost queue into main, while
+        // the small queue holds only a page in use
+        let mut s = S3Fifo::new(16, &S3FifoParams::default());
+        s.release(PageId(12), false);
+        s.acquire(PageId(12));
+        s.release(PageId(6), false);
+        assert_eq!(s.evict(), Some(PageId(6)));
+        s.release(PageId(6), false);
+        assert_eq!(s.queues.list_of(6), MAIN);
+        assert_eq!(s.evict(), Some(PageId(6)));
+        assert_eq!(s.evict(), None, "12 is in use");
     }
 
     #[test]
