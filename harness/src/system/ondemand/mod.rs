@@ -23,6 +23,7 @@ mod disk;
 mod engine;
 mod error;
 mod event;
+pub mod hold;
 mod measure;
 pub mod memory;
 mod network;
