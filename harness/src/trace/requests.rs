@@ -475,7 +475,7 @@ pub struct BlockReads<R> {
     due: BinaryHeap<std::cmp::Reverse<(u64, u32, u64)>>,
     /// Per terminal: (video, next block, generation); the generation invalidates a stale
     /// entry of `due` after the terminal's state changed.
-    terminals: Vec<(u32, u64, u64, bool)>,
+    terminals: rustc_hash::FxHashMap<u32, (u32, u64, u64, bool)>,
     started: bool,
 }
 
@@ -487,7 +487,7 @@ impl<R: BufRead> BlockReads<R> {
             model,
             pending: None,
             due: BinaryHeap::new(),
-            terminals: Vec::new(),
+            terminals: rustc_hash::FxHashMap::default(),
             started: false,
         }
     }
@@ -507,17 +507,17 @@ impl<R: BufRead> BlockReads<R> {
     }
 
     fn apply(&mut self, e: super::TraceEvent) {
-        let t = e.terminal.0 as usize;
-        if self.terminals.len() <= t {
-            // no video yet: block u64::MAX (a resume or seek plays nothing)
-            self.terminals.resize(t + 1, (0, u64::MAX, 0, false));
-        }
         let now = e.time.as_nanos();
         let block_of = |pos_ns: u64, m: &BlockModel| {
             let bytes = u128::from(pos_ns) * u128::from(m.bit_rate) / 8 / 1_000_000_000;
             (bytes / u128::from(m.block_bytes.max(1))).min(u128::from(u64::MAX)) as u64
         };
-        let state = &mut self.terminals[t];
+        // a terminal not seen before has no video: block u64::MAX (a resume or seek plays
+        // nothing)
+        let state = self
+            .terminals
+            .entry(e.terminal.0)
+            .or_insert((0, u64::MAX, 0, false));
         state.2 += 1; // every event invalidates the terminal's scheduled read
         let play = match e.kind {
             EventKind::Start => {
@@ -568,7 +568,9 @@ impl<R: BufRead> BlockReads<R> {
             };
             let period = self.period_ns();
             let video_blocks = self.model.video_blocks;
-            let state = &mut self.terminals[t as usize];
+            let Some(state) = self.terminals.get_mut(&t) else {
+                continue;
+            };
             if state.2 != generation || !state.3 || state.1 >= video_blocks {
                 continue;
             }
