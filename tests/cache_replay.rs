@@ -171,3 +171,37 @@ fn issue33_cache_replay_refuses_bad_input_with_exit_code_2() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+#[test]
+fn issue33_cache_replay_reads_vodbench_workload_traces_as_block_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = vodbench(&[
+        "cache",
+        "replay",
+        "--trace",
+        "traces/interactive.trace",
+        "--pool",
+        "global-lru",
+        "--size",
+        "64MiB",
+        "--block",
+        "256KiB",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (printed, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(printed.contains("requests (vodbench format)"), "{printed}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("cache.json")).unwrap()).unwrap();
+    assert_eq!(json["format"], "vodbench");
+    assert!(
+        json["requests"].as_u64().unwrap() > 100_000,
+        "{}",
+        json["requests"]
+    );
+    // every request is one block
+    assert_eq!(json["object_bytes"]["min"], 262_144);
+    assert_eq!(json["object_bytes"]["max"], 262_144);
+}
