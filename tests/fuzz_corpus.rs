@@ -1,8 +1,8 @@
 //! Issue 37, a fuzz harness for every parser: each target of `vodbench_harness::fuzz`
-//! (scenario, sweep, trace, manifest, DiskSim trace) and the DiskSim parameter-file target
-//! below, run over the committed corpus in `tests/fuzz-corpus/TARGET/` and deterministic
-//! mutations of each file (truncations, byte flips, a line doubled or dropped, a number
-//! replaced by an extreme one). No input may make a parser panic.
+//! (scenario, sweep, trace, manifest, DiskSim trace, request trace) and the DiskSim
+//! parameter-file target below, run over the committed corpus in `tests/fuzz-corpus/TARGET/`
+//! and deterministic mutations of each file (truncations, byte flips, a line doubled or
+//! dropped, a number replaced by an extreme one). No input may make a parser panic.
 //!
 //! `VODBENCH_FUZZ_MUTATIONS=N` sets the mutations per corpus file (default 48) for a longer
 //! run; the cargo-fuzz targets in `fuzz/` run the same functions under libFuzzer.

@@ -15,11 +15,19 @@ use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::spec::{Scenario, ScenarioFile, SweepSuite};
 use crate::system::ondemand::{memory, OnDemand};
 use crate::system::{declared, Declared, System};
+use crate::trace::requests::{BlockModel, CsvLayout, RequestFormat, RequestReader};
 use crate::trace::TraceReader;
 use std::path::Path;
 
 /// The names of the targets, as the corpus folders are named.
-pub const TARGETS: [&str; 5] = ["scenario", "sweep", "trace", "manifest", "disk-replay"];
+pub const TARGETS: [&str; 6] = [
+    "scenario",
+    "sweep",
+    "trace",
+    "manifest",
+    "disk-replay",
+    "request-trace",
+];
 
 /// Runs the target named `name` on `bytes`; `false` for an unknown name.
 pub fn run(name: &str, registry: &Registry, bytes: &[u8]) -> bool {
@@ -29,6 +37,7 @@ pub fn run(name: &str, registry: &Registry, bytes: &[u8]) -> bool {
         "trace" => trace(bytes),
         "manifest" => manifest(registry, bytes),
         "disk-replay" => disk_replay(bytes),
+        "request-trace" => request_trace(bytes),
         _ => return false,
     }
     true
@@ -96,4 +105,36 @@ pub fn manifest(registry: &Registry, bytes: &[u8]) {
 /// A DiskSim ASCII trace for `vodbench disk replay`.
 pub fn disk_replay(bytes: &[u8]) {
     let _ = parse_trace(&String::from_utf8_lossy(bytes));
+}
+
+/// A request trace for `vodbench cache replay`, read in every format (`oracleGeneral`, CSV
+/// with the default layout and with a header, `;` and hashed ids, a vodbench trace's block
+/// reads), each to its end, its first error or 100,000 requests.
+pub fn request_trace(bytes: &[u8]) {
+    let formats = [
+        RequestFormat::OracleGeneral,
+        RequestFormat::Csv(CsvLayout::default()),
+        RequestFormat::Csv(CsvLayout {
+            time_col: None,
+            id_col: 2,
+            size_col: Some(1),
+            delimiter: b';',
+            header: true,
+            hashed_ids: true,
+        }),
+        RequestFormat::Vodbench(BlockModel {
+            block_bytes: 1 << 19,
+            bit_rate: 4_000_000,
+            video_blocks: 100,
+        }),
+    ];
+    for format in &formats {
+        let input = Box::new(std::io::Cursor::new(bytes.to_vec()));
+        let mut reader = RequestReader::new(input, "fuzz.trace", format);
+        for _ in 0..100_000 {
+            if !matches!(reader.next_request(), Ok(Some(_))) {
+                break;
+            }
+        }
+    }
 }

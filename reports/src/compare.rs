@@ -56,6 +56,13 @@ fn load(run: &CompareRun) -> Result<Side, ReportError> {
             run.dir.display()
         )));
     }
+    if folder.kind == FolderKind::Cache {
+        return Err(ReportError::Input(format!(
+            "{}: a cache replay output folder; compare lays runs side by side (a cache replay \
+             folder's own report.html compares its pools at every size)",
+            run.dir.display()
+        )));
+    }
     if folder.kind == FolderKind::Search {
         return Err(ReportError::Input(format!(
             "{}: a search output folder; compare lays runs side by side (a search folder's \

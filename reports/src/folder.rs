@@ -19,6 +19,9 @@ pub enum FolderKind {
     /// `vodbench sweep`: `sweep.json` (held as the summary), `sweep.csv` and a
     /// `curve-NNN.csv` per point.
     Sweep,
+    /// `vodbench cache replay`: `cache.json` (held as the summary), `cache.csv` and
+    /// `speed.csv`.
+    Cache,
 }
 
 /// A saved output folder, loaded.
@@ -70,7 +73,8 @@ impl RunFolder {
         }
         let search = !dir.join("summary.json").is_file() && dir.join("search.json").is_file();
         let sweep = !dir.join("summary.json").is_file() && dir.join("sweep.json").is_file();
-        if !search && !sweep && !dir.join("summary.json").is_file() {
+        let cache = !dir.join("summary.json").is_file() && dir.join("cache.json").is_file();
+        if !search && !sweep && !cache && !dir.join("summary.json").is_file() {
             return Err(input(format!(
                 "{}: not a vodbench output folder (it has no summary.json)",
                 dir.display()
@@ -80,6 +84,8 @@ impl RunFolder {
             "search.json"
         } else if sweep {
             "sweep.json"
+        } else if cache {
+            "cache.json"
         } else {
             "summary.json"
         }))?;
@@ -92,6 +98,8 @@ impl RunFolder {
             FolderKind::Search
         } else if sweep {
             FolderKind::Sweep
+        } else if cache {
+            FolderKind::Cache
         } else if manifest["kind"] == "broadcast" {
             FolderKind::Broadcast
         } else {

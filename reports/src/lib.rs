@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod broadcast_report;
+pub mod cache_report;
 pub mod charts;
 pub mod compare;
 pub mod export;
@@ -39,7 +40,8 @@ use vodbench_harness::output::{CompareRun, ExportFormat, Outputs, ReportError, R
 #[derive(Debug, Default, Clone, Copy)]
 pub struct HtmlReporter;
 
-/// The report page of a saved output folder (on-demand run, broadcast run, search or sweep).
+/// The report page of a saved output folder (on-demand run, broadcast run, search, sweep or
+/// cache replay).
 pub fn folder_page(dir: &Path) -> Result<html::Page, String> {
     let f = folder::RunFolder::load(dir).map_err(|e| e.to_string())?;
     match f.kind {
@@ -47,6 +49,7 @@ pub fn folder_page(dir: &Path) -> Result<html::Page, String> {
         folder::FolderKind::Broadcast => broadcast_report::page(&f),
         folder::FolderKind::Search => search_report::page(&f),
         folder::FolderKind::Sweep => sweep_report::page(&f),
+        folder::FolderKind::Cache => cache_report::page(&f),
     }
 }
 

@@ -9,8 +9,8 @@
 //! ```
 //!
 //! One file per command: each parses its arguments, calls a driver (a [`System`] for
-//! `run`, `check`, `bench`, `compare` and `rerun`; [`crate::experiment`] for `search`, `sweep`
-//! and `disk replay`), prints, and turns the driver's typed errors into a `CommandError`;
+//! `run`, `check`, `bench`, `compare` and `rerun`; [`crate::experiment`] for `search`, `sweep`,
+//! `disk replay` and `cache replay`), prints, and turns the driver's typed errors into a `CommandError`;
 //! [`main_with`] prints that error and maps it to the exit code.
 //!
 //! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
@@ -29,6 +29,7 @@ use std::process::ExitCode;
 mod analyze;
 mod baseline;
 mod bench;
+mod cache;
 mod check;
 mod compare;
 mod completions;
@@ -110,6 +111,10 @@ enum Command {
     /// Interconnects on their own.
     #[command(subcommand)]
     Net(net::NetCmd),
+    /// Buffer pools on their own: replay request traces (libCacheSim's or vodbench's) at
+    /// several cache sizes; generate synthetic ones.
+    #[command(subcommand)]
+    Cache(cache::CacheCmd),
     /// Draw report.html again from a saved output folder (a run's, search's, sweep's,
     /// comparison's or broadcast run's) without simulating.
     Report(report::ReportArgs),
@@ -144,6 +149,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Trace(cmd) => trace::cmd(registry, cmd),
         Command::Disk(cmd) => disk::cmd(registry, cmd),
         Command::Net(cmd) => net::cmd(registry, cmd),
+        Command::Cache(cmd) => cache::cmd(registry, outputs, cmd),
         Command::Report(args) => report::cmd(outputs, args),
         Command::Completions(args) => completions::cmd(args),
         Command::Man(args) => man::cmd(args),

@@ -32,6 +32,7 @@
 
 mod generator;
 mod reader;
+pub mod requests;
 mod writer;
 
 pub use generator::{generate, GeneratorParams, Popularity};

@@ -44,4 +44,40 @@ pub trait BufferPool: Send {
     fn evict_for_prefetch(&mut self) -> Option<PageId> {
         self.evict()
     }
+
+    /// Cache replay only (`vodbench cache replay`), called once before any other call: the
+    /// pool's pages together hold at most `bytes` bytes. A server simulation never calls
+    /// it: there a pool holds its node's pages, one unit each (`BuildContext::pages`).
+    fn set_capacity(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
+
+    /// Cache replay only: the request about to be served, before the evictions it may
+    /// cause. `page` holds the object on a hit (then [`acquire`](BufferPool::acquire) and
+    /// [`release`](BufferPool::release) of that page follow); on a miss it is `None`, and
+    /// the next page released that the pool does not hold will hold `request`'s object. A
+    /// server simulation never calls it, so a pool must rank pages without it too (every
+    /// page then one unit, its next access unknown). The default ignores it.
+    fn request(&mut self, request: &CacheRequest, page: Option<PageId>) {
+        let _ = (request, page);
+    }
+
+    /// Whether the pool needs each request's next access ([`CacheRequest::next_access`]),
+    /// which only some traces record (an offline policy such as Belady's): a cache replay
+    /// of a trace without it refuses such a pool. Default `false`.
+    fn needs_next_access(&self) -> bool {
+        false
+    }
+}
+
+/// One request of a cache replay, as [`BufferPool::request`] is told it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CacheRequest {
+    /// The object's id in the trace.
+    pub object: u64,
+    /// The object's size in bytes (at least 1).
+    pub bytes: u64,
+    /// When the object is requested next, as a number that grows with the trace's order
+    /// (libCacheSim's next-access virtual time); `None` when never again or not recorded.
+    pub next_access: Option<u64>,
 }

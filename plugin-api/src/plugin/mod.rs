@@ -42,7 +42,7 @@ mod registry;
 pub use admission::{Admission, ServerLoad, StreamRequest, Verdict};
 pub use analytic_model::{Analysis, AnalysisTable, AnalyticModel, ModelInput, Quantity};
 pub use broadcast_schedule::{BroadcastSchedule, Schedule, ScheduleSpec, WindowViolation};
-pub use buffer_pool::BufferPool;
+pub use buffer_pool::{BufferPool, CacheRequest};
 pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
 pub use context::BuildContext;
 pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};

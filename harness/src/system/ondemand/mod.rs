@@ -24,6 +24,7 @@ mod disk;
 mod engine;
 mod error;
 mod event;
+pub mod hold;
 mod measure;
 pub mod memory;
 mod network;

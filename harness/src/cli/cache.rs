@@ -1,0 +1,306 @@
+//! `vodbench cache …`: buffer pools on their own. `cache replay` replays a request trace
+//! through pools at several cache sizes ([`crate::experiment::cache_replay`]) and writes
+//! `cache.json`, the `cache` and `speed` tables and `report.html`; `cache generate` writes a
+//! synthetic Zipf request trace.
+
+use super::CommandError;
+use crate::experiment::cache_replay::{self, CacheReplayError};
+use crate::output::{self, Outputs};
+use crate::plugin::Registry;
+use crate::trace::requests::{self, BlockModel, CsvLayout, RequestFormat};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// `vodbench cache` subcommands.
+#[derive(clap::Subcommand)]
+pub(crate) enum CacheCmd {
+    /// Replay a request trace through buffer pools at several cache sizes, in parallel; print
+    /// and write miss ratios (cache.json, cache.csv/.parquet, speed.csv/.parquet,
+    /// report.html).
+    Replay(ReplayFlags),
+    /// Write a synthetic request trace: Zipf popularity over objects 1..=N (libCacheSim's
+    /// oracleGeneral with next accesses, zstd-compressed when FILE ends in .zst, or CSV
+    /// `time,id,size` with a header when it ends in .csv).
+    Generate(GenerateFlags),
+}
+
+/// Request trace formats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// libCacheSim's binary oracleGeneral (24-byte records), plain or zstd-compressed.
+    #[value(name = "oracleGeneral")]
+    OracleGeneral,
+    /// Delimited text, libCacheSim's CSV convention (--time-col, --id-col, --size-col, …).
+    Csv,
+    /// A vodbench workload trace: each block a viewer reads is a request (--block,
+    /// --bit-rate, --video-length).
+    Vodbench,
+}
+
+/// Arguments of `vodbench cache replay`.
+#[derive(clap::Args)]
+pub(crate) struct ReplayFlags {
+    /// The request trace.
+    #[arg(long)]
+    trace: PathBuf,
+    /// Its format (default: csv for a .csv file, vodbench for a file that starts with
+    /// `# vodbench-trace`, oracleGeneral otherwise).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Buffer pools, comma-separated: plugin names (`global-lru` is LRU), each optionally
+    /// with parameters as an inline TOML table: `s3-fifo{small_ratio = 0.2}`.
+    #[arg(long, required = true)]
+    pool: Vec<String>,
+    /// Cache sizes in bytes, comma-separated (`1000`, `64MiB`); with unit-size objects, a
+    /// number of objects.
+    #[arg(long, required = true)]
+    size: Vec<String>,
+    /// Output folder (default: out/<trace file name>-cache).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads (default: one per CPU); the results do not depend on it.
+    #[arg(long)]
+    threads: Option<u32>,
+    /// CSV: 1-based column of the time (0: none).
+    #[arg(long, default_value_t = 1)]
+    time_col: usize,
+    /// CSV: 1-based column of the object id.
+    #[arg(long, default_value_t = 2)]
+    id_col: usize,
+    /// CSV: 1-based column of the object size (0: none, every object one byte).
+    #[arg(long, default_value_t = 3)]
+    size_col: usize,
+    /// CSV: the field delimiter (one character; `tab` for a tab).
+    #[arg(long, default_value = ",")]
+    delimiter: String,
+    /// CSV: the first line is a header.
+    #[arg(long)]
+    header: bool,
+    /// CSV: ids are text, hashed to 64 bits (else unsigned integers).
+    #[arg(long)]
+    hashed_ids: bool,
+    /// vodbench traces: the block each request reads.
+    #[arg(long, default_value = "512KiB")]
+    block: String,
+    /// vodbench traces: every video's bit rate.
+    #[arg(long, default_value = "4Mbit/s")]
+    bit_rate: String,
+    /// vodbench traces: every video's length.
+    #[arg(long, default_value = "1h")]
+    video_length: String,
+}
+
+/// Arguments of `vodbench cache generate`.
+#[derive(clap::Args)]
+pub(crate) struct GenerateFlags {
+    /// Distinct objects.
+    #[arg(long)]
+    objects: u64,
+    /// Requests.
+    #[arg(long)]
+    requests: u64,
+    /// Zipf skew (0 is uniform).
+    #[arg(long, default_value_t = 1.0)]
+    alpha: f64,
+    /// Size of every object in bytes.
+    #[arg(long, default_value_t = 1)]
+    bytes: u32,
+    /// Seed of the random stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Object ids spread over all 64 bits (object k becomes a bijective mix of k), as in
+    /// traces of hashed keys; else 1..=N.
+    #[arg(long)]
+    sparse_ids: bool,
+    /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// `vodbench cache …`.
+pub(crate) fn cmd(
+    registry: &Registry,
+    outputs: &Outputs,
+    cmd: CacheCmd,
+) -> Result<(), CommandError> {
+    match cmd {
+        CacheCmd::Replay(f) => replay(registry, outputs, f),
+        CacheCmd::Generate(f) => generate(&f),
+    }
+}
+
+impl From<CacheReplayError> for CommandError {
+    fn from(e: CacheReplayError) -> Self {
+        if e.is_input() {
+            CommandError::input(e)
+        } else {
+            CommandError::failure(e)
+        }
+    }
+}
+
+fn format_of(f: &ReplayFlags) -> Result<(Format, RequestFormat), CommandError> {
+    let format = match f.format {
+        Some(x) => x,
+        None if f.trace.extension().is_some_and(|e| e == "csv") => Format::Csv,
+        None => {
+            let mut head = Vec::new();
+            let want = crate::trace::HEADER_LINE.len() as u64;
+            let _ = std::fs::File::open(&f.trace).and_then(|file| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(file, want), &mut head)
+            });
+            if head.starts_with(crate::trace::HEADER_LINE.as_bytes()) {
+                Format::Vodbench
+            } else {
+                Format::OracleGeneral
+            }
+        }
+    };
+    let col = |flag: &str, c: usize| {
+        if c > 10_000 {
+            Err(CommandError::input(format!(
+                "--{flag} {c}: a column number 1..=10000 (0: none)"
+            )))
+        } else {
+            Ok((c > 0).then_some(c))
+        }
+    };
+    Ok((
+        format,
+        match format {
+            Format::OracleGeneral => RequestFormat::OracleGeneral,
+            Format::Csv => {
+                let delimiter = match f.delimiter.as_str() {
+                    "tab" | "\\t" => b'\t',
+                    d if d.len() == 1 && d.is_ascii() => d.as_bytes()[0],
+                    d => {
+                        return Err(CommandError::input(format!(
+                            "--delimiter {d:?}: one ASCII character, or `tab`"
+                        )))
+                    }
+                };
+                let id_col = col("id-col", f.id_col)?.ok_or_else(|| {
+                    CommandError::input("--id-col 0: the object id needs a column")
+                })?;
+                RequestFormat::Csv(CsvLayout {
+                    time_col: col("time-col", f.time_col)?,
+                    id_col,
+                    size_col: col("size-col", f.size_col)?,
+                    delimiter,
+                    header: f.header,
+                    hashed_ids: f.hashed_ids,
+                })
+            }
+            Format::Vodbench => {
+                let bad = |flag: &str, v: &str| {
+                    CommandError::input(format!("--{flag} {v}: not a valid value"))
+                };
+                let block_bytes = crate::units::parse_bytes(&f.block)
+                    .filter(|b| *b > 0)
+                    .ok_or_else(|| bad("block", &f.block))?;
+                let bit_rate = crate::units::parse_bit_rate(&f.bit_rate)
+                    .filter(|b| *b > 0)
+                    .ok_or_else(|| bad("bit-rate", &f.bit_rate))?;
+                let length_ns = crate::units::parse_duration_ns(&f.video_length)
+                    .filter(|l| *l > 0)
+                    .ok_or_else(|| bad("video-length", &f.video_length))?;
+                let bytes = u128::from(length_ns) * u128::from(bit_rate) / 8 / 1_000_000_000;
+                let video_blocks = bytes.div_ceil(u128::from(block_bytes)).max(1) as u64;
+                RequestFormat::Vodbench(BlockModel {
+                    block_bytes,
+                    bit_rate,
+                    video_blocks,
+                })
+            }
+        },
+    ))
+}
+
+fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), CommandError> {
+    let started = std::time::Instant::now();
+    let (format, request_format) = format_of(&f)?;
+    let pools: Vec<String> = f
+        .pool
+        .iter()
+        .flat_map(|p| cache_replay::split_list(p))
+        .collect();
+    let sizes: Vec<String> = f
+        .size
+        .iter()
+        .flat_map(|s| cache_replay::split_list(s))
+        .collect();
+    let pools = cache_replay::resolve_pools(registry, &pools)?;
+    let sizes = cache_replay::parse_sizes(&sizes)?;
+    let dir = f.out.clone().unwrap_or_else(|| {
+        let stem = f
+            .trace
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "trace".into());
+        output::default_dir(&format!("{stem}-cache"))
+    });
+    output::check_output_dir(&dir)?;
+    let name = match format {
+        Format::OracleGeneral => "oracleGeneral",
+        Format::Csv => "csv",
+        Format::Vodbench => "vodbench",
+    };
+    let workers = super::progress::worker_pool(f.threads)?;
+    let replay = workers
+        .install(|| cache_replay::replay_all(&f.trace, &request_format, name, &pools, &sizes))?;
+    output::write_tree(&dir, &replay.folder(), outputs.writers())?;
+    print!("{}", replay.text());
+    println!(
+        "wall time {:.1}s; output: {}",
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    Ok(())
+}
+
+fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
+    if f.objects == 0 || f.requests == 0 || f.bytes == 0 {
+        return Err(CommandError::input(
+            "--objects, --requests and --bytes must be at least 1",
+        ));
+    }
+    if !(f.alpha.is_finite() && (0.0..=10.0).contains(&f.alpha)) {
+        return Err(CommandError::input(format!("--alpha {}: 0..=10", f.alpha)));
+    }
+    if f.objects > 1 << 28 || f.requests > u64::from(u32::MAX) {
+        return Err(CommandError::input(
+            "--objects at most 2^28 and --requests at most 2^32 - 1",
+        ));
+    }
+    let mut reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
+    if f.sparse_ids {
+        for r in &mut reqs {
+            r.0 = crate::rng::mix64(r.0);
+        }
+    }
+    let name = f.out.to_string_lossy();
+    let mut bytes = Vec::new();
+    let written = if name.ends_with(".csv") {
+        requests::write_csv(&mut bytes, &reqs)
+    } else {
+        requests::write_oracle_general(&mut bytes, &reqs)
+    };
+    written.map_err(|e| CommandError::failure(format!("{}: {e}", f.out.display())))?;
+    if name.ends_with(".zst") {
+        bytes = zstd::encode_all(bytes.as_slice(), 3)
+            .map_err(|e| CommandError::failure(format!("{}: {e}", f.out.display())))?;
+    }
+    write_file(&f.out, &bytes)?;
+    println!("wrote {} requests to {}", f.requests, f.out.display());
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| CommandError::failure(format!("{}: {e}", parent.display())))?;
+    }
+    output::write_atomic(path, bytes)?;
+    let _ = std::io::stdout().flush();
+    Ok(())
+}

@@ -1,0 +1,805 @@
+//! Replaying a request trace through buffer pools at several cache sizes: the experiment
+//! behind `vodbench cache replay`. It models a cache of a fixed number of bytes in front of
+//! a store, with no timing: every request is a hit when its object is cached, else a miss
+//! that brings it in, evicting what the pool chooses until it fits (an object larger than
+//! the cache is a miss and is not cached, as in libCacheSim).
+//!
+//! The replayer owns the page table (object → page), each page's size and the byte count;
+//! the pool is a [`BufferPool`] plugin, any registered one, built as a scenario builds it
+//! and told each request ([`BufferPool::request`]) before the hit (`acquire`, `release`) or
+//! the miss (`evict` until the object fits, then `release` of its page). A pool's answers
+//! are checked: a victim it does not hold, or no victim while the cache is full, stops the
+//! replay with an error naming it.
+//!
+//! Each pool × size pair is one job, reading the trace on its own (so memory stays bounded
+//! by the cached objects, not the trace); jobs run in parallel on the current rayon pool
+//! and their results, in job order, do not depend on the number of threads. Only the wall
+//! time of each job (its requests per second) does, and it is kept apart ([`JobSpeed`]).
+
+use crate::ids::PageId;
+use crate::output::{to_json, Folder, TableFormat};
+use crate::plugin::{BufferPool, BuildContext, CacheRequest, Registry, Resolved};
+use crate::results::{Column, Table};
+use crate::trace::requests::{RequestFormat, RequestReader, RequestTraceError};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Why a cache replay failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheReplayError {
+    /// The trace cannot be read (input).
+    #[error(transparent)]
+    Trace(#[from] RequestTraceError),
+    /// A `--pool` choice is not valid (input).
+    #[error("--pool {pool}: {message}")]
+    Pool {
+        /// The choice as given.
+        pool: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `--size` is not valid (input).
+    #[error("--size {size}: {message}")]
+    Size {
+        /// The size as given.
+        size: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A pool broke its contract during the replay (failure).
+    #[error("buffer pool `{pool}` at {size} bytes, request {request}: {message}")]
+    Contract {
+        /// The pool's label.
+        pool: String,
+        /// The cache size.
+        size: u64,
+        /// 1-based request number.
+        request: u64,
+        /// What it did.
+        message: String,
+    },
+}
+
+impl CacheReplayError {
+    /// Whether the input is at fault (exit code 2) rather than a plugin (1).
+    pub fn is_input(&self) -> bool {
+        !matches!(self, CacheReplayError::Contract { .. })
+    }
+}
+
+/// A pool chosen for a replay: its label in the results, and the resolved plugin.
+#[derive(Clone, Debug)]
+pub struct PoolChoice {
+    /// The name, or the name and its parameters (`s3-fifo{small_ratio=0.2}`).
+    pub label: String,
+    /// The plugin, with its parameters.
+    pub resolved: Resolved<dyn BufferPool>,
+}
+
+/// Splits a `--pool`/`--size` list at commas outside braces and quotes.
+pub fn split_list(text: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth, mut quote) = (Vec::new(), String::new(), 0i32, None);
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '{') => depth += 1,
+            (None, '}') => depth -= 1,
+            (None, ',') if depth <= 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// Resolves each pool choice: a plugin name (`arc`), or a name followed by its parameters as
+/// an inline TOML table (`s3-fifo{small_ratio = 0.2}`), as a scenario's `[buffer_pool]`.
+pub fn resolve_pools(
+    registry: &Registry,
+    choices: &[String],
+) -> Result<Vec<PoolChoice>, CacheReplayError> {
+    let mut out: Vec<PoolChoice> = Vec::new();
+    for c in choices {
+        let bad = |message: String| CacheReplayError::Pool {
+            pool: c.clone(),
+            message,
+        };
+        let (name, params) = match c.find('{') {
+            None => (c.trim(), toml::Table::new()),
+            Some(i) => {
+                let table: toml::Table = toml::from_str(&format!("p = {}", &c[i..]))
+                    .map_err(|e| bad(format!("parameters are not an inline TOML table: {e}")))?;
+                match table.get("p") {
+                    Some(toml::Value::Table(t)) => (c[..i].trim(), t.clone()),
+                    _ => return Err(bad("parameters are not an inline TOML table".into())),
+                }
+            }
+        };
+        let resolved = registry
+            .resolve::<dyn BufferPool>(name, &params)
+            .map_err(|e| bad(e.to_string()))?;
+        let label = if params.is_empty() {
+            name.to_string()
+        } else {
+            let canon: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{name}{{{}}}", canon.join(","))
+        };
+        if out.iter().any(|p| p.label == label) {
+            return Err(bad("given twice".into()));
+        }
+        out.push(PoolChoice { label, resolved });
+    }
+    Ok(out)
+}
+
+/// Parses cache sizes: bytes (`4096`, `64MiB`, `1.5GB`); with a trace of unit sizes a number
+/// of bytes is a number of objects, as in libCacheSim.
+pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
+    let mut out: Vec<u64> = Vec::new();
+    for s in sizes {
+        let bad = |message: &str| CacheReplayError::Size {
+            size: s.clone(),
+            message: message.into(),
+        };
+        let b = crate::units::parse_bytes(s)
+            .ok_or_else(|| bad("expected bytes like 1000, 64KiB, 1.5GB"))?;
+        if b == 0 {
+            return Err(bad("a cache of 0 bytes holds nothing"));
+        }
+        if out.contains(&b) {
+            return Err(bad("given twice"));
+        }
+        out.push(b);
+    }
+    Ok(out)
+}
+
+/// What one pass over the trace finds before any replay: how many requests, the smallest
+/// object, and whether its records are valid (so a malformed trace fails before any work).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TraceScan {
+    /// Requests (size-0 records not counted).
+    pub requests: u64,
+    /// Size-0 records skipped.
+    pub skipped: u64,
+    /// Smallest object size in bytes.
+    pub min_bytes: u64,
+    /// Largest object size in bytes.
+    pub max_bytes: u64,
+    /// Bytes requested.
+    pub bytes: u64,
+    /// Largest object id.
+    pub max_object: u64,
+}
+
+/// Reads the whole trace once ([`TraceScan`]).
+pub fn scan(trace: &Path, format: &RequestFormat) -> Result<TraceScan, CacheReplayError> {
+    let mut r = RequestReader::open(trace, format)?;
+    let mut s = TraceScan {
+        min_bytes: u64::MAX,
+        ..TraceScan::default()
+    };
+    while let Some(q) = r.next_request()? {
+        s.requests += 1;
+        s.min_bytes = s.min_bytes.min(q.bytes);
+        s.max_bytes = s.max_bytes.max(q.bytes);
+        s.bytes = s.bytes.saturating_add(q.bytes);
+        s.max_object = s.max_object.max(q.object);
+    }
+    s.skipped = r.skipped();
+    Ok(s)
+}
+
+/// The counts of one pool at one cache size.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CacheResult {
+    /// The pool's label.
+    pub pool: String,
+    /// The cache size in bytes.
+    pub size_bytes: u64,
+    /// Requests replayed.
+    pub requests: u64,
+    /// Requests whose object was cached.
+    pub hits: u64,
+    /// Requests whose object was not.
+    pub misses: u64,
+    /// Bytes requested.
+    pub bytes_requested: u64,
+    /// Bytes of the misses.
+    pub bytes_missed: u64,
+    /// Objects evicted.
+    pub evictions: u64,
+    /// misses / requests.
+    pub miss_ratio: f64,
+    /// bytes missed / bytes requested.
+    pub byte_miss_ratio: f64,
+    /// Most bytes cached at once (never above the size).
+    pub peak_bytes: u64,
+}
+
+/// How fast one job replayed (wall clock: varies from run to run).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobSpeed {
+    /// Seconds from opening the trace to its last request.
+    pub wall_s: f64,
+    /// Requests per second.
+    pub requests_per_s: f64,
+}
+
+/// Replays the trace through a fresh instance of `pool` with a cache of `size` bytes.
+pub fn replay_one(
+    pool: &PoolChoice,
+    trace: &Path,
+    format: &RequestFormat,
+    scan: &TraceScan,
+    size: u64,
+) -> Result<(CacheResult, JobSpeed), CacheReplayError> {
+    let started = std::time::Instant::now();
+    // objects cached at once: at most size / smallest object, and at most the requests
+    let pages = (size / scan.min_bytes.max(1))
+        .min(scan.requests)
+        .clamp(1, u64::from(u32::MAX - 1)) as u32;
+    let ctx = BuildContext {
+        seed: 0,
+        component: "buffer_pool",
+        index: 0,
+        nodes: 1,
+        disks_per_node: 1,
+        terminals: 0,
+        block_bytes: 1,
+        video_blocks: &[],
+        geometry: None,
+        pages,
+        base_dir: Path::new(""),
+    };
+    let broke = |request: u64, message: String| CacheReplayError::Contract {
+        pool: pool.label.clone(),
+        size,
+        request,
+        message,
+    };
+    let mut p = pool
+        .resolved
+        .build(&ctx)
+        .map_err(|e| CacheReplayError::Pool {
+            pool: pool.label.clone(),
+            message: e.to_string(),
+        })?;
+    if p.needs_next_access() && !format.has_next_access() {
+        return Err(CacheReplayError::Pool {
+            pool: pool.label.clone(),
+            message: format!(
+                "needs each request's next access, which only oracleGeneral traces record; \
+                 {} is not one",
+                trace.display()
+            ),
+        });
+    }
+    p.set_capacity(size);
+    let mut r = CacheResult {
+        pool: pool.label.clone(),
+        size_bytes: size,
+        requests: 0,
+        hits: 0,
+        misses: 0,
+        bytes_requested: 0,
+        bytes_missed: 0,
+        evictions: 0,
+        miss_ratio: 0.0,
+        byte_miss_ratio: 0.0,
+        peak_bytes: 0,
+    };
+    let reader = RequestReader::open(trace, format)?;
+    let dense = scan.max_object < DENSE_IDS.min(scan.requests.saturating_mul(4).max(1 << 16));
+    let peak = if dense {
+        let table = vec![NONE; scan.max_object as usize + 1];
+        run(p.as_mut(), table, reader, pages, size, &mut r)
+    } else {
+        let table = HashedIds::with_capacity(pages.min(1 << 20) as usize);
+        run(p.as_mut(), table, reader, pages, size, &mut r)
+    }
+    .map_err(|e| match e {
+        Stop::Trace(e) => CacheReplayError::Trace(e),
+        Stop::Broke(message) => broke(r.requests, message),
+    })?;
+    let wall_s = started.elapsed().as_secs_f64();
+    r.peak_bytes = peak;
+    r.miss_ratio = r.misses as f64 / r.requests.max(1) as f64;
+    r.byte_miss_ratio = r.bytes_missed as f64 / r.bytes_requested.max(1) as f64;
+    let speed = JobSpeed {
+        wall_s,
+        requests_per_s: r.requests as f64 / wall_s.max(1e-9),
+    };
+    Ok((r, speed))
+}
+
+/// Object ids below this (and below four per request) index a table directly instead of
+/// being hashed: 128 MiB of page numbers at most.
+const DENSE_IDS: u64 = 1 << 25;
+
+/// An object's page: none.
+const NONE: u32 = u32::MAX;
+
+/// Object id → page of the cached objects.
+trait ObjectTable {
+    fn get(&self, object: u64) -> Option<u32>;
+    fn insert(&mut self, object: u64, page: u32);
+    fn remove(&mut self, object: u64) -> Option<u32>;
+    /// A hint that `object` is looked up soon.
+    fn prefetch(&self, object: u64);
+}
+
+impl ObjectTable for Vec<u32> {
+    #[inline]
+    fn get(&self, object: u64) -> Option<u32> {
+        match self.as_slice().get(object as usize) {
+            Some(&p) if p != NONE => Some(p),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn insert(&mut self, object: u64, page: u32) {
+        self[object as usize] = page;
+    }
+    #[inline]
+    fn remove(&mut self, object: u64) -> Option<u32> {
+        let slot = self.get_mut(object as usize)?;
+        let p = std::mem::replace(slot, NONE);
+        (p != NONE).then_some(p)
+    }
+    #[inline]
+    fn prefetch(&self, object: u64) {
+        if let Some(p) = self.as_slice().get(object as usize) {
+            prefetch(p);
+        }
+    }
+}
+
+/// Object ids of any value: an open-addressing table with linear probing, one 16-byte slot
+/// per entry (id and page together: one cache line to look at), at most half full, grown
+/// by doubling; deletion shifts the following entries back (no tombstones).
+struct HashedIds {
+    slots: Vec<Slot>,
+    shift: u32,
+    len: usize,
+}
+
+#[derive(Copy, Clone)]
+struct Slot {
+    key: u64,
+    page: u32,
+}
+
+const EMPTY: Slot = Slot { key: 0, page: NONE };
+
+impl HashedIds {
+    fn with_capacity(entries: usize) -> Self {
+        let n = (entries.max(8) * 2).next_power_of_two();
+        HashedIds {
+            slots: vec![EMPTY; n],
+            shift: 64 - n.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn find(&self, key: u64) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s.page == NONE {
+                return Err(i);
+            }
+            if s.key == key {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        *self = HashedIds::with_capacity(old.len());
+        for s in old.into_iter().filter(|s| s.page != NONE) {
+            ObjectTable::insert(self, s.key, s.page);
+        }
+    }
+}
+
+impl ObjectTable for HashedIds {
+    #[inline]
+    fn get(&self, object: u64) -> Option<u32> {
+        self.find(object).ok().map(|i| self.slots[i].page)
+    }
+    #[inline]
+    fn insert(&mut self, object: u64, page: u32) {
+        match self.find(object) {
+            Ok(i) => self.slots[i].page = page,
+            Err(i) => {
+                self.slots[i] = Slot { key: object, page };
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+            }
+        }
+    }
+    fn remove(&mut self, object: u64) -> Option<u32> {
+        let mut i = self.find(object).ok()?;
+        let page = self.slots[i].page;
+        self.len -= 1;
+        let mask = self.slots.len() - 1;
+        // backward-shift deletion: move up each following entry whose home is not in (i, j]
+        let mut j = i;
+        loop {
+            self.slots[i] = EMPTY;
+            loop {
+                j = (j + 1) & mask;
+                let s = self.slots[j];
+                if s.page == NONE {
+                    return Some(page);
+                }
+                let home = self.home(s.key);
+                let stays = if i <= j {
+                    i < home && home <= j
+                } else {
+                    i < home || home <= j
+                };
+                if !stays {
+                    self.slots[i] = s;
+                    i = j;
+                    break;
+                }
+            }
+        }
+    }
+    #[inline]
+    fn prefetch(&self, object: u64) {
+        prefetch(&self.slots[self.home(object)]);
+    }
+}
+
+/// Asks the processor to bring `at` into the cache (nothing elsewhere than x86-64).
+#[inline]
+fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is a hint; it never faults, whatever the address
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+/// How many requests ahead the object table is prefetched.
+const PREFETCH_AHEAD: usize = 12;
+
+/// Why [`run`] stopped early.
+enum Stop {
+    Trace(RequestTraceError),
+    Broke(String),
+}
+
+/// What a page holds.
+#[derive(Copy, Clone, Default)]
+struct Held {
+    object: u64,
+    bytes: u64,
+}
+
+/// The replay loop: every request of `reader` through `pool`, counted into `r`; the most
+/// bytes cached at once.
+fn run<T: ObjectTable>(
+    pool: &mut dyn BufferPool,
+    mut table: T,
+    mut reader: RequestReader,
+    pages: u32,
+    size: u64,
+    r: &mut CacheResult,
+) -> Result<u64, Stop> {
+    let mut held = vec![Held::default(); pages as usize];
+    let mut free: Vec<u32> = Vec::new();
+    let mut unused = 0u32;
+    let (mut used, mut peak) = (0u64, 0u64);
+    while let Some(q) = reader.next_request().map_err(Stop::Trace)? {
+        if let Some(soon) = reader.upcoming(PREFETCH_AHEAD) {
+            table.prefetch(soon);
+        }
+        r.requests += 1;
+        r.bytes_requested += q.bytes;
+        let req = CacheRequest {
+            object: q.object,
+            bytes: q.bytes,
+            next_access: q.next_access,
+        };
+        if let Some(page) = table.get(q.object) {
+            r.hits += 1;
+            pool.request(&req, Some(PageId(page)));
+            pool.acquire(PageId(page));
+            pool.release(PageId(page), true);
+            continue;
+        }
+        r.misses += 1;
+        r.bytes_missed += q.bytes;
+        pool.request(&req, None);
+        if q.bytes > size {
+            continue; // larger than the cache: not cached
+        }
+        while used + q.bytes > size {
+            let Some(PageId(v)) = pool.evict() else {
+                return Err(Stop::Broke(format!(
+                    "evicted nothing while {used} bytes are cached, all evictable"
+                )));
+            };
+            let victim = held.get(v as usize).copied().unwrap_or_default();
+            if table.remove(victim.object) != Some(v) {
+                return Err(Stop::Broke(format!(
+                    "evicted page {v}, which holds no cached object"
+                )));
+            }
+            used -= victim.bytes;
+            free.push(v);
+            r.evictions += 1;
+        }
+        let page = match free.pop() {
+            Some(f) => f,
+            None if unused < pages => {
+                unused += 1;
+                unused - 1
+            }
+            None => {
+                return Err(Stop::Broke(format!(
+                    "more than {pages} objects cached: a page was lost"
+                )))
+            }
+        };
+        held[page as usize] = Held {
+            object: q.object,
+            bytes: q.bytes,
+        };
+        table.insert(q.object, page);
+        used += q.bytes;
+        peak = peak.max(used);
+        pool.release(PageId(page), true);
+    }
+    Ok(peak)
+}
+
+/// A whole replay: what was asked and every job's result.
+#[derive(Clone, Debug)]
+pub struct CacheReplay {
+    /// The trace.
+    pub trace: PathBuf,
+    /// Its format's name (`oracleGeneral`, `csv`, `vodbench`).
+    pub format: String,
+    /// What the first pass found.
+    pub scan: TraceScan,
+    /// Pools in the order given, with their parameters.
+    pub pools: Vec<(String, &'static str, serde_json::Value)>,
+    /// Results, pool by pool, each pool's sizes in the order given.
+    pub results: Vec<CacheResult>,
+    /// Each result's speed, in the same order.
+    pub speed: Vec<JobSpeed>,
+}
+
+/// Replays `trace` through every pool at every size, in parallel on the current rayon pool.
+pub fn replay_all(
+    trace: &Path,
+    format: &RequestFormat,
+    format_name: &str,
+    pools: &[PoolChoice],
+    sizes: &[u64],
+) -> Result<CacheReplay, CacheReplayError> {
+    let scan = scan(trace, format)?;
+    let jobs: Vec<(&PoolChoice, u64)> = pools
+        .iter()
+        .flat_map(|p| sizes.iter().map(move |s| (p, *s)))
+        .collect();
+    let done: Vec<Result<(CacheResult, JobSpeed), CacheReplayError>> = jobs
+        .par_iter()
+        .map(|(p, s)| replay_one(p, trace, format, &scan, *s))
+        .collect();
+    let mut results = Vec::with_capacity(done.len());
+    let mut speed = Vec::with_capacity(done.len());
+    for d in done {
+        let (r, s) = d?;
+        results.push(r);
+        speed.push(s);
+    }
+    Ok(CacheReplay {
+        trace: trace.to_path_buf(),
+        format: format_name.to_string(),
+        scan,
+        pools: pools
+            .iter()
+            .map(|p| (p.label.clone(), p.resolved.name, p.resolved.params.clone()))
+            .collect(),
+        results,
+        speed,
+    })
+}
+
+impl CacheReplay {
+    /// `cache.json`: what was replayed and every result (nothing that varies between runs).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": "cache-replay",
+            "vodbench": env!("CARGO_PKG_VERSION"),
+            "trace": self.trace.display().to_string(),
+            "format": self.format,
+            "requests": self.scan.requests,
+            "skipped_size_0": self.scan.skipped,
+            "bytes_requested": self.scan.bytes,
+            "object_bytes": { "min": self.scan.min_bytes, "max": self.scan.max_bytes },
+            "pools": self.pools.iter().map(|(label, name, params)| serde_json::json!({
+                "label": label, "name": name, "params": params,
+            })).collect::<Vec<_>>(),
+            "results": self.results,
+        })
+    }
+
+    /// The output folder: `cache.json`, the `cache` table (CSV and Parquet; deterministic),
+    /// the `speed` table (wall-clock requests per second: the only file that changes from run
+    /// to run) and `report.html` (miss ratio against cache size, one curve per pool).
+    pub fn folder(&self) -> Folder {
+        let rs = &self.results;
+        let u = |f: fn(&CacheResult) -> u64| Column::U64(rs.iter().map(f).collect());
+        let cache = Table {
+            name: "cache".into(),
+            columns: vec![
+                (
+                    "pool".into(),
+                    Column::Str(rs.iter().map(|r| r.pool.clone()).collect()),
+                ),
+                ("size_bytes".into(), u(|r| r.size_bytes)),
+                ("requests".into(), u(|r| r.requests)),
+                ("hits".into(), u(|r| r.hits)),
+                ("misses".into(), u(|r| r.misses)),
+                ("evictions".into(), u(|r| r.evictions)),
+                ("bytes_requested".into(), u(|r| r.bytes_requested)),
+                ("bytes_missed".into(), u(|r| r.bytes_missed)),
+                (
+                    "miss_ratio".into(),
+                    Column::F64(rs.iter().map(|r| r.miss_ratio).collect()),
+                ),
+                (
+                    "byte_miss_ratio".into(),
+                    Column::F64(rs.iter().map(|r| r.byte_miss_ratio).collect()),
+                ),
+            ],
+        };
+        let speed = Table {
+            name: "speed".into(),
+            columns: vec![
+                (
+                    "pool".into(),
+                    Column::Str(rs.iter().map(|r| r.pool.clone()).collect()),
+                ),
+                ("size_bytes".into(), u(|r| r.size_bytes)),
+                (
+                    "wall_s".into(),
+                    Column::F64(self.speed.iter().map(|s| s.wall_s).collect()),
+                ),
+                (
+                    "requests_per_s".into(),
+                    Column::F64(self.speed.iter().map(|s| s.requests_per_s).collect()),
+                ),
+            ],
+        };
+        Folder {
+            files: vec![("cache.json".into(), to_json(&self.json()))],
+            tables: vec![cache, speed],
+            formats: vec![TableFormat::Csv, TableFormat::Parquet],
+            report: true,
+            subfolders: Vec::new(),
+        }
+    }
+
+    /// What `vodbench cache replay` prints: one line per pool and size.
+    pub fn text(&self) -> String {
+        let mut rows = vec![vec![
+            "pool".to_string(),
+            "size".into(),
+            "miss ratio".into(),
+            "byte miss ratio".into(),
+            "hits".into(),
+            "misses".into(),
+            "evictions".into(),
+            "requests/s".into(),
+        ]];
+        for (r, s) in self.results.iter().zip(&self.speed) {
+            rows.push(vec![
+                r.pool.clone(),
+                r.size_bytes.to_string(),
+                format!("{:.6}", r.miss_ratio),
+                format!("{:.6}", r.byte_miss_ratio),
+                r.hits.to_string(),
+                r.misses.to_string(),
+                r.evictions.to_string(),
+                format!("{:.0}", s.requests_per_s),
+            ]);
+        }
+        crate::output::aligned_text(
+            format!(
+                "{}: {} requests ({} format{})\n",
+                self.trace.display(),
+                self.scan.requests,
+                self.format,
+                if self.scan.skipped > 0 {
+                    format!(", {} of size 0 skipped", self.scan.skipped)
+                } else {
+                    String::new()
+                }
+            ),
+            &rows,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_split_outside_braces() {
+        assert_eq!(
+            split_list("fifo, s3-fifo{small_ratio = 0.2, move_to_main_threshold = 2},arc"),
+            vec![
+                "fifo",
+                "s3-fifo{small_ratio = 0.2, move_to_main_threshold = 2}",
+                "arc"
+            ]
+        );
+        assert_eq!(split_list("1KiB,2KiB"), vec!["1KiB", "2KiB"]);
+    }
+
+    #[test]
+    fn hashed_ids_behave_as_a_map() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut t = HashedIds::with_capacity(4);
+        let mut m = std::collections::HashMap::new();
+        for step in 0..200_000u32 {
+            // few distinct keys, many collisions in a small table, growth from 16 slots
+            let key = crate::rng::mix64(rng.random_range(0..3000u64)) >> rng.random_range(0..40u32);
+            if rng.random_bool(0.55) {
+                t.insert(key, step);
+                m.insert(key, step);
+            } else {
+                assert_eq!(t.remove(key), m.remove(&key), "remove {key}");
+            }
+            if step % 1000 == 0 {
+                for (k, v) in &m {
+                    assert_eq!(t.get(*k), Some(*v));
+                }
+                assert_eq!(t.len, m.len());
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_bytes() {
+        assert_eq!(
+            parse_sizes(&["1000".into(), "64KiB".into()]).unwrap(),
+            vec![1000, 65536]
+        );
+        assert!(parse_sizes(&["0".into()]).is_err());
+        assert!(parse_sizes(&["ten".into()]).is_err());
+        assert!(parse_sizes(&["1".into(), "1B".into()]).is_err());
+    }
+}

@@ -1,0 +1,207 @@
+//! `vodbench cache generate` and `vodbench cache replay` (issue 33) end to end: a zstd
+//! Zipf trace replayed through two pools at two sizes writes cache.json, the cache and speed
+//! tables and a report with the miss-ratio chart; the same command gives the same results
+//! files on 1 and 2 threads; bad input exits 2 naming what is wrong.
+
+mod common;
+use common::{text, vodbench};
+
+#[test]
+fn issue33_cache_replay_writes_results_tables_and_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("zipf.oracleGeneral.zst");
+    let t = trace.to_str().unwrap();
+    let o = vodbench(&[
+        "cache",
+        "generate",
+        "--objects",
+        "2000",
+        "--requests",
+        "50000",
+        "--seed",
+        "5",
+        "--out",
+        t,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let run = |threads: &str, out: &str| {
+        let dir = tmp.path().join(out);
+        let o = vodbench(&[
+            "cache",
+            "replay",
+            "--trace",
+            t,
+            "--pool",
+            "global-lru,s3-fifo{small_ratio = 0.2}",
+            "--pool",
+            "belady",
+            "--size",
+            "50,500",
+            "--threads",
+            threads,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        (dir, text(&o).0)
+    };
+    let (one, printed) = run("1", "one");
+    assert!(
+        printed.contains("50000 requests (oracleGeneral format)"),
+        "{printed}"
+    );
+    assert!(printed.contains("s3-fifo{small_ratio=0.2}"), "{printed}");
+    for f in [
+        "cache.json",
+        "cache.csv",
+        "cache.parquet",
+        "speed.csv",
+        "speed.parquet",
+        "report.html",
+    ] {
+        assert!(one.join(f).is_file(), "{f} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("cache.json")).unwrap()).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    for r in results {
+        assert_eq!(
+            r["hits"].as_u64().unwrap() + r["misses"].as_u64().unwrap(),
+            50_000
+        );
+    }
+    let csv = std::fs::read_to_string(one.join("cache.csv")).unwrap();
+    assert!(csv.starts_with("pool,size_bytes,requests,hits,misses,evictions,bytes_requested,bytes_missed,miss_ratio,byte_miss_ratio\n"), "{csv}");
+    let speed = std::fs::read_to_string(one.join("speed.csv")).unwrap();
+    assert!(
+        speed.starts_with("pool,size_bytes,wall_s,requests_per_s\n"),
+        "{speed}"
+    );
+    let html = std::fs::read_to_string(one.join("report.html")).unwrap();
+    assert!(html.contains("Miss ratio vs cache size") && html.contains("<svg"));
+    assert!(html.contains("belady") && html.contains("global-lru"));
+    // threads change nothing but the speed
+    let (two, _) = run("2", "two");
+    common::assert_same_files(
+        &one,
+        &two,
+        &["cache.json", "cache.csv", "cache.parquet", "report.html"],
+        "between 1 and 2 threads",
+    );
+    // the report is drawn again from the saved folder alone
+    let o = vodbench(&["report", two.to_str().unwrap()]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    common::assert_same_files(&one, &two, &["report.html"], "after vodbench report");
+}
+
+#[test]
+fn issue33_cache_replay_refuses_bad_input_with_exit_code_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut.bin");
+    std::fs::write(&cut, [0u8; 30]).unwrap();
+    let csv = tmp.path().join("t.csv");
+    std::fs::write(&csv, "1,abc,3\n").unwrap();
+    let out = tmp.path().join("out");
+    let o_ = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "10",
+            ],
+            "record 2: cut short: 6 of 24 bytes",
+        ),
+        (
+            vec![
+                "--trace",
+                csv.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "10",
+            ],
+            "t.csv:1: column 2 (object id): expected an unsigned integer, found \"abc\"",
+        ),
+        (
+            vec![
+                "--trace",
+                csv.to_str().unwrap(),
+                "--pool",
+                "belady",
+                "--size",
+                "10",
+                "--hashed-ids",
+            ],
+            "--pool belady: needs each request's next access",
+        ),
+        (
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "lru",
+                "--size",
+                "10",
+            ],
+            "--pool lru: unknown buffer_pool `lru`",
+        ),
+        (
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "lots",
+            ],
+            "--size lots: expected bytes",
+        ),
+    ] {
+        let mut a = vec!["cache", "replay", "--out", o_];
+        a.extend(args);
+        let o = vodbench(&a);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
+        assert!(err.contains(says), "{a:?}: {err}");
+        assert!(!out.exists(), "nothing written");
+    }
+}
+
+#[test]
+fn issue33_cache_replay_reads_vodbench_workload_traces_as_block_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = vodbench(&[
+        "cache",
+        "replay",
+        "--trace",
+        "traces/interactive.trace",
+        "--pool",
+        "global-lru",
+        "--size",
+        "64MiB",
+        "--block",
+        "256KiB",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (printed, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(printed.contains("requests (vodbench format)"), "{printed}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("cache.json")).unwrap()).unwrap();
+    assert_eq!(json["format"], "vodbench");
+    assert!(
+        json["requests"].as_u64().unwrap() > 100_000,
+        "{}",
+        json["requests"]
+    );
+    // every request is one block
+    assert_eq!(json["object_bytes"]["min"], 262_144);
+    assert_eq!(json["object_bytes"]["max"], 262_144);
+}
