@@ -345,17 +345,63 @@ pub fn bars(
     axes: Axes<'_>,
     stacked: bool,
 ) -> Option<Result<String, String>> {
+    bars_annotated(categories, series, axes, stacked, &Annotations::default())
+}
+
+/// What [`bars_annotated`] draws over side-by-side bars, each indexed like the bars (series,
+/// then category); empty vectors draw nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Annotations {
+    /// An interval per bar, drawn as an error bar (a vertical line with caps) from its low
+    /// to its high end.
+    pub intervals: Vec<Vec<Option<(f64, f64)>>>,
+    /// A predicted value per bar, drawn as a cross at the bar's middle; each series' crosses
+    /// are joined by a dashed line (a model's curve through the simulated points).
+    pub model: Vec<Vec<Option<f64>>>,
+    /// The legend's name of the crosses.
+    pub model_name: String,
+    /// Whether the values are counts: the vertical axis then reads `200`, not `200.0`.
+    pub integer_ticks: bool,
+}
+
+/// [`bars`] (side by side, not stacked) with `notes` drawn over them: error bars, a model's
+/// crosses and curve, integer tick labels.
+pub fn bars_annotated(
+    categories: &[String],
+    series: &[(String, Vec<f64>)],
+    axes: Axes<'_>,
+    stacked: bool,
+    notes: &Annotations,
+) -> Option<Result<String, String>> {
     if categories.is_empty() || series.is_empty() {
         return None;
     }
     let n = categories.len();
     let value = |s: usize, c: usize| finite(series[s].1.get(c).copied().unwrap_or(0.0)).max(0.0);
+    let note = |v: &Vec<Vec<Option<f64>>>, s: usize, c: usize| {
+        v.get(s)
+            .and_then(|x| x.get(c).copied().flatten())
+            .map(finite)
+    };
+    let interval = |s: usize, c: usize| {
+        notes
+            .intervals
+            .get(s)
+            .and_then(|x| x.get(c).copied().flatten())
+            .map(|(lo, hi)| (finite(lo).max(0.0), finite(hi).max(0.0)))
+    };
     let top = (0..n)
         .map(|c| {
             if stacked {
                 (0..series.len()).map(|s| value(s, c)).sum::<f64>()
             } else {
-                (0..series.len()).map(|s| value(s, c)).fold(0.0, f64::max)
+                (0..series.len())
+                    .map(|s| {
+                        value(s, c)
+                            .max(interval(s, c).map_or(0.0, |(_, hi)| hi))
+                            .max(note(&notes.model, s, c).unwrap_or(0.0))
+                    })
+                    .fold(0.0, f64::max)
             }
         })
         .fold(0.0, f64::max);
@@ -376,11 +422,25 @@ pub fn bars(
         .flat_map(|s| (0..n).map(move |c| (s, c)))
         .map(|(s, c)| {
             let (l, r, _, t) = extent(s, c);
+            // what is drawn above the bar counts too: its error bar and its model cross
+            let t = t
+                .max(interval(s, c).map_or(0.0, |(_, hi)| hi))
+                .max(note(&notes.model, s, c).unwrap_or(0.0));
             (l, r, t)
         })
         .collect();
     let names: Vec<&str> = series.iter().map(|(name, _)| name.as_str()).collect();
-    let clear = clear_of_legend(&tops, (-0.5, n as f64 - 0.5), &names, Corner::UpperRight);
+    let has_model = notes.model.iter().flatten().any(Option::is_some);
+    let mut legend_names = names.clone();
+    if has_model {
+        legend_names.push(notes.model_name.as_str());
+    }
+    let clear = clear_of_legend(
+        &tops,
+        (-0.5, n as f64 - 0.5),
+        &legend_names,
+        Corner::UpperRight,
+    );
     // a legend that would stretch the axis by more than a seventh (a utilization chart to
     // 140 %) goes in a panel beside the plot instead, if the categories still fit there, or
     // else in a band below it
@@ -425,15 +485,24 @@ pub fn bars(
                 String::new()
             }
         };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
+        let integer = |y: &f64| {
+            if (y - y.round()).abs() < 1e-9 {
+                format!("{y:.0}")
+            } else {
+                format!("{y}")
+            }
+        };
+        let mut mesh = chart.configure_mesh();
+        mesh.disable_x_mesh()
             .x_labels(n.min(32))
             .x_label_formatter(&label)
             .x_desc(axes.x)
             .y_desc(axes.y)
-            .light_line_style(RGBColor(235, 235, 235))
-            .draw()?;
+            .light_line_style(RGBColor(235, 235, 235));
+        if notes.integer_ticks {
+            mesh.y_label_formatter(&integer);
+        }
+        mesh.draw()?;
         for (s, (name, _)) in series.iter().enumerate() {
             let c = colour(s);
             let rects: Vec<Rectangle<(f64, f64)>> = (0..n)
@@ -447,6 +516,51 @@ pub fn bars(
                 drawn.label(name.as_str()).legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled())
                 });
+            }
+        }
+        // error bars: a line from low to high at the bar's middle, capped at both ends
+        let ink = RGBColor(40, 40, 40);
+        for s in 0..series.len() {
+            for cat in 0..n {
+                let Some((lo, hi)) = interval(s, cat) else {
+                    continue;
+                };
+                let (l, r, _, _) = extent(s, cat);
+                let (mid, cap) = ((l + r) / 2.0, (r - l) * 0.25);
+                chart.draw_series([
+                    PathElement::new(vec![(mid, lo), (mid, hi)], ink.stroke_width(1)),
+                    PathElement::new(vec![(mid - cap, lo), (mid + cap, lo)], ink.stroke_width(1)),
+                    PathElement::new(vec![(mid - cap, hi), (mid + cap, hi)], ink.stroke_width(1)),
+                ])?;
+            }
+        }
+        // the model: a cross per bar, each series' crosses joined by a dashed line
+        let mut model_labelled = false;
+        for s in 0..series.len() {
+            let pts: Vec<(f64, f64)> = (0..n)
+                .filter_map(|cat| {
+                    let (l, r, _, _) = extent(s, cat);
+                    note(&notes.model, s, cat).map(|m| ((l + r) / 2.0, m.max(0.0)))
+                })
+                .collect();
+            if pts.is_empty() {
+                continue;
+            }
+            if pts.len() > 1 {
+                chart.draw_series(DashedLineSeries::new(
+                    pts.clone(),
+                    4,
+                    3,
+                    ink.stroke_width(1),
+                ))?;
+            }
+            let crosses =
+                chart.draw_series(pts.iter().map(|&p| Cross::new(p, 5, ink.stroke_width(2))))?;
+            if !model_labelled && legend.is_none() {
+                model_labelled = true;
+                crosses
+                    .label(notes.model_name.as_str())
+                    .legend(move |(x, y)| Cross::new((x + 6, y), 5, ink.stroke_width(2)));
             }
         }
         match (legend, place) {
@@ -497,6 +611,36 @@ fn bar_legend_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn annotated_bars_draw_error_bars_a_model_curve_and_integer_ticks() {
+        let cats: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let series = vec![("max".to_string(), vec![180.0, 200.0, 210.0])];
+        let axes = Axes {
+            x: "stripe",
+            y: "terminals",
+        };
+        let plain = bars(&cats, &series, axes, false).unwrap().unwrap();
+        let notes = Annotations {
+            intervals: vec![vec![Some((170.0, 190.0)), Some((195.0, 205.0)), None]],
+            model: vec![vec![Some(185.0), Some(230.0), Some(240.0)]],
+            model_name: "model".into(),
+            integer_ticks: true,
+        };
+        let drawn = bars_annotated(&cats, &series, axes, false, &notes)
+            .unwrap()
+            .unwrap();
+        // two error bars of three lines each, three crosses, a dashed curve: more paths
+        let lines = |svg: &str| svg.matches("<polyline").count() + svg.matches("<line").count();
+        assert!(lines(&drawn) >= lines(&plain) + 6 + 3, "{}", lines(&drawn));
+        // (plotters writes a text's content on a line of its own)
+        assert!(drawn.contains("\nmodel\n"), "the legend names the model");
+        // counts read as counts
+        assert!(drawn.contains("\n200\n") && !drawn.contains("\n200.0\n"));
+        assert!(plain.contains("\n200.0\n"), "plain bars keep their labels");
+        // the axis reaches past the model's highest value
+        assert!(drawn.contains("\n250\n"), "axis top");
+    }
 
     #[test]
     fn line_chart_draws_every_series_and_escapes_labels() {

@@ -19,14 +19,14 @@ use vodbench_harness::results::sweep::{PointSearch, SweepResult};
 /// How far from the paper a maximum may be and still count as reproduced (issue 4: ±10 %).
 pub const PAPER_TOLERANCE: f64 = 0.10;
 
+/// Bar series whose bars are points: a name, and each bar's index in `r.points` (none where a
+/// setting lacks a value).
+type PointBars = Vec<(String, Vec<Option<usize>>)>;
+
 /// Bars per point, grouped as the paper's figures are: a group per value of the sweep's last
 /// (fastest) axis, a bar per setting of the other axes. With more settings than colours, or
 /// one axis, one bar per point (`series_name`). Returns the categories and the series.
-fn grouped(
-    r: &SweepResult,
-    value: impl Fn(&PointSearch) -> f64,
-    series_name: &str,
-) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
+fn grouped_points(r: &SweepResult, series_name: &str) -> (Vec<String>, PointBars) {
     let last = |p: &PointSearch| p.label.rsplit(" / ").next().unwrap_or("").to_string();
     let rest = |p: &PointSearch| {
         p.label
@@ -47,16 +47,11 @@ fn grouped(
         let series = settings
             .iter()
             .map(|s| {
-                let values = cats
+                let points = cats
                     .iter()
-                    .map(|c| {
-                        r.points
-                            .iter()
-                            .find(|p| rest(p) == *s && last(p) == *c)
-                            .map_or(0.0, &value)
-                    })
+                    .map(|c| r.points.iter().position(|p| rest(p) == *s && last(p) == *c))
                     .collect();
-                (s.clone(), values)
+                (s.clone(), points)
             })
             .collect();
         return (cats, series);
@@ -66,9 +61,29 @@ fn grouped(
         categories(&labels),
         vec![(
             series_name.to_string(),
-            r.points.iter().map(&value).collect(),
+            (0..r.points.len()).map(Some).collect(),
         )],
     )
+}
+
+/// [`grouped_points`] with each bar's `value` (0 where a setting lacks a point).
+fn grouped(
+    r: &SweepResult,
+    value: impl Fn(&PointSearch) -> f64,
+    series_name: &str,
+) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
+    let (cats, series) = grouped_points(r, series_name);
+    let series = series
+        .into_iter()
+        .map(|(name, points)| {
+            let values = points
+                .iter()
+                .map(|i| i.map_or(0.0, |i| value(&r.points[i])))
+                .collect();
+            (name, values)
+        })
+        .collect();
+    (cats, series)
 }
 
 /// Labels under bars, or the points' numbers (as in the table's first column) when the
@@ -113,6 +128,74 @@ fn grouped_chart(
                 y,
             },
             false,
+        ),
+    )
+}
+
+/// The maxima, grouped as [`grouped_points`] does, each with its 90 % interval as an error bar
+/// and, where the scenario declares an analytic model (`[analytic]`), the model's maximum as
+/// a cross, each series' crosses joined: the model's curve through the simulated points.
+fn maxima_chart(p: &mut Page, r: &SweepResult) -> Result<(), String> {
+    let (cats, bars) = grouped_points(r, "max terminals");
+    let of = |f: &dyn Fn(&PointSearch) -> Option<f64>| -> Vec<Vec<Option<f64>>> {
+        bars.iter()
+            .map(|(_, points)| {
+                points
+                    .iter()
+                    .map(|i| i.and_then(|i| f(&r.points[i])))
+                    .collect()
+            })
+            .collect()
+    };
+    let series: Vec<(String, Vec<f64>)> = bars
+        .iter()
+        .zip(of(&|p| Some(p.max_terminals as f64)))
+        .map(|((name, _), v)| {
+            (
+                name.clone(),
+                v.into_iter().map(|x| x.unwrap_or(0.0)).collect(),
+            )
+        })
+        .collect();
+    let intervals = bars
+        .iter()
+        .map(|(_, points)| {
+            points
+                .iter()
+                .map(|i| i.map(|i| (r.points[i].ci_low, r.points[i].ci_high)))
+                .collect()
+        })
+        .collect();
+    let model = of(&|p| p.model_max_terminals);
+    let has_model = model.iter().flatten().any(Option::is_some);
+    let notes = charts::Annotations {
+        intervals,
+        model: if has_model { model } else { Vec::new() },
+        model_name: "model".into(),
+        integer_ticks: true,
+    };
+    p.chart(
+        "max-terminals",
+        "Maximum terminals without glitches",
+        &format!(
+            "Largest glitch-free terminal count of each point (sweep.json), with its 90 % \
+             confidence interval over the replications{}.{}",
+            if has_model {
+                "; × the analytic model's maximum ([analytic]), joined across each series"
+            } else {
+                ""
+            },
+            numbered(r, &cats)
+        ),
+        charts::bars_annotated(
+            &cats,
+            &series,
+            Axes {
+                x: r.sweep.last().map_or("point", String::as_str),
+                y: "terminals without glitches",
+            },
+            false,
+            &notes,
         ),
     )
 }
@@ -282,18 +365,7 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             r.points.iter().map(|p| p.replications).sum::<u32>()
         ),
     });
-    grouped_chart(
-        &mut p,
-        &r,
-        [
-            "max-terminals",
-            "Maximum terminals without glitches",
-            "terminals without glitches",
-            "max terminals",
-        ],
-        "Largest glitch-free terminal count of each point (sweep.json; intervals in the table).",
-        |p| p.max_terminals as f64,
-    )?;
+    maxima_chart(&mut p, &r)?;
     paper_chart(
         &mut p,
         &r,
