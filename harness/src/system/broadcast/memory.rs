@@ -70,6 +70,12 @@ pub fn estimate_point(s: &BroadcastScenario, d: &Derived, parallel: usize) -> Es
     estimate_of(&[point_parts(s, d, parallel as u64)], parallel)
 }
 
+/// The key and message refusing point `s` when its estimate alone, on the current pool's
+/// threads, exceeds the limit in force (a [`super::scenario::Budget`]).
+pub fn refusal_of_point(s: &BroadcastScenario, d: &Derived) -> Option<(&'static str, String)> {
+    crate::system::memory::refusal(&estimate_point(s, d, rayon::current_num_threads()))
+}
+
 /// The estimate for a run of every point of `suite`, `parallel` points at a time.
 pub fn estimate(suite: &BroadcastSuite, parallel: usize) -> Estimate {
     let parts: Vec<PointParts> = suite

@@ -81,7 +81,7 @@ impl System for Broadcast {
     const NAME: &'static str = "broadcast";
 
     fn load(source: &Arc<Source>, registry: &Registry) -> Result<BroadcastSuite, ScenarioError> {
-        BroadcastSuite::from_source(source, registry)
+        BroadcastSuite::from_source_within(source, registry, &memory::refusal_of_point)
     }
 
     fn name(suite: &BroadcastSuite) -> &str {

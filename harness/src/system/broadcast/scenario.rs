@@ -185,6 +185,10 @@ pub const SLOTS: &[Slot] = &[
     },
 ];
 
+/// What may refuse a point of a broadcast file before its plugins are built: the key and the
+/// message, or `None` to go on.
+pub type Budget = dyn Fn(&BroadcastScenario, &Derived) -> Option<(&'static str, String)>;
+
 /// A broadcast scenario file: every point of its sweep (one point without a sweep).
 #[derive(Debug, Clone)]
 pub struct BroadcastSuite {
@@ -354,6 +358,17 @@ impl BroadcastSuite {
         source: &Arc<Source>,
         registry: &Registry,
     ) -> Result<BroadcastSuite, ScenarioError> {
+        Self::from_source_within(source, registry, &|_, _| None)
+    }
+
+    /// [`from_source`](Self::from_source), refusing a point for which `budget` gives a key
+    /// and a message (the memory budget: `broadcast::memory::refusal_of_point`) before its
+    /// plugins are built.
+    pub fn from_source_within(
+        source: &Arc<Source>,
+        registry: &Registry,
+        budget: &Budget,
+    ) -> Result<BroadcastSuite, ScenarioError> {
         let (text, path) = (source.text(), source.path());
         let mut base = crate::spec::grid::parse_table(text, path)?;
         let grid = crate::spec::Grid::expand(&mut base, text, path)?;
@@ -379,13 +394,14 @@ impl BroadcastSuite {
                 registry,
                 &base_dir,
                 &in_point,
+                budget,
             )?);
         }
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| {
                 crate::system::ondemand::spec::suite::base_value_error(path, text, key, message)
             };
-            Self::point(table, Vec::new(), registry, &base_dir, &at)?;
+            Self::point(table, Vec::new(), registry, &base_dir, &at, budget)?;
         }
         Ok(BroadcastSuite {
             path: path.to_path_buf(),
@@ -407,6 +423,7 @@ impl BroadcastSuite {
         registry: &Registry,
         base_dir: &Path,
         at: &dyn Fn(&str, String) -> ScenarioError,
+        budget: &Budget,
     ) -> Result<BroadcastScenario, ScenarioError> {
         let mut file: BroadcastFile = serde_path_to_error::deserialize(toml::Value::Table(table))
             .map_err(|e| {
@@ -448,8 +465,7 @@ impl BroadcastSuite {
             batch: 1,
         };
         // the budget first: building the schedule and the buffer is what may not fit
-        let e = super::memory::estimate_point(&s, &d, rayon::current_num_threads());
-        if let Some((key, message)) = crate::system::memory::refusal(&e) {
+        if let Some((key, message)) = budget(&s, &d) {
             return Err(at(key, message));
         }
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
