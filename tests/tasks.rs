@@ -393,3 +393,25 @@ fn slurm_writes_the_scripts_and_says_how_to_run_them_without_slurm() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert!(d.join("sweep.json").is_file());
 }
+
+#[test]
+fn submitting_without_slurm_says_so_and_keeps_the_scripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("s");
+    let o = Command::new(env!("CARGO_BIN_EXE_vodbench"))
+        .args(["slurm", SMALL, "--tasks", "2", "--submit", "--out"])
+        .arg(&d)
+        .current_dir(common::root())
+        .env("PATH", tmp.path())
+        .output()
+        .unwrap();
+    let (_, e) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("sbatch could not be run") && e.contains("is Slurm's client installed"),
+        "{e}"
+    );
+    // the scripts are there to submit by hand
+    assert!(tmp.path().join("s.slurm/tasks.sbatch").is_file());
+    assert!(tmp.path().join("s.slurm/merge.sbatch").is_file());
+}
