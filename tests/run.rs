@@ -231,3 +231,59 @@ fn issue4_bench_reports_simulated_time_and_real_time_factor() {
         "{stdout}"
     );
 }
+
+/// Issue 30, item 4 (the workload half): `popularity = "hotspot"` sends `fraction` of the
+/// starts to video 0 and each other start to a video of its own; the run's terminals table
+/// shows it, and a hotspot without its fraction is refused at the key.
+#[test]
+fn issue30_a_hotspot_workload_runs_and_needs_its_fraction() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let hot = |table: &str| {
+        let text = base
+            .replace("count = 8\n", "count = 64\n")
+            .replace("popularity = \"zipf\"\nz = 1.0\n", table);
+        let path = tmp.path().join("hot.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let ok = hot("popularity = \"hotspot\"\nfraction = 0.5\n");
+    let dir = tmp.path().join("out");
+    run_to(&dir, ok.to_str().unwrap(), &[]);
+    // the same workload as a trace: half the starts (of about 24) to video 0, the others each
+    // to a video of its own
+    let o = vodbench(&["trace", "zipf", "--scenario", ok.to_str().unwrap()]);
+    let (trace, e) = text(&o);
+    assert!(o.status.success(), "{e}");
+    let starts: Vec<u32> = trace
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.get(2) == Some(&"start")).then(|| f[3].parse().unwrap())
+        })
+        .collect();
+    let to_0 = starts.iter().filter(|&&v| v == 0).count();
+    assert!(
+        starts.len() >= 12 && to_0 > 0 && to_0 < starts.len(),
+        "{starts:?}"
+    );
+    let mut others: Vec<u32> = starts.iter().copied().filter(|&v| v != 0).collect();
+    let n = others.len();
+    others.dedup();
+    assert_eq!(others.len(), n, "each its own video: {starts:?}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        summary["disks"]["requests"].as_u64().unwrap() > 0,
+        "{summary}"
+    );
+    let bad = hot("popularity = \"hotspot\"\n");
+    let o = vodbench(&["check", bad.to_str().unwrap()]);
+    let e = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("workload.generate.fraction") && e.contains("needs the share"),
+        "{e}"
+    );
+}

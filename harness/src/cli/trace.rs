@@ -14,7 +14,8 @@ use std::path::PathBuf;
 /// `vodbench trace` subcommands.
 #[derive(clap::Subcommand)]
 pub(crate) enum TraceCmd {
-    /// Generate a Zipf (or uniform) workload trace.
+    /// Generate a workload trace (Zipf, uniform, distinct or hotspot popularity; the
+    /// distinct and hotspot kinds from a --scenario).
     Zipf(ZipfArgs),
 }
 

@@ -40,14 +40,24 @@ pub enum Popularity {
     Zipf,
     /// Every video equally likely.
     Uniform,
+    /// Every start a video of its own, in the order of the starts (Jadav et al. §6: requests
+    /// for "distinct objects"; `../shared/papers/notes/jadav.md`, workload additions).
+    Distinct,
+    /// A share `fraction` of the starts go to video 0, the hot object, and every other start
+    /// to a video of its own (Jadav et al. §6's popular-object experiments, Fig. 11).
+    Hotspot,
 }
 
 /// `[workload.generate]`: parameters of the generated workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct GeneratorParams {
-    /// `zipf` (default) or `uniform`.
+    /// `zipf` (default), `uniform`, `distinct` (every start a video of its own) or `hotspot`
+    /// (`fraction` of the starts to video 0, the others each to a video of its own).
     pub popularity: Popularity,
+    /// With `popularity = "hotspot"`: the share of starts that go to video 0 (0..=1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<f64>,
     /// Zipf skew z (default 1.0; 0 is uniform; 0..=10).
     pub z: f64,
     /// Terminals start their first video uniformly within this span (default 60s).
@@ -92,6 +102,7 @@ impl Default for GeneratorParams {
     fn default() -> Self {
         GeneratorParams {
             popularity: Popularity::Zipf,
+            fraction: None,
             z: 1.0,
             start_spread: Duration(60_000_000_000),
             pauses_per_video: 0.0,
@@ -112,16 +123,43 @@ impl GeneratorParams {
         if !self.z.is_finite() || !(0.0..=10.0).contains(&self.z) {
             return bad("z", format!("must be a number in 0..=10, got {}", self.z));
         }
-        // a skew given with uniform popularity would be silently ignored (1, the default,
+        match (self.popularity, self.fraction) {
+            (Popularity::Hotspot, None) => {
+                return bad(
+                    "fraction",
+                    "popularity = \"hotspot\" needs the share of starts that go to video 0, \
+                     the hot object: fraction = 0.5, say (0..=1)"
+                        .into(),
+                )
+            }
+            (Popularity::Hotspot, Some(f)) if !(0.0..=1.0).contains(&f) => {
+                return bad("fraction", format!("must be a number in 0..=1, got {f}"))
+            }
+            (Popularity::Hotspot, Some(_)) | (_, None) => {}
+            (_, Some(_)) => {
+                return bad(
+                    "fraction",
+                    "is the share of starts that go to the hot video of popularity = \
+                     \"hotspot\", but this workload's popularity is not that: remove \
+                     fraction, or set popularity = \"hotspot\""
+                        .into(),
+                )
+            }
+        }
+        // a skew given without zipf popularity would be silently ignored (1, the default,
         // and 0, uniform itself, say nothing else)
-        if self.popularity == Popularity::Uniform && self.z != 1.0 && self.z != 0.0 {
+        if self.popularity != Popularity::Zipf && self.z != 1.0 && self.z != 0.0 {
             return bad(
                 "z",
                 format!(
                     "is {}, but z is the skew of zipf popularity and this workload's popularity \
-                     is uniform (every video equally likely): remove z, or set popularity = \
-                     \"zipf\"",
-                    self.z
+                     is {}: remove z, or set popularity = \"zipf\"",
+                    self.z,
+                    match self.popularity {
+                        Popularity::Uniform => "uniform (every video equally likely)",
+                        Popularity::Distinct => "distinct (every start a video of its own)",
+                        _ => "hotspot (one hot video, the other starts each a video of its own)",
+                    }
                 ),
             );
         }
@@ -241,7 +279,15 @@ pub fn generate(
         let terminal = TerminalId(t);
         while start <= horizon.as_nanos() {
             let u: f64 = rng.random();
-            let video = VideoId(cdf.partition_point(|c| *c <= u).min(videos as usize - 1) as u32);
+            let video = match params.popularity {
+                Popularity::Zipf | Popularity::Uniform => {
+                    VideoId(cdf.partition_point(|c| *c <= u).min(videos as usize - 1) as u32)
+                }
+                // a video of its own, numbered below in the order of the starts
+                Popularity::Distinct => OWN,
+                Popularity::Hotspot if u < params.fraction.unwrap_or(0.0) => VideoId(0),
+                Popularity::Hotspot => OWN,
+            };
             let ev = |time: u64, kind, position: u64| TraceEvent {
                 time: SimTime::from_nanos(time),
                 terminal,
@@ -320,12 +366,174 @@ pub fn generate(
     }
     // stable: events of one terminal keep their order
     events.sort_by_key(|e| (e.time, e.terminal));
+    number_own_videos(&mut events, params.popularity, terminals, videos)?;
     Ok(events)
+}
+
+/// The video of a start that has one of its own, until [`number_own_videos`] numbers it.
+const OWN: VideoId = VideoId(u32::MAX);
+
+/// Gives every start marked [`OWN`] the next video in the order of the starts (from 1 with a
+/// hot video 0, else from 0), and the events of its viewing the same; refuses a workload
+/// with more such starts than videos.
+fn number_own_videos(
+    events: &mut [TraceEvent],
+    popularity: Popularity,
+    terminals: u32,
+    videos: u32,
+) -> Result<(), String> {
+    if !matches!(popularity, Popularity::Distinct | Popularity::Hotspot) {
+        return Ok(());
+    }
+    let first = u32::from(popularity == Popularity::Hotspot);
+    let mut next = first;
+    let mut current = vec![OWN; terminals as usize];
+    for e in events.iter_mut() {
+        if e.video != OWN {
+            if e.kind == EventKind::Start {
+                current[e.terminal.index()] = e.video;
+            }
+            continue;
+        }
+        if e.kind == EventKind::Start {
+            current[e.terminal.index()] = VideoId(next);
+            next += 1;
+        }
+        e.video = current[e.terminal.index()];
+    }
+    if next > videos {
+        let name = if popularity == Popularity::Distinct {
+            "distinct"
+        } else {
+            "hotspot"
+        };
+        return Err(format!(
+            "workload.generate.popularity: \"{name}\" gives {} a video of its own, and this \
+             workload starts {} such viewings, but videos.count is {videos}: raise videos.count \
+             to at least {next}",
+            if first == 1 {
+                "every start but the hot video's"
+            } else {
+                "every start"
+            },
+            next - first
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `p`'s events for `terminals` terminals over an hour of 10-minute videos, `videos` of
+    /// them.
+    fn gen_videos(
+        p: &GeneratorParams,
+        terminals: u32,
+        videos: u32,
+    ) -> Result<Vec<TraceEvent>, String> {
+        generate(
+            p,
+            terminals,
+            videos,
+            SimDuration::from_secs(600),
+            SimTime::from_nanos(3_600_000_000_000),
+            9,
+        )
+    }
+
+    #[test]
+    fn distinct_gives_every_start_a_video_of_its_own_in_the_order_of_the_starts() {
+        let p = GeneratorParams {
+            popularity: Popularity::Distinct,
+            pauses_per_video: 2.0,
+            seeks_per_video: 1.0,
+            ..GeneratorParams::default()
+        };
+        let events = gen_videos(&p, 20, 1000).unwrap();
+        let starts: Vec<&TraceEvent> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::Start)
+            .collect();
+        assert!(starts.len() > 50, "{}", starts.len());
+        // numbered 0, 1, 2, … as the starts come
+        for (i, e) in starts.iter().enumerate() {
+            assert_eq!(e.video, VideoId(i as u32));
+        }
+        // every other event belongs to its terminal's viewing
+        let mut current = std::collections::HashMap::new();
+        for e in &events {
+            if e.kind == EventKind::Start {
+                current.insert(e.terminal, e.video);
+            } else {
+                assert_eq!(Some(&e.video), current.get(&e.terminal), "{e:?}");
+            }
+        }
+        // one video fewer than the starts is refused, saying what to raise
+        let n = starts.len() as u32;
+        let e = gen_videos(&p, 20, n - 1).unwrap_err();
+        assert!(
+            e.contains(&format!("starts {n} such viewings"))
+                && e.contains(&format!("raise videos.count to at least {n}")),
+            "{e}"
+        );
+        assert!(gen_videos(&p, 20, n).is_ok());
+    }
+
+    #[test]
+    fn hotspot_sends_its_fraction_to_video_0_and_the_rest_each_to_its_own() {
+        for fraction in [0.0, 0.3, 0.8, 1.0] {
+            let p = GeneratorParams {
+                popularity: Popularity::Hotspot,
+                fraction: Some(fraction),
+                ..GeneratorParams::default()
+            };
+            let events = gen_videos(&p, 300, 10_000).unwrap();
+            let starts: Vec<VideoId> = events
+                .iter()
+                .filter(|e| e.kind == EventKind::Start)
+                .map(|e| e.video)
+                .collect();
+            let hot = starts.iter().filter(|v| v.0 == 0).count();
+            let share = hot as f64 / starts.len() as f64;
+            // ± 4 standard deviations of a binomial share over ~2000 starts
+            let sd = (fraction * (1.0 - fraction) / starts.len() as f64).sqrt();
+            assert!(
+                (share - fraction).abs() <= 4.0 * sd + 1e-12,
+                "{fraction}: {share}"
+            );
+            let others: Vec<u32> = starts.iter().filter(|v| v.0 != 0).map(|v| v.0).collect();
+            let expected: Vec<u32> = (1..=others.len() as u32).collect();
+            assert_eq!(others, expected, "{fraction}: each its own, from 1");
+        }
+    }
+
+    #[test]
+    fn hotspot_and_fraction_go_together() {
+        let check = |popularity, fraction: Option<f64>, z: f64| {
+            GeneratorParams {
+                popularity,
+                fraction,
+                z,
+                ..GeneratorParams::default()
+            }
+            .validate()
+        };
+        let e = check(Popularity::Hotspot, None, 1.0).unwrap_err();
+        assert_eq!(e.0, "fraction");
+        assert!(e.1.contains("needs the share"), "{}", e.1);
+        assert!(check(Popularity::Hotspot, Some(1.5), 1.0)
+            .unwrap_err()
+            .1
+            .contains("0..=1"));
+        let e = check(Popularity::Zipf, Some(0.5), 1.0).unwrap_err();
+        assert_eq!(e.0, "fraction");
+        let e = check(Popularity::Distinct, None, 2.0).unwrap_err();
+        assert!(e.0 == "z" && e.1.contains("distinct"), "{e:?}");
+        assert!(check(Popularity::Hotspot, Some(0.0), 1.0).is_ok());
+        assert!(check(Popularity::Distinct, None, 1.0).is_ok());
+    }
 
     fn gen(p: &GeneratorParams, terminals: u32, seed: u64) -> Vec<TraceEvent> {
         generate(
