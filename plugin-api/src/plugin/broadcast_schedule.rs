@@ -209,6 +209,14 @@ impl Schedule {
 pub trait BroadcastSchedule: Send + Sync {
     /// Builds the whole schedule.
     fn schedule(&self, spec: &ScheduleSpec) -> Result<Schedule, PluginError>;
+
+    /// Whether the schedule depends on [`ScheduleSpec::chunk_hint`]. A run builds one
+    /// schedule for every point that needs the same; one that ignores the hint is built once
+    /// for points whose receivers batch differently (then with a hint of 1), so it must be
+    /// the same schedule whatever the hint. The default, `true`, is always safe.
+    fn uses_chunk_hint(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

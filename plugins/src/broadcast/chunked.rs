@@ -55,6 +55,11 @@ impl Chunked {
 }
 
 impl BroadcastSchedule for Chunked {
+    /// Only when its chunk is not given: it then takes the receivers' batch.
+    fn uses_chunk_hint(&self) -> bool {
+        self.params.chunk.is_none()
+    }
+
     fn schedule(&self, spec: &ScheduleSpec) -> Result<Schedule, PluginError> {
         let h = self.params.chunk.unwrap_or(spec.chunk_hint).max(1);
         let mut s = Schedule::builder(*spec);
@@ -118,6 +123,44 @@ impl Plugin for Chunked {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run shares one schedule among points whose receivers batch differently when the
+    /// schedule says it ignores the hint: it must then be the same whatever the hint.
+    #[test]
+    fn schedules_that_ignore_the_chunk_hint_are_the_same_for_any_hint() {
+        use crate::broadcast::fuzzycast::{Fuzzycast, FuzzycastParams};
+        use crate::broadcast::ideal::Ideal;
+        let spec = |chunk_hint| ScheduleSpec {
+            frames: 300,
+            delay: 30,
+            horizon: 700,
+            chunk_hint,
+        };
+        let given = Chunked::new(ChunkedParams {
+            chunk: Some(7),
+            ..ChunkedParams::default()
+        });
+        let fuzzy = Fuzzycast::new(FuzzycastParams::default());
+        let plugins: [&dyn BroadcastSchedule; 3] = [&Ideal, &fuzzy, &given];
+        for p in plugins {
+            assert!(!p.uses_chunk_hint());
+            let (a, b) = (
+                p.schedule(&spec(1)).unwrap(),
+                p.schedule(&spec(23)).unwrap(),
+            );
+            for f in 0..300 {
+                assert_eq!(a.transmissions(f), b.transmissions(f), "frame {f}");
+            }
+        }
+        // without a chunk of its own, chunked takes the receivers' batch
+        let hinted = Chunked::new(ChunkedParams::default());
+        assert!(hinted.uses_chunk_hint());
+        let (a, b) = (
+            hinted.schedule(&spec(1)).unwrap(),
+            hinted.schedule(&spec(23)).unwrap(),
+        );
+        assert!((0..300).any(|f| a.transmissions(f) != b.transmissions(f)));
+    }
 
     #[test]
     fn chunk_members_travel_with_their_leader() {

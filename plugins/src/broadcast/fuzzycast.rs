@@ -46,6 +46,13 @@ pub struct Fuzzycast {
     params: FuzzycastParams,
 }
 
+impl Fuzzycast {
+    /// The schedule of `params`.
+    pub fn new(params: FuzzycastParams) -> Self {
+        Fuzzycast { params }
+    }
+}
+
 /// Range-minimum tree over per-instant counts; the key orders by count, then latest instant.
 struct MinTree {
     size: usize,
@@ -100,6 +107,10 @@ impl MinTree {
 }
 
 impl BroadcastSchedule for Fuzzycast {
+    fn uses_chunk_hint(&self) -> bool {
+        false
+    }
+
     fn schedule(&self, spec: &ScheduleSpec) -> Result<Schedule, PluginError> {
         let h = spec.horizon as usize;
         let peak = self

@@ -15,6 +15,10 @@ use vodbench_plugin_api::plugin::{
 pub struct Ideal;
 
 impl BroadcastSchedule for Ideal {
+    fn uses_chunk_hint(&self) -> bool {
+        false
+    }
+
     fn schedule(&self, spec: &ScheduleSpec) -> Result<Schedule, PluginError> {
         let mut s = Schedule::builder(*spec);
         let mut buf = Vec::new();

@@ -44,7 +44,7 @@ fn point_parts(s: &BroadcastScenario, d: &Derived, parallel: u64) -> PointParts 
     let (n, w) = (u64::from(d.frames), u64::from(d.delay.max(1)));
     let period = n + w;
     // the schedule exactly as the run specifies it (its horizon from the receivers' joins)
-    let spec = super::run::schedule_spec(d, s.batch, &super::run::joins(s, d));
+    let spec = super::run::schedule_spec(s, d, s.batch, &super::run::joins(s, d));
     let horizon = u64::from(spec.horizon);
     let per_instant = ((w + n) as f64 / w as f64).ln();
     let transmissions = (horizon as f64 * per_instant).min(u64::MAX as f64 / 8.0) as u64;

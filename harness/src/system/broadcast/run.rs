@@ -42,7 +42,7 @@ fn plan(s: &BroadcastScenario, base_dir: &Path) -> Result<Plan, BroadcastError> 
         })?;
     let batch = buffer.batch_frames().max(1);
     let joins = joins(s, &d);
-    let spec = schedule_spec(&d, batch, &joins);
+    let spec = schedule_spec(s, &d, batch, &joins);
     Ok(Plan {
         d,
         batch,
@@ -66,16 +66,22 @@ pub(super) fn joins(s: &BroadcastScenario, d: &Derived) -> Vec<u32> {
     }
 }
 
-/// The schedule a point of `d` needs for receivers joining at `joins` with buffers taking
-/// `batch` frames at a time.
-pub(super) fn schedule_spec(d: &Derived, batch: u32, joins: &[u32]) -> ScheduleSpec {
+/// The schedule point `s` (derived `d`) needs for receivers joining at `joins` with buffers
+/// taking `batch` frames at a time: the batch is its chunk hint when its schedule uses one,
+/// else 1, so that points batching differently share the schedule.
+pub(super) fn schedule_spec(
+    s: &BroadcastScenario,
+    d: &Derived,
+    batch: u32,
+    joins: &[u32],
+) -> ScheduleSpec {
     let period = d.frames + d.delay;
     let max_join = joins.iter().copied().max().unwrap_or(period);
     ScheduleSpec {
         frames: d.frames,
         delay: d.delay,
         horizon: max_join + period - 1,
-        chunk_hint: batch,
+        chunk_hint: if s.chunk_hint_used { batch } else { 1 },
     }
 }
 

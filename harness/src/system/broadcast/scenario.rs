@@ -159,6 +159,9 @@ pub struct BroadcastScenario {
     /// Frames the receiver's buffer takes at a time (`ClientBuffer::batch_frames`, at least
     /// 1), as built when the point was loaded: the schedule's chunk hint.
     pub batch: u32,
+    /// Whether the schedule depends on that hint (`BroadcastSchedule::uses_chunk_hint`): if
+    /// not, points that batch differently share one schedule.
+    pub chunk_hint_used: bool,
 }
 
 /// The tables of a broadcast scenario that choose a plugin.
@@ -463,6 +466,7 @@ impl BroadcastSuite {
             analysis: Analysis::default(),
             chosen,
             batch: 1,
+            chunk_hint_used: true,
         };
         // the budget first: building the schedule and the buffer is what may not fit
         if let Some((key, message)) = budget(&s, &d) {
@@ -472,9 +476,11 @@ impl BroadcastSuite {
             at(key, format!("cannot build {key} `{name}`: {e}"))
         };
         let c = build_context(&s, &d, "broadcast", 0, base_dir);
-        s.schedule
+        let chunk_hint_used = s
+            .schedule
             .build(&c)
-            .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?;
+            .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?
+            .uses_chunk_hint();
         let c = build_context(&s, &d, "receiver", 0, base_dir);
         let batch = s
             .buffer
@@ -514,6 +520,7 @@ impl BroadcastSuite {
         Ok(BroadcastScenario {
             analysis,
             batch,
+            chunk_hint_used,
             ..s
         })
     }
