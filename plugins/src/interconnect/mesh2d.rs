@@ -35,7 +35,7 @@ use vodbench_plugin_api::plugin::{
     BuildContext, Endpoint, Interconnect, Plugin, PluginError, Transfer,
 };
 use vodbench_plugin_api::time::SimDuration;
-use vodbench_plugin_api::units::{fmt_duration_ns, Bandwidth, Duration};
+use vodbench_plugin_api::units::{Bandwidth, Duration};
 
 /// `mesh2d`'s parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -274,12 +274,7 @@ impl Plugin for Mesh2d {
     const DESCRIPTION: &'static str = "nodes on a 2-D mesh, XY routing, wormhole switching: a message holds every link of its path (Jadav et al.'s Paragon)";
 
     fn validate(p: &Mesh2dParams) -> Result<(), PluginError> {
-        if p.bandwidth.0 < 1_000 || p.bandwidth.0 > 10_000_000_000_000 {
-            return Err(PluginError::param(
-                "bandwidth",
-                format!("must be in 1kbit/s..=10Tbit/s, got {}", p.bandwidth),
-            ));
-        }
+        super::check_bandwidth(p.bandwidth)?;
         for (key, v) in [("rows", p.rows), ("cols", p.cols)] {
             if v > 4096 {
                 return Err(PluginError::param(
@@ -288,19 +283,12 @@ impl Plugin for Mesh2d {
                 ));
             }
         }
-        for (key, v) in [
+        super::check_times(&[
             ("per_message", p.per_message.0),
             ("hop_delay", p.hop_delay.0),
             ("send_cost", p.send_cost.0),
             ("receive_cost", p.receive_cost.0),
-        ] {
-            if v > 10_000_000_000 {
-                return Err(PluginError::param(
-                    key,
-                    format!("must be in 0s..=10s, got {}", fmt_duration_ns(v)),
-                ));
-            }
-        }
+        ])?;
         Ok(())
     }
 

@@ -21,7 +21,7 @@ use vodbench_plugin_api::plugin::{
     BuildContext, Endpoint, Interconnect, Plugin, PluginError, Transfer,
 };
 use vodbench_plugin_api::time::SimDuration;
-use vodbench_plugin_api::units::{fmt_duration_ns, Bandwidth, Duration};
+use vodbench_plugin_api::units::{Bandwidth, Duration};
 
 /// `ports`'s parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -110,25 +110,13 @@ impl Plugin for Ports {
         "a send and a receive port per node, first come first served: transfers into or out of one node wait";
 
     fn validate(p: &PortsParams) -> Result<(), PluginError> {
-        if p.bandwidth.0 < 1_000 || p.bandwidth.0 > 10_000_000_000_000 {
-            return Err(PluginError::param(
-                "bandwidth",
-                format!("must be in 1kbit/s..=10Tbit/s, got {}", p.bandwidth),
-            ));
-        }
-        for (key, v) in [
+        super::check_bandwidth(p.bandwidth)?;
+        super::check_times(&[
             ("per_message", p.per_message.0),
             ("latency", p.latency.0),
             ("send_cost", p.send_cost.0),
             ("receive_cost", p.receive_cost.0),
-        ] {
-            if v > 10_000_000_000 {
-                return Err(PluginError::param(
-                    key,
-                    format!("must be in 0s..=10s, got {}", fmt_duration_ns(v)),
-                ));
-            }
-        }
+        ])?;
         Ok(())
     }
 
