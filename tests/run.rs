@@ -287,3 +287,46 @@ fn issue30_a_hotspot_workload_runs_and_needs_its_fraction() {
         "{e}"
     );
 }
+
+/// `--threads` sets how many points of a sweep, or receivers of a broadcast run, run at once;
+/// the outputs are the same for any number.
+#[test]
+fn run_threads_change_nothing_but_the_speed() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in [
+        "tests/fixtures/sweep_small.toml",
+        "tests/fixtures/broadcast-tiny.toml",
+    ] {
+        let (one, three) = (tmp.path().join("one"), tmp.path().join("three"));
+        run_to(&one, file, &["--threads", "1"]);
+        run_to(&three, file, &["--threads", "3"]);
+        // every file below the folder, but those that record the host or the wall time (the
+        // manifests, the reports, and the marks that hold their checksums)
+        fn files(d: &std::path::Path, rel: &str, out: &mut Vec<(String, Vec<u8>)>) {
+            let mut entries: Vec<_> = std::fs::read_dir(d).unwrap().flatten().collect();
+            entries.sort_by_key(|e| e.file_name());
+            for e in entries {
+                let name = format!("{rel}{}", e.file_name().to_string_lossy());
+                if e.path().is_dir() {
+                    files(&e.path(), &format!("{name}/"), out);
+                } else if !["manifest.json", "report.html", ".vodbench-folder.json"]
+                    .iter()
+                    .any(|n| name.ends_with(n))
+                {
+                    out.push((name, std::fs::read(e.path()).unwrap()));
+                }
+            }
+        }
+        let files = |d: &std::path::Path| {
+            let mut out = Vec::new();
+            files(d, "", &mut out);
+            assert!(out.len() >= 2, "{}", d.display());
+            out
+        };
+        assert_eq!(files(&one), files(&three), "{file}");
+        std::fs::remove_dir_all(&one).unwrap();
+        std::fs::remove_dir_all(&three).unwrap();
+    }
+    let o = vodbench(&["run", "tests/fixtures/tiny.toml", "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -39,6 +39,10 @@ pub(crate) struct RunArgs {
     /// (`8GiB`, `500MiB`; default 8GiB), naming what dominates.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<String>,
+    /// Worker threads for a sweep's points and a broadcast run's receivers (default: one per
+    /// CPU); the results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
 }
 
 /// `vodbench run`.
@@ -51,6 +55,16 @@ pub(crate) fn cmd(
         baseline::check_name(name).map_err(CommandError::Input)?;
     }
     super::check::set_max_memory(args.max_memory.as_deref())?;
+    let pool = super::progress::worker_pool(args.threads)?;
+    pool.install(|| run_declared(registry, outputs, &args))
+}
+
+/// `vodbench run` inside its worker pool: the file run as the system it declares.
+fn run_declared(
+    registry: &Registry,
+    outputs: &Outputs,
+    args: &RunArgs,
+) -> Result<(), CommandError> {
     let source = Source::read(&args.scenario)?;
     let path = args.scenario.display();
     match declared(&source) {
@@ -61,7 +75,7 @@ pub(crate) fn cmd(
                      broadcast scenario"
                 )));
             }
-            run_file::<Broadcast>(registry, outputs, &source, &args)
+            run_file::<Broadcast>(registry, outputs, &source, args)
         }
         Declared::OnDemand => {
             if args.save_baseline.is_some() && source.declares("sweep") {
@@ -69,7 +83,7 @@ pub(crate) fn cmd(
                     "{path}: --save-baseline takes one configuration; this file is a sweep"
                 )));
             }
-            run_file::<OnDemand>(registry, outputs, &source, &args)
+            run_file::<OnDemand>(registry, outputs, &source, args)
         }
     }
 }
