@@ -327,20 +327,7 @@ fn a_sweep_and_a_search_submitted_to_slurm_merge_into_the_local_ones() {
     common::assert_same_files(
         &out,
         &local,
-        &[
-            "sweep.json",
-            "sweep.csv",
-            "sweep.md",
-            "report.html",
-            "curve-000.csv",
-            "curve-001.csv",
-            "curve-002.csv",
-            "curve-003.csv",
-            "points/000.json",
-            "points/001.json",
-            "points/002.json",
-            "points/003.json",
-        ],
+        &common::SWEEP_SMALL_FILES,
         "between the Slurm sweep and the local one",
     );
     // a scenario without a [sweep]: its search's replications are shared by the tasks

@@ -30,21 +30,6 @@ fn refused(args: &[&str]) -> String {
     err
 }
 
-const SWEEP_FILES: [&str; 12] = [
-    "sweep.json",
-    "sweep.csv",
-    "sweep.md",
-    "report.html",
-    "curve-000.csv",
-    "curve-001.csv",
-    "curve-002.csv",
-    "curve-003.csv",
-    "points/000.json",
-    "points/001.json",
-    "points/002.json",
-    "points/003.json",
-];
-
 #[test]
 fn a_sweep_in_tasks_merges_into_the_sweep_made_in_one_go() {
     let tmp = tempfile::tempdir().unwrap();
@@ -82,7 +67,7 @@ fn a_sweep_in_tasks_merges_into_the_sweep_made_in_one_go() {
     common::assert_same_files(
         &d,
         &one,
-        &SWEEP_FILES,
+        &common::SWEEP_SMALL_FILES,
         "between the merged and the one-go sweep",
     );
 }
@@ -239,7 +224,7 @@ fn a_task_killed_mid_point_leaves_no_partial_file_and_its_rerun_completes() {
     common::assert_same_files(
         &d,
         &one,
-        &SWEEP_FILES,
+        &common::SWEEP_SMALL_FILES,
         "between the resumed tasks and one go",
     );
 }

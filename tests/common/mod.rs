@@ -65,3 +65,20 @@ pub fn assert_same_files(a: &Path, b: &Path, files: &[&str], what: &str) {
         );
     }
 }
+
+/// Every file of a `vodbench sweep` folder of `tests/fixtures/sweep_small.toml` (4 points)
+/// that must not depend on how the sweep was made (in one go, resumed, in tasks, on Slurm).
+pub const SWEEP_SMALL_FILES: [&str; 12] = [
+    "sweep.json",
+    "sweep.csv",
+    "sweep.md",
+    "report.html",
+    "curve-000.csv",
+    "curve-001.csv",
+    "curve-002.csv",
+    "curve-003.csv",
+    "points/000.json",
+    "points/001.json",
+    "points/002.json",
+    "points/003.json",
+];
