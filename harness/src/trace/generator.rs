@@ -237,7 +237,8 @@ fn poisson<R: Rng>(rng: &mut R, mean: f64) -> u64 {
 }
 
 /// Generates the events of `terminals` terminals over `[0, horizon]`, sorted by time (ties by
-/// terminal, then in each terminal's own order).
+/// terminal, then in each terminal's own order), all at once: [`generate_stream`] collected,
+/// with a workload that needs more videos of their own than `videos` refused.
 pub fn generate(
     params: &GeneratorParams,
     terminals: u32,
@@ -246,6 +247,28 @@ pub fn generate(
     horizon: SimTime,
     seed: u64,
 ) -> Result<Vec<TraceEvent>, String> {
+    let mut g = generate_stream(params, terminals, videos, video_length, horizon, seed)?;
+    let events: Vec<TraceEvent> = g.by_ref().collect();
+    g.check_videos()?;
+    Ok(events)
+}
+
+/// The events [`generate`] gives, one at a time, in the same order: what a run reads, in
+/// memory that grows with the terminals (each one's generator and its current viewing),
+/// never with the length of the workload.
+///
+/// Every terminal's events are made a viewing at a time from its own random stream, and
+/// never go back in time (a viewing's events follow its playing time; the next start comes
+/// after the viewing's end), so merging the terminals by (time, terminal) gives exactly the
+/// order of a stable sort of all of them by (time, terminal).
+pub fn generate_stream(
+    params: &GeneratorParams,
+    terminals: u32,
+    videos: u32,
+    video_length: SimDuration,
+    horizon: SimTime,
+    seed: u64,
+) -> Result<GeneratedEvents, String> {
     params
         .validate()
         .map_err(|(k, m)| format!("workload.generate.{k}: {m}"))?;
@@ -265,149 +288,100 @@ pub fn generate(
              use fewer terminals, longer videos or a shorter run"
         ));
     }
-    let cdf = popularity_cdf(params, videos);
-    let mut events = Vec::with_capacity(estimate as usize);
-    let mut scratch: Vec<(u64, u8)> = Vec::new();
-    for t in 0..terminals {
+    let mut g = GeneratedEvents {
+        params: params.clone(),
+        cdf: popularity_cdf(params, videos),
+        videos,
+        len,
+        horizon: horizon.as_nanos(),
+        terms: (0..terminals)
+            .map(|t| TermGen::new(params, seed, t))
+            .collect(),
+        due: std::collections::BinaryHeap::with_capacity(terminals as usize),
+        scratch: Vec::new(),
+        next_own: u32::from(params.popularity == Popularity::Hotspot),
+        current: Vec::new(),
+    };
+    if matches!(
+        params.popularity,
+        Popularity::Distinct | Popularity::Hotspot
+    ) {
+        g.current = vec![OWN; terminals as usize];
+    }
+    for t in 0..terminals as usize {
+        g.refill(t);
+    }
+    Ok(g)
+}
+
+/// One terminal's generator: its random stream, where its next viewing starts, and the
+/// events of its current viewing not yet taken.
+struct TermGen {
+    rng: crate::rng::SimRng,
+    start: u64,
+    terminal: TerminalId,
+    viewing: std::collections::VecDeque<TraceEvent>,
+}
+
+impl TermGen {
+    fn new(params: &GeneratorParams, seed: u64, t: u32) -> Self {
         let mut rng = stream(seed, "workload.terminal", u64::from(t));
         let spread = params.start_spread.0;
-        let mut start = if spread > 0 {
+        let start = if spread > 0 {
             rng.random_range(0..spread)
         } else {
             0
         };
-        let terminal = TerminalId(t);
-        while start <= horizon.as_nanos() {
-            let u: f64 = rng.random();
-            let video = match params.popularity {
-                Popularity::Zipf | Popularity::Uniform => {
-                    VideoId(cdf.partition_point(|c| *c <= u).min(videos as usize - 1) as u32)
-                }
-                // a video of its own, numbered below in the order of the starts
-                Popularity::Distinct => OWN,
-                Popularity::Hotspot if u < params.fraction.unwrap_or(0.0) => VideoId(0),
-                Popularity::Hotspot => OWN,
-            };
-            let ev = |time: u64, kind, position: u64| TraceEvent {
-                time: SimTime::from_nanos(time),
-                terminal,
-                kind,
-                video,
-                position: SimDuration::from_nanos(position),
-            };
-            events.push(ev(start, EventKind::Start, 0));
-            // interactive events at random instants of playing time
-            scratch.clear();
-            for _ in 0..poisson(&mut rng, params.pauses_per_video) {
-                scratch.push((rng.random_range(0..len), PAUSE));
-            }
-            for _ in 0..poisson(&mut rng, params.seeks_per_video) {
-                scratch.push((rng.random_range(0..len), SEEK));
-            }
-            for _ in 0..poisson(&mut rng, params.searches_per_video) {
-                scratch.push((rng.random_range(0..len), SEARCH));
-            }
-            scratch.sort_unstable();
-            let mut played_at_last = 0u64; // playing time at the last position change
-            let mut pos = 0u64; // video position then
-            let mut paused = 0u64; // total pause (and search) time so far
-            let mut ended = None; // wall time a fast-forward ran off the end
-            for &(played, what) in &scratch {
-                let now_pos = pos + (played - played_at_last);
-                if now_pos >= len {
-                    break; // the video ended before this event
-                }
-                let wall = start + played + paused;
-                if what == SEARCH {
-                    let d = exp_ns(&mut rng, params.search_mean.0).max(1);
-                    let covered = (d as f64 * params.search_speed).min(1e18) as u64;
-                    if rng.random::<bool>() {
-                        events.push(ev(wall, EventKind::FastForward, 0));
-                        if now_pos.saturating_add(covered) >= len {
-                            let rest = ((len - now_pos) as f64 / params.search_speed) as u64;
-                            ended = Some(wall + rest);
-                            break;
-                        }
-                        pos = now_pos + covered;
-                    } else {
-                        events.push(ev(wall, EventKind::Rewind, 0));
-                        pos = now_pos.saturating_sub(covered);
-                    }
-                    events.push(ev(wall + d, EventKind::Resume, 0));
-                    paused += d;
-                    played_at_last = played;
-                    continue;
-                }
-                if what == PAUSE {
-                    let d = exp_ns(&mut rng, params.pause_mean.0).max(1);
-                    events.push(ev(wall, EventKind::Pause, 0));
-                    events.push(ev(wall + d, EventKind::Resume, 0));
-                    paused += d;
-                } else {
-                    let jump = exp_ns(&mut rng, params.seek_mean.0);
-                    let target = if rng.random::<bool>() {
-                        now_pos.saturating_add(jump)
-                    } else {
-                        now_pos.saturating_sub(jump)
-                    };
-                    // stay inside the video: at least one second before its end
-                    let target = target.min(len.saturating_sub(1_000_000_000));
-                    events.push(ev(wall, EventKind::Seek, target));
-                    pos = target;
-                    played_at_last = played;
-                    continue;
-                }
-                pos = now_pos;
-                played_at_last = played;
-            }
-            let end = ended.unwrap_or(start + paused + played_at_last + (len - pos.min(len)));
-            start = end.max(start + 1);
+        TermGen {
+            rng,
+            start,
+            terminal: TerminalId(t),
+            viewing: std::collections::VecDeque::new(),
         }
     }
-    // stable: events of one terminal keep their order
-    events.sort_by_key(|e| (e.time, e.terminal));
-    number_own_videos(&mut events, params.popularity, terminals, videos)?;
-    Ok(events)
 }
 
-/// The video of a start that has one of its own, until [`number_own_videos`] numbers it.
-const OWN: VideoId = VideoId(u32::MAX);
-
-/// Gives every start marked [`OWN`] the next video in the order of the starts (from 1 with a
-/// hot video 0, else from 0), and the events of its viewing the same; refuses a workload
-/// with more such starts than videos.
-fn number_own_videos(
-    events: &mut [TraceEvent],
-    popularity: Popularity,
-    terminals: u32,
+/// The generated workload as a stream ([`generate_stream`]).
+pub struct GeneratedEvents {
+    params: GeneratorParams,
+    cdf: Vec<f64>,
     videos: u32,
-) -> Result<(), String> {
-    if !matches!(popularity, Popularity::Distinct | Popularity::Hotspot) {
-        return Ok(());
-    }
-    let first = u32::from(popularity == Popularity::Hotspot);
-    let mut next = first;
-    let mut current = vec![OWN; terminals as usize];
-    for e in events.iter_mut() {
-        if e.video != OWN {
-            if e.kind == EventKind::Start {
-                current[e.terminal.index()] = e.video;
-            }
-            continue;
+    /// Video length, nanoseconds.
+    len: u64,
+    /// Nanoseconds: no viewing starts after it.
+    horizon: u64,
+    terms: Vec<TermGen>,
+    /// (time of its next event, terminal) of every terminal with events left, earliest first.
+    due: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    scratch: Vec<(u64, u8)>,
+    /// The next video of its own to give (`distinct`, `hotspot`).
+    next_own: u32,
+    /// Each terminal's video of its own now (`distinct`, `hotspot`).
+    current: Vec<VideoId>,
+}
+
+impl GeneratedEvents {
+    /// Refuses a workload that gave more viewings a video of their own than there are
+    /// videos, once every event has been taken (the count it names is the whole workload's).
+    pub fn check_videos(&self) -> Result<(), String> {
+        let popularity = self.params.popularity;
+        if !matches!(popularity, Popularity::Distinct | Popularity::Hotspot) {
+            return Ok(());
         }
-        if e.kind == EventKind::Start {
-            current[e.terminal.index()] = VideoId(next);
-            next += 1;
+        let (first, next, videos) = (
+            u32::from(popularity == Popularity::Hotspot),
+            self.next_own,
+            self.videos,
+        );
+        if next <= videos {
+            return Ok(());
         }
-        e.video = current[e.terminal.index()];
-    }
-    if next > videos {
         let name = if popularity == Popularity::Distinct {
             "distinct"
         } else {
             "hotspot"
         };
-        return Err(format!(
+        Err(format!(
             "workload.generate.popularity: \"{name}\" gives {} a video of its own, and this \
              workload starts {} such viewings, but videos.count is {videos}: raise videos.count \
              to at least {next}",
@@ -417,10 +391,157 @@ fn number_own_videos(
                 "every start"
             },
             next - first
-        ));
+        ))
     }
-    Ok(())
+
+    /// Makes terminal `t`'s next viewing, if it starts within the horizon, and puts the
+    /// terminal among those due.
+    fn refill(&mut self, t: usize) {
+        let tg = &mut self.terms[t];
+        if tg.viewing.is_empty() && tg.start <= self.horizon {
+            viewing(
+                &self.params,
+                &self.cdf,
+                self.videos,
+                self.len,
+                tg,
+                &mut self.scratch,
+            );
+        }
+        if let Some(e) = tg.viewing.front() {
+            self.due
+                .push(std::cmp::Reverse((e.time.as_nanos(), t as u32)));
+        }
+    }
 }
+
+impl Iterator for GeneratedEvents {
+    type Item = TraceEvent;
+
+    fn next(&mut self) -> Option<TraceEvent> {
+        let std::cmp::Reverse((_, t)) = self.due.pop()?;
+        let t = t as usize;
+        let mut e = self.terms[t]
+            .viewing
+            .pop_front()
+            .expect("a due terminal has an event");
+        self.refill(t);
+        // videos of their own are numbered in the order of the starts
+        if !self.current.is_empty() {
+            if e.video == OWN {
+                if e.kind == EventKind::Start {
+                    self.current[t] = VideoId(self.next_own);
+                    self.next_own = self.next_own.saturating_add(1);
+                }
+                e.video = self.current[t];
+            } else if e.kind == EventKind::Start {
+                self.current[t] = e.video;
+            }
+        }
+        Some(e)
+    }
+}
+
+/// Appends the events of terminal `tg`'s viewing starting at `tg.start` and moves `start`
+/// to the viewing's nominal end.
+fn viewing(
+    params: &GeneratorParams,
+    cdf: &[f64],
+    videos: u32,
+    len: u64,
+    tg: &mut TermGen,
+    scratch: &mut Vec<(u64, u8)>,
+) {
+    let (rng, start, terminal) = (&mut tg.rng, tg.start, tg.terminal);
+    let events = &mut tg.viewing;
+    let u: f64 = rng.random();
+    let video = match params.popularity {
+        Popularity::Zipf | Popularity::Uniform => {
+            VideoId(cdf.partition_point(|c| *c <= u).min(videos as usize - 1) as u32)
+        }
+        // a video of its own, numbered as the starts come out of the stream
+        Popularity::Distinct => OWN,
+        Popularity::Hotspot if u < params.fraction.unwrap_or(0.0) => VideoId(0),
+        Popularity::Hotspot => OWN,
+    };
+    let ev = |time: u64, kind, position: u64| TraceEvent {
+        time: SimTime::from_nanos(time),
+        terminal,
+        kind,
+        video,
+        position: SimDuration::from_nanos(position),
+    };
+    events.push_back(ev(start, EventKind::Start, 0));
+    // interactive events at random instants of playing time
+    scratch.clear();
+    for _ in 0..poisson(rng, params.pauses_per_video) {
+        scratch.push((rng.random_range(0..len), PAUSE));
+    }
+    for _ in 0..poisson(rng, params.seeks_per_video) {
+        scratch.push((rng.random_range(0..len), SEEK));
+    }
+    for _ in 0..poisson(rng, params.searches_per_video) {
+        scratch.push((rng.random_range(0..len), SEARCH));
+    }
+    scratch.sort_unstable();
+    let mut played_at_last = 0u64; // playing time at the last position change
+    let mut pos = 0u64; // video position then
+    let mut paused = 0u64; // total pause (and search) time so far
+    let mut ended = None; // wall time a fast-forward ran off the end
+    for &(played, what) in scratch.iter() {
+        let now_pos = pos + (played - played_at_last);
+        if now_pos >= len {
+            break; // the video ended before this event
+        }
+        let wall = start + played + paused;
+        if what == SEARCH {
+            let d = exp_ns(rng, params.search_mean.0).max(1);
+            let covered = (d as f64 * params.search_speed).min(1e18) as u64;
+            if rng.random::<bool>() {
+                events.push_back(ev(wall, EventKind::FastForward, 0));
+                if now_pos.saturating_add(covered) >= len {
+                    let rest = ((len - now_pos) as f64 / params.search_speed) as u64;
+                    ended = Some(wall + rest);
+                    break;
+                }
+                pos = now_pos + covered;
+            } else {
+                events.push_back(ev(wall, EventKind::Rewind, 0));
+                pos = now_pos.saturating_sub(covered);
+            }
+            events.push_back(ev(wall + d, EventKind::Resume, 0));
+            paused += d;
+            played_at_last = played;
+            continue;
+        }
+        if what == PAUSE {
+            let d = exp_ns(rng, params.pause_mean.0).max(1);
+            events.push_back(ev(wall, EventKind::Pause, 0));
+            events.push_back(ev(wall + d, EventKind::Resume, 0));
+            paused += d;
+        } else {
+            let jump = exp_ns(rng, params.seek_mean.0);
+            let target = if rng.random::<bool>() {
+                now_pos.saturating_add(jump)
+            } else {
+                now_pos.saturating_sub(jump)
+            };
+            // stay inside the video: at least one second before its end
+            let target = target.min(len.saturating_sub(1_000_000_000));
+            events.push_back(ev(wall, EventKind::Seek, target));
+            pos = target;
+            played_at_last = played;
+            continue;
+        }
+        pos = now_pos;
+        played_at_last = played;
+    }
+    let end = ended.unwrap_or(start + paused + played_at_last + (len - pos.min(len)));
+    tg.start = end.max(start + 1);
+}
+
+/// The video of a start that has one of its own, until the stream numbers it.
+const OWN: VideoId = VideoId(u32::MAX);
 
 #[cfg(test)]
 mod tests {
@@ -558,6 +679,58 @@ mod tests {
         assert_eq!(a, gen(&p, 20, 5));
         assert_ne!(a, gen(&p, 20, 6));
         assert!(a.windows(2).all(|w| w[0].time <= w[1].time));
+    }
+
+    /// The stream merges the terminals' own sequences, so it gives the order of a stable
+    /// sort by (time, terminal) only if each terminal's events never go back in time: the
+    /// output sorted by (time, terminal), with every kind of event and both numbering
+    /// schemes, shows they do.
+    #[test]
+    fn the_stream_is_sorted_by_time_then_terminal_with_every_kind_of_event() {
+        for popularity in [Popularity::Zipf, Popularity::Distinct, Popularity::Hotspot] {
+            let p = GeneratorParams {
+                popularity,
+                fraction: (popularity == Popularity::Hotspot).then_some(0.4),
+                pauses_per_video: 3.0,
+                seeks_per_video: 2.0,
+                searches_per_video: 2.0,
+                ..GeneratorParams::default()
+            };
+            for seed in 0..4 {
+                let events = generate(
+                    &p,
+                    37,
+                    100_000,
+                    SimDuration::from_secs(300),
+                    SimTime::from_nanos(3_600_000_000_000),
+                    seed,
+                )
+                .unwrap();
+                assert!(events.len() > 1000, "{}", events.len());
+                assert!(
+                    events
+                        .windows(2)
+                        .all(|w| (w[0].time, w[0].terminal) <= (w[1].time, w[1].terminal)),
+                    "{popularity:?} seed {seed}"
+                );
+                let kinds: std::collections::BTreeSet<u8> =
+                    events.iter().map(|e| e.kind as u8).collect();
+                assert!(kinds.len() >= 5, "{kinds:?}");
+                // taken a few at a time, the stream gives the same events
+                let mut g = generate_stream(
+                    &p,
+                    37,
+                    100_000,
+                    SimDuration::from_secs(300),
+                    SimTime::from_nanos(3_600_000_000_000),
+                    seed,
+                )
+                .unwrap();
+                let first: Vec<TraceEvent> = g.by_ref().take(100).collect();
+                assert_eq!(first[..], events[..100]);
+                assert_eq!(g.count(), events.len() - 100);
+            }
+        }
     }
 
     #[test]

@@ -35,8 +35,8 @@ mod reader;
 pub mod requests;
 mod writer;
 
-pub use generator::{generate, GeneratorParams, Popularity};
-pub use reader::{read_file, read_file_within, TraceReader};
+pub use generator::{generate, generate_stream, GeneratedEvents, GeneratorParams, Popularity};
+pub use reader::{open_within, read_file, read_file_within, TraceReader};
 
 /// The first line of every trace vodbench writes: its format and version.
 pub const HEADER_LINE: &str = "# vodbench-trace v1";

@@ -15,6 +15,8 @@ pub struct TraceReader<R> {
     last: SimTime,
     header: TraceHeader,
     done: bool,
+    /// Events must name terminals below `.0` and videos below `.1` ([`TraceReader::within`]).
+    limits: (u32, u32),
 }
 
 impl<R: BufRead> TraceReader<R> {
@@ -28,7 +30,15 @@ impl<R: BufRead> TraceReader<R> {
             last: SimTime::ZERO,
             header: TraceHeader::default(),
             done: false,
+            limits: (u32::MAX, u32::MAX),
         }
+    }
+
+    /// This reader, with an event naming a terminal `>= terminals` or a video `>= videos`
+    /// (a scenario's counts) an error at its line.
+    pub fn within(mut self, terminals: u32, videos: u32) -> Self {
+        self.limits = (terminals, videos);
+        self
     }
 
     /// The header counts seen so far (complete once the first event has been read).
@@ -110,6 +120,14 @@ impl<R: BufRead> TraceReader<R> {
             )));
         }
         self.last = time;
+        let (terminals, videos) = self.limits;
+        if terminal >= terminals || video >= videos {
+            return Err(self.err(format!(
+                "event at {} for terminal {terminal} video {video} is outside the scenario \
+                 (terminals.count = {terminals}, videos.count = {videos})",
+                time
+            )));
+        }
         Ok(TraceEvent {
             time,
             terminal: TerminalId(terminal),
@@ -176,8 +194,20 @@ pub fn read_file_within(
     terminals: u32,
     videos: u32,
 ) -> Result<(TraceHeader, Vec<TraceEvent>), TraceError> {
+    let mut reader = open_within(path, terminals, videos)?;
+    let events = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
+    Ok((reader.header(), events))
+}
+
+/// Opens a trace file to read one event at a time, with events outside `terminals` and
+/// `videos` errors at their line ([`TraceReader::within`]). Only a regular file is opened: a
+/// folder, a device or a FIFO is not a trace (and opening a FIFO would block).
+pub fn open_within(
+    path: &Path,
+    terminals: u32,
+    videos: u32,
+) -> Result<TraceReader<std::io::BufReader<std::fs::File>>, TraceError> {
     let name = path.display().to_string();
-    // a folder, a device or a FIFO is not a trace (and opening a FIFO would block)
     crate::input::regular_file_size(path, u64::MAX).map_err(|m| TraceError::Io {
         file: name.clone(),
         message: format!("cannot read trace: {m}"),
@@ -186,20 +216,10 @@ pub fn read_file_within(
         file: name.clone(),
         message: format!("cannot read trace: {e}"),
     })?;
-    let mut reader = TraceReader::new(std::io::BufReader::new(file), name);
-    let mut events = Vec::new();
-    while let Some(e) = reader.next() {
-        let e = e?;
-        if e.terminal.0 >= terminals || e.video.0 >= videos {
-            return Err(reader.err(format!(
-                "event at {} for terminal {} video {} is outside the scenario \
-                 (terminals.count = {terminals}, videos.count = {videos})",
-                e.time, e.terminal, e.video
-            )));
-        }
-        events.push(e);
-    }
-    Ok((reader.header(), events))
+    Ok(
+        TraceReader::new(std::io::BufReader::with_capacity(1 << 16, file), name)
+            .within(terminals, videos),
+    )
 }
 
 #[cfg(test)]
