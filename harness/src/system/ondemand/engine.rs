@@ -37,13 +37,14 @@ use super::spec::{Scenario, ScenarioError, Warmup};
 use super::terminal::{TerminalConfig, Terminals};
 use super::video::{LibraryMemo, VideoLibrary};
 use super::visual_search::VisualSearch;
+use super::workload::{Digest, Events};
 use crate::ids::{DiskId, NodeId, TerminalId};
 use crate::plugin::{
     BuildContext, Endpoint, Layout, PluginError, PrefetchPoll, Reference, RequestClass,
 };
 use crate::results::{Conservation, RunResults, Summary, TerminalBuffers};
 use crate::time::{SimDuration, SimTime};
-use crate::trace::{EventKind, TraceEvent};
+use crate::trace::TraceEvent;
 
 /// Events at one simulated instant after which the engine declares a livelock.
 const MAX_EVENTS_PER_INSTANT: u64 = 50_000_000;
@@ -78,7 +79,8 @@ struct Engine<'a> {
 impl<'a> Engine<'a> {
     fn build(
         scenario: &'a Scenario,
-        events: &'a [TraceEvent],
+        events: Events<'a>,
+        digest: &Digest,
         opts: SimOptions<'_>,
     ) -> Result<Engine<'a>, ScenarioError> {
         let f = &scenario.file;
@@ -176,10 +178,7 @@ impl<'a> Engine<'a> {
                 .map_err(err("buffer_pool", p.buffer_pool.name))?;
             nodes.push(Node::new(pages, pool));
         }
-        let report_searches = f.interactive.is_some()
-            || events
-                .iter()
-                .any(|e| matches!(e.kind, EventKind::FastForward | EventKind::Rewind));
+        let report_searches = f.interactive.is_some() || digest.searches;
         let search = VisualSearch::new(&interactive, f.videos.count);
         let terms = Terminals::new(
             TerminalConfig {
@@ -195,6 +194,7 @@ impl<'a> Engine<'a> {
             lib,
             blocks,
             events,
+            (digest.starting, digest.last_first_start),
             Piggyback::new(f.piggyback.clone()),
             search,
         );
@@ -322,11 +322,16 @@ impl<'a> Engine<'a> {
                 Ev::Trace(i) => {
                     let (terms, mut p) = self.split();
                     terms.schedule_next_trace(&mut p);
-                    terms.trace_event(i as usize, false, &mut p);
+                    terms.trace_event(i, false, &mut p);
+                    if let Some(e) = self.terms.take_read_error() {
+                        // the workload's stream ended in an error (its file changed since
+                        // it was checked): the run is void
+                        self.faults.stop(SimError::Scenario(e));
+                    }
                 }
                 Ev::Delayed(i) => {
                     let (terms, mut p) = self.split();
-                    terms.trace_event(i as usize, true, &mut p);
+                    terms.trace_event(i, true, &mut p);
                 }
                 Ev::ReqAtNode(r) => {
                     let node = self.reqs.read(r).node as usize;
@@ -777,7 +782,14 @@ fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), 
 /// its key in the scenario file. `vodbench check`, `search` and `sweep` run this before
 /// anything else.
 pub fn check_buildable(scenario: &Scenario) -> Result<(), ScenarioError> {
-    Engine::build(scenario, &[], SimOptions::default()).map(|_| ())
+    let none: &[TraceEvent] = &[];
+    Engine::build(
+        scenario,
+        Box::new(none.iter().map(|e| Ok(*e))),
+        &Digest::of(none),
+        SimOptions::default(),
+    )
+    .map(|_| ())
 }
 
 /// Runs one scenario over its workload events and returns every metric.
@@ -819,7 +831,27 @@ pub fn simulate_with(
     progress: ClockProgress<'_>,
     opts: SimOptions<'_>,
 ) -> Result<RunResults, SimError> {
-    let mut engine = Engine::build(scenario, events, opts)?;
+    simulate_stream(
+        scenario,
+        Box::new(events.iter().map(|e| Ok(*e))),
+        &Digest::of(events),
+        progress,
+        opts,
+    )
+}
+
+/// [`simulate_with`] over a stream of events (a [`Workload`](super::workload::Workload)'s),
+/// taken one at a time as the run reaches them; `digest` must be the digest of the whole
+/// stream ([`Digest`]: which terminals start and when, whether any event is a search). An
+/// error in the stream ends the run with it.
+pub fn simulate_stream(
+    scenario: &Scenario,
+    events: Events<'_>,
+    digest: &Digest,
+    progress: ClockProgress<'_>,
+    opts: SimOptions<'_>,
+) -> Result<RunResults, SimError> {
+    let mut engine = Engine::build(scenario, events, digest, opts)?;
     engine.run(progress);
     if let Some(e) = engine.faults.take() {
         return Err(e);

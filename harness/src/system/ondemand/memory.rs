@@ -6,7 +6,8 @@
 //! The parts: the video library (each video's GOP offsets and block-boundary table, and one
 //! video's frame sizes while it is built), the time series (`run.sample_interval` over the
 //! whole horizon), the sampled disk requests (`run.request_sample_every`), the buffer pools'
-//! page tables, the workload's events, per-terminal and per-disk state, and the process
+//! page tables, the workload's stream (each terminal's generator and the viewing it is on:
+//! the events themselves are read as the run reaches them, never held), per-terminal and per-disk state, and the process
 //! itself. Each is sized as the engine stores it and counted about three times where the
 //! outputs copy it (tables, CSV, Parquet); the estimate aims at the right order of magnitude
 //! (a factor of two of the measured peak), not at the byte.
@@ -51,14 +52,16 @@ pub fn estimate(s: &Scenario) -> Estimate {
         ),
         48,
     );
-    let viewings = horizon / v.length.0.max(1) + 1;
+    // a generator per terminal (its random stream, its current viewing's events, its place
+    // among those due) or a trace's read buffer, and the events waiting behind a terminal
     let per_viewing = f.workload.generate.as_ref().map_or(4.0, |g| {
         2.0 + 2.0 * g.pauses_per_video + g.seeks_per_video + 2.0 * g.searches_per_video
     });
     let events = mul(
-        mul(u64::from(f.terminals.count), viewings),
-        (per_viewing * 40.0) as u64,
-    );
+        u64::from(f.terminals.count),
+        96 + (per_viewing * 32.0).min(1e6) as u64,
+    )
+    .saturating_add(64 << 10);
     let state = mul(u64::from(f.terminals.count), 1024).saturating_add(mul(
         mul(
             u64::from(f.server.nodes),
@@ -88,7 +91,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
             bytes: pages,
         },
         Part {
-            what: "the workload's events",
+            what: "the workload's stream (a generator per terminal)",
             key: "terminals.count",
             bytes: events,
         },

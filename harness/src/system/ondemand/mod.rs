@@ -44,8 +44,11 @@ mod term;
 mod terminal;
 pub mod video;
 mod visual_search;
+pub mod workload;
 
-pub use engine::{check_buildable, simulate, simulate_with, ClockProgress, SimOptions};
+pub use engine::{
+    check_buildable, simulate, simulate_stream, simulate_with, ClockProgress, SimOptions,
+};
 pub use error::SimError;
 pub use queue::EventQueue;
 
@@ -55,7 +58,6 @@ use crate::results::analysis::PointAnalysis;
 use crate::results::RunResults;
 use crate::spec::{ScenarioError, Source};
 use crate::system::{Progress, RunError, System, Work};
-use crate::trace::TraceEvent;
 use rayon::prelude::*;
 use spec::{Scenario, SweepSuite};
 use std::path::Path;
@@ -65,8 +67,8 @@ use std::sync::Arc;
 /// network, and the policies between them.
 pub struct OnDemand;
 
-/// One point's run: its results and its workload events.
-pub type PointRun = (RunResults, Vec<TraceEvent>);
+/// One point's run: its results and the digest of its workload.
+pub type PointRun = (RunResults, workload::Digest);
 
 impl System for OnDemand {
     type Suite = SweepSuite;
@@ -139,11 +141,10 @@ impl System for OnDemand {
         let path = suite.path.display();
         if !suite.sweep {
             let s = &suite.points[0].scenario;
-            let events = runner::workload(s)?;
+            let events = workload::Workload::of(s).digest()?.events;
             return Ok(format!(
-                "ok: {path} ({}, {} workload events)\n",
+                "ok: {path} ({}, {events} workload events)\n",
                 s.name(),
-                events.len()
             ));
         }
         let mut out = format!(
@@ -153,12 +154,14 @@ impl System for OnDemand {
             suite.points.len()
         );
         for (i, p) in suite.points.iter().enumerate() {
-            let events = runner::workload(&p.scenario).map_err(|e| in_point(suite, p, e))?;
+            let events = workload::Workload::of(&p.scenario)
+                .digest()
+                .map_err(|e| in_point(suite, p, e))?
+                .events;
             out.push_str(&format!(
-                "  {i:>3}  {}: {} terminals, {} workload events\n",
+                "  {i:>3}  {}: {} terminals, {events} workload events\n",
                 p.label(),
                 p.scenario.file.terminals.count,
-                events.len()
             ));
         }
         Ok(out)
@@ -192,8 +195,8 @@ impl System for OnDemand {
 
     fn save(suite: &SweepSuite, outcome: Vec<PointRun>) -> Folder {
         if !suite.sweep {
-            let (results, events) = outcome.into_iter().next().expect("one point");
-            let manifest = outputs::manifest(&suite.points[0].scenario, &events);
+            let (results, workload) = outcome.into_iter().next().expect("one point");
+            let manifest = outputs::manifest(&suite.points[0].scenario, Some(&workload));
             return Folder::run(&manifest, results);
         }
         let summaries: Vec<&crate::results::Summary> =
@@ -219,8 +222,8 @@ impl System for OnDemand {
             .iter()
             .zip(outcome)
             .enumerate()
-            .map(|(i, (p, (results, events)))| {
-                let manifest = outputs::manifest(&p.scenario, &events);
+            .map(|(i, (p, (results, workload)))| {
+                let manifest = outputs::manifest(&p.scenario, Some(&workload));
                 (
                     format!("points/{}", suite.point_dir(i)),
                     Folder::run(&manifest, results),

@@ -2,8 +2,9 @@
 //! simulation, and the manifest that lets `vodbench rerun` reproduce it (hashes of the
 //! resolved scenario, its trace and every other file it reads, the host).
 
-use super::engine::{check_buildable, simulate_with, ClockProgress, SimOptions};
+use super::engine::{check_buildable, simulate_stream, ClockProgress, SimOptions};
 use super::spec::{Scenario, ScenarioError};
+use super::workload::{Digest, Fingerprint, Workload};
 use crate::results::RunResults;
 use crate::system::RunError;
 use crate::time::SimTime;
@@ -18,28 +19,19 @@ pub fn horizon(s: &Scenario) -> SimTime {
     s.horizon()
 }
 
-/// The workload events of a scenario (trace file or generator).
+/// Every workload event of a scenario (trace file or generator), held in memory: for tools
+/// and tests that want them all. A run streams them instead ([`Workload`]).
 pub fn workload(s: &Scenario) -> Result<Vec<TraceEvent>, ScenarioError> {
-    Ok(s.workload_events(horizon(s))?.1)
+    Workload::of(s).collect()
 }
 
-/// A stable 64-bit fingerprint of a workload (FNV-1a over the canonical fields).
+/// A stable 64-bit fingerprint of a workload ([`Fingerprint`] over every event).
 pub fn workload_fingerprint(events: &[TraceEvent]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u64| {
-        for b in x.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    };
+    let mut f = Fingerprint::default();
     for e in events {
-        eat(e.time.as_nanos());
-        eat(u64::from(e.terminal.0));
-        eat(e.kind as u64);
-        eat(u64::from(e.video.0));
-        eat(e.position.as_nanos());
+        f.add(e);
     }
-    format!("{h:016x}")
+    f.hex()
 }
 
 /// Checks what can only be checked once the video library and the plugins are built (frame
@@ -51,32 +43,34 @@ pub fn preflight(s: &Scenario) -> Result<(), ScenarioError> {
     check_buildable(s)
 }
 
-/// Runs a scenario end to end.
-pub fn run(
-    s: &Scenario,
-    progress: ClockProgress<'_>,
-) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
+/// Runs a scenario end to end: its results, and the digest of its workload (what the
+/// manifest records of it).
+pub fn run(s: &Scenario, progress: ClockProgress<'_>) -> Result<(RunResults, Digest), RunError> {
     run_with(s, progress, SimOptions::default())
 }
 
 /// [`run`] with [`SimOptions`] (a memo of video libraries, stopping at the first glitch).
+///
+/// The workload is read twice, never held: once to check it all and digest it, once as the
+/// engine takes its events ([`Workload`]).
 pub fn run_with(
     s: &Scenario,
     progress: ClockProgress<'_>,
     opts: SimOptions<'_>,
-) -> Result<(RunResults, Vec<TraceEvent>), RunError> {
-    let events = workload(s)?;
-    let results = simulate_with(s, &events, progress, opts)?;
-    Ok((results, events))
+) -> Result<(RunResults, Digest), RunError> {
+    let workload = Workload::of(s);
+    let digest = workload.digest()?;
+    let results = simulate_stream(s, workload.events()?, &digest, progress, opts)?;
+    Ok((results, digest))
 }
 
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&<sha2::Sha256 as sha2::Digest>::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The SHA-256 of a resolved scenario: of its compact JSON form (the `resolved_scenario` of
@@ -99,11 +93,22 @@ pub fn trace_sha256(s: &Scenario) -> Result<Option<String>, ScenarioError> {
         file: path.clone(),
         message,
     })?;
-    let bytes = std::fs::read(&path).map_err(|e| ScenarioError::Io {
+    // streamed: a trace may be far larger than memory should hold
+    let io = |e: std::io::Error| ScenarioError::Io {
         file: path.clone(),
         message: e.to_string(),
-    })?;
-    Ok(Some(sha256_hex(&bytes)))
+    };
+    let mut file = std::fs::File::open(&path).map_err(io)?;
+    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = std::io::Read::read(&mut file, &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        sha2::Digest::update(&mut hasher, &buf[..n]);
+    }
+    Ok(Some(hex(&sha2::Digest::finalize(hasher))))
 }
 
 /// Includes deeper than this are not followed (this also stops a file naming itself).
@@ -225,7 +230,10 @@ pub fn host() -> serde_json::Value {
 
 /// The manifest of a run: everything needed to reproduce it (`vodbench rerun`), plus where it
 /// was made (`host`, `git_commit`: the only fields that differ between machines or builds).
-pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
+///
+/// `workload` is the digest of the workload it ran (`None` for a manifest of many runs, such
+/// as a search's: then it records no event count or fingerprint).
+pub fn manifest(s: &Scenario, workload: Option<&Digest>) -> serde_json::Value {
     let mut m = json!({
         "vodbench_version": env!("CARGO_PKG_VERSION"),
         "git_commit": option_env!("VODBENCH_GIT_COMMIT"),
@@ -241,12 +249,14 @@ pub fn manifest(s: &Scenario, events: &[TraceEvent]) -> serde_json::Value {
                 None => "generator".to_string(),
             },
             "trace_sha256": trace_sha256(s).ok().flatten(),
-            "events": events.len(),
-            "fingerprint": workload_fingerprint(events),
         },
         "plugins": s.plugins.manifest_lines(),
         "resolved_scenario": s.file,
     });
+    if let (Some(d), Some(w)) = (workload, m["workload"].as_object_mut()) {
+        w.insert("events".into(), json!(d.events));
+        w.insert("fingerprint".into(), json!(d.fingerprint));
+    }
     // the files it reads besides its trace (disk specifications), only when it reads some,
     // so manifests of scenarios that name none stay as they were
     if let Ok(files) = input_files(s) {

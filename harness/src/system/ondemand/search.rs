@@ -79,12 +79,7 @@ impl Searchable for OnDemand {
     }
 
     fn search_manifest(s: &Scenario) -> serde_json::Value {
-        let mut m = runner::manifest(s, &[]);
-        if let Some(w) = m["workload"].as_object_mut() {
-            w.remove("events");
-            w.remove("fingerprint");
-        }
-        m
+        runner::manifest(s, None)
     }
 }
 

@@ -29,10 +29,11 @@ use super::stats::{clip, DurStat};
 use super::term::{PrimeKind, Search, TState, Term};
 use super::video::VideoLibrary;
 use super::visual_search::{NextSegment, VisualSearch};
+use super::workload::Events;
 use crate::ids::{BlockId, DiskId, TerminalId, VideoId};
 use crate::plugin::{Endpoint, Layout, PrefetchHint};
 use crate::results::{Column, Glitches, PiggybackSummary, SearchSummary, Stat, Table};
-use crate::system::ondemand::spec::{SearchMode, Warmup};
+use crate::system::ondemand::spec::{ScenarioError, SearchMode, Warmup};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{EventKind, TraceEvent};
 
@@ -65,8 +66,15 @@ pub(super) struct Terminals<'a> {
     lib: VideoLibrary,
     /// Blocks of each object of the library.
     pub blocks: Vec<u32>,
-    events: &'a [TraceEvent],
-    next_trace: usize,
+    /// The workload, read as the run reaches it.
+    events: Events<'a>,
+    /// Why the workload stopped early (an error reading it), until the engine takes it.
+    read_error: Option<ScenarioError>,
+    /// Workload events taken from the stream and not yet applied (due, delayed or deferred
+    /// behind their terminal), by slot; `Ev::Trace` and `Ev::Delayed` name slots.
+    pending: Vec<TraceEvent>,
+    /// Free slots of `pending`.
+    free: Vec<u32>,
     pig: Piggyback,
     search: VisualSearch,
     // warm-up: the window opens when every terminal with a start has displayed
@@ -99,29 +107,24 @@ impl<'a> Terminals<'a> {
         cfg: TerminalConfig,
         lib: VideoLibrary,
         blocks: Vec<u32>,
-        events: &'a [TraceEvent],
+        events: Events<'a>,
+        (to_start, last_first_start): (u32, SimTime),
         pig: Piggyback,
         search: VisualSearch,
     ) -> Self {
         let terms = (0..cfg.count).map(|_| Term::new()).collect();
-        let mut to_start = vec![false; cfg.count];
-        let mut last_first_start = SimTime::ZERO;
-        for e in events {
-            if e.kind == EventKind::Start && !to_start[e.terminal.index()] {
-                to_start[e.terminal.index()] = true;
-                last_first_start = last_first_start.max(e.time);
-            }
-        }
         Terminals {
             terms,
             cfg,
             lib,
             blocks,
             events,
-            next_trace: 0,
+            read_error: None,
+            pending: Vec::new(),
+            free: Vec::new(),
             pig,
             search,
-            to_start: to_start.iter().filter(|x| **x).count() as u32,
+            to_start,
             started_display: 0,
             last_first_start,
             glitches: 0,
@@ -179,28 +182,64 @@ impl<'a> Terminals<'a> {
 
     // ----- the workload ------------------------------------------------------------------
 
-    /// Schedules the next workload event, if any.
+    /// Takes the next workload event from the stream, if any, and schedules it at its time.
+    /// An error reading it ends the workload and is kept for the engine
+    /// ([`Terminals::take_read_error`]).
     pub fn schedule_next_trace(&mut self, p: &mut Ports) {
-        if let Some(e) = self.events.get(self.next_trace) {
-            p.q.schedule(e.time, Ev::Trace(self.next_trace as u32));
-            self.next_trace += 1;
+        if self.read_error.is_some() {
+            return;
+        }
+        match self.events.next() {
+            Some(Ok(e)) => {
+                let slot = match self.free.pop() {
+                    Some(s) => {
+                        self.pending[s as usize] = e;
+                        s
+                    }
+                    None => {
+                        self.pending.push(e);
+                        (self.pending.len() - 1) as u32
+                    }
+                };
+                p.q.schedule(e.time, Ev::Trace(slot));
+            }
+            Some(Err(e)) => self.read_error = Some(e),
+            None => {}
         }
     }
 
-    /// Workload event `i` is due (`delayed`: after waiting for its terminal).
-    pub fn trace_event(&mut self, i: usize, delayed: bool, p: &mut Ports) {
-        let e = self.events[i];
+    /// The error that ended the workload's stream, if one did (taken once).
+    pub fn take_read_error(&mut self) -> Option<ScenarioError> {
+        self.read_error.take()
+    }
+
+    /// The pending workload event in `slot`.
+    #[inline]
+    fn event(&self, slot: u32) -> TraceEvent {
+        self.pending[slot as usize]
+    }
+
+    /// Applies the pending workload event in `slot` and frees the slot.
+    fn apply_slot(&mut self, slot: u32, p: &mut Ports) {
+        let e = self.event(slot);
+        self.free.push(slot);
+        self.apply(e, p);
+    }
+
+    /// The workload event in `slot` is due (`delayed`: after waiting for its terminal).
+    pub fn trace_event(&mut self, slot: u32, delayed: bool, p: &mut Ports) {
+        let e = self.event(slot);
         let t = e.terminal.index();
         let tm = &mut self.terms[t];
         if !tm.deferred.is_empty() || (e.kind == EventKind::Start && tm.state != TState::Idle) {
-            tm.deferred.push_back(i as u32);
+            tm.deferred.push_back(slot);
             return;
         }
         if !delayed && tm.lag > SimDuration::ZERO {
-            p.q.schedule(e.time + tm.lag, Ev::Delayed(i as u32));
+            p.q.schedule(e.time + tm.lag, Ev::Delayed(slot));
             return;
         }
-        self.apply(i, p);
+        self.apply_slot(slot, p);
     }
 
     /// Runs deferred events of an idle terminal (its viewing, if admission counted one, is
@@ -212,7 +251,7 @@ impl<'a> Terminals<'a> {
             p.admission.ended(t as u32, now, &p.period.w);
         }
         while let Some(&i) = self.terms[t].deferred.front() {
-            let e = self.events[i as usize];
+            let e = self.event(i);
             if e.kind == EventKind::Start && self.terms[t].state != TState::Idle {
                 return;
             }
@@ -224,18 +263,17 @@ impl<'a> Terminals<'a> {
                 // the rest keep their trace spacing
                 let rest: Vec<u32> = self.terms[t].deferred.drain(..).collect();
                 for j in rest {
-                    let due = self.events[j as usize].time + self.terms[t].lag;
+                    let due = self.event(j).time + self.terms[t].lag;
                     p.q.schedule(due.max(now), Ev::Delayed(j));
                 }
                 return;
             }
             self.terms[t].deferred.pop_front();
-            self.apply(i as usize, p);
+            self.apply_slot(i, p);
         }
     }
 
-    fn apply(&mut self, i: usize, p: &mut Ports) {
-        let e = self.events[i];
+    fn apply(&mut self, e: TraceEvent, p: &mut Ports) {
         let t = e.terminal.index();
         let now = p.now();
         let measuring = p.w().measuring;

@@ -48,7 +48,6 @@ use crate::plugin::{
 };
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::Source;
-use crate::trace::{self, TraceEvent, TraceHeader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -437,59 +436,5 @@ impl Scenario {
         }
         self.file.terminals.count = n;
         Ok(())
-    }
-
-    /// The workload's events: read from the trace file or produced by the generator.
-    ///
-    /// `horizon` is how far the generator must cover. Trace events for terminals beyond
-    /// `terminals.count` are an error, so that a trace and a scenario cannot silently disagree.
-    pub fn workload_events(
-        &self,
-        horizon: crate::time::SimTime,
-    ) -> Result<(TraceHeader, Vec<TraceEvent>), ScenarioError> {
-        let f = &self.file;
-        if let Some(tp) = &f.workload.trace {
-            let path = self.resolve_path(tp);
-            // an event outside the scenario is an error at its line
-            let (header, events) =
-                trace::read_file_within(&path, f.terminals.count, f.videos.count).map_err(|e| {
-                    ScenarioError::Trace {
-                        message: e.to_string(),
-                    }
-                })?;
-            if events.is_empty() {
-                // a run would print "0 glitches" for a workload that never asked for a byte
-                return Err(ScenarioError::Trace {
-                    message: format!(
-                        "{}: holds no events, so a run would measure nothing; give a trace with \
-                         at least one event",
-                        path.display()
-                    ),
-                });
-            }
-            Ok((header, events))
-        } else {
-            let g = f
-                .workload
-                .generate
-                .as_ref()
-                .expect("validated: trace or generate");
-            let events = trace::generate(
-                g,
-                f.terminals.count,
-                f.videos.count,
-                f.videos.length.sim(),
-                horizon,
-                f.seed,
-            )
-            .map_err(|message| ScenarioError::Trace { message })?;
-            Ok((
-                TraceHeader {
-                    terminals: Some(f.terminals.count),
-                    videos: Some(f.videos.count),
-                },
-                events,
-            ))
-        }
     }
 }
