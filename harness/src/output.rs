@@ -194,6 +194,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     crate::atomic_write::write(path, bytes).map_err(|(p, e)| oerr(&p, e))
 }
 
+/// [`write_atomic`] of what `fill` writes, streamed to the file instead of held in memory;
+/// on failure the target is left as it was.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
+    crate::atomic_write::write_with(path, fill).map_err(|(p, e)| oerr(&p, e))
+}
+
 /// A name usable as one folder name: characters other than letters, digits, `.`, `_` and
 /// `-` (path separators among them) become `_`, and leading dots are dropped, so a scenario
 /// named `../src` cannot put its output outside `out/`.

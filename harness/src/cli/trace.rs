@@ -146,23 +146,33 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
         },
     };
     let seed = a.seed.or(base.as_ref().map(|s| s.file.seed)).unwrap_or(1);
-    let events = trace::generate(&params, terminals, videos, length.sim(), horizon, seed)
-        .map_err(CommandError::input)?;
+    // streamed as generated, never held; a workload that needs more videos of their own
+    // than there are is refused before a line is written (a first pass counts them)
+    let events = || {
+        trace::generate_stream(&params, terminals, videos, length.sim(), horizon, seed)
+            .map_err(CommandError::input)
+    };
+    if matches!(
+        params.popularity,
+        Popularity::Distinct | Popularity::Hotspot
+    ) {
+        let mut all = events()?;
+        all.by_ref().for_each(drop);
+        all.check_videos().map_err(CommandError::input)?;
+    }
     let header = TraceHeader {
         terminals: Some(terminals),
         videos: Some(videos),
     };
-    let mut buf = Vec::new();
-    trace::write_trace(&mut buf, &header, &events).map_err(CommandError::failure)?;
     match a.out {
         Some(p) => {
             replaceable_trace(&p)?;
-            output::write_atomic(&p, &buf)?
+            let events = events()?;
+            output::write_atomic_with(&p, |w| trace::write_trace(w, &header, events))?
         }
         None => {
-            use std::io::Write;
-            std::io::stdout()
-                .write_all(&buf)
+            let out = std::io::stdout().lock();
+            trace::write_trace(std::io::BufWriter::new(out), &header, events()?)
                 .map_err(CommandError::failure)?
         }
     }

@@ -3,11 +3,12 @@
 use super::{format_seconds, TraceEvent, TraceHeader};
 use std::io::{self, Write};
 
-/// Writes `events` with a header; the output reads back to exactly the same events.
+/// Writes `events` with a header, one at a time as they come (a generator's stream, or
+/// `slice.iter().copied()`); the output reads back to exactly the same events.
 pub fn write_trace<W: Write>(
     mut w: W,
     header: &TraceHeader,
-    events: &[TraceEvent],
+    events: impl IntoIterator<Item = TraceEvent>,
 ) -> io::Result<()> {
     writeln!(w, "{}", super::HEADER_LINE)?;
     match (header.terminals, header.videos) {
@@ -54,7 +55,7 @@ mod tests {
             }).collect();
             let header = TraceHeader { terminals: Some(3), videos: None };
             let mut buf = Vec::new();
-            write_trace(&mut buf, &header, &events).unwrap();
+            write_trace(&mut buf, &header, events.iter().copied()).unwrap();
             let mut r = TraceReader::new(&buf[..], "rt");
             let back: Vec<TraceEvent> = r.by_ref().map(|e| e.unwrap()).collect();
             prop_assert_eq!(back, events);
