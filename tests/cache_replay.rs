@@ -205,3 +205,63 @@ fn issue33_cache_replay_reads_vodbench_workload_traces_as_block_reads() {
     assert_eq!(json["object_bytes"]["min"], 262_144);
     assert_eq!(json["object_bytes"]["max"], 262_144);
 }
+
+/// `cache generate` never overwrites a file of the user's (issue 37, item 1, for the command
+/// issue 33 added), replaces a trace it wrote in each of its formats, and refuses a trace
+/// whose making would pass the memory limit before allocating it (item 4).
+#[test]
+fn issue37_cache_generate_keeps_users_files_and_refuses_above_the_memory_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let generate = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "cache",
+            "generate",
+            "--objects",
+            "10",
+            "--requests",
+            "100",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = vodbench(&args);
+        (o.status.code(), text(&o))
+    };
+    let mine = tmp.path().join("results.csv");
+    std::fs::write(&mine, "city,population\nLyon,522250\n").unwrap();
+    let (code, (_, err)) = generate(&mine, &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("is not a request trace"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&mine).unwrap(),
+        "city,population\nLyon,522250\n"
+    );
+    for name in ["t.csv", "t.oracleGeneral.zst", "t.oracleGeneral"] {
+        let p = tmp.path().join(name);
+        assert_eq!(generate(&p, &[]).0, Some(0), "{name}");
+        let first = std::fs::read(&p).unwrap();
+        let (code, out) = generate(&p, &["--seed", "2"]);
+        assert_eq!(code, Some(0), "{name}: {out:?}");
+        assert_ne!(std::fs::read(&p).unwrap(), first, "{name} was replaced");
+    }
+    let big = tmp.path().join("big.zst");
+    let o = vodbench(&[
+        "cache",
+        "generate",
+        "--objects",
+        "10",
+        "--requests",
+        "1000000",
+        "--max-memory",
+        "20MiB",
+        "--out",
+        big.to_str().unwrap(),
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--requests 1000000") && err.contains("--max-memory"),
+        "{err}"
+    );
+    assert!(!big.exists());
+}

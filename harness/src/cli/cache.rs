@@ -112,9 +112,14 @@ pub(crate) struct GenerateFlags {
     /// traces of hashed keys; else 1..=N.
     #[arg(long)]
     sparse_ids: bool,
-    /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV).
+    /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV). An existing
+    /// file is replaced only if it is a request trace this command could have written.
     #[arg(long)]
     out: PathBuf,
+    /// Refuse to build a trace needing more memory than this (default 8GiB): the trace is
+    /// built whole, as its next-access column needs every request.
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
 }
 
 /// `vodbench cache …`.
@@ -272,15 +277,19 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
             "--objects at most 2^28 and --requests at most 2^32 - 1",
         ));
     }
+    super::check::set_max_memory(f.max_memory.as_deref())?;
+    let name = f.out.to_string_lossy();
+    let csv = name.ends_with(".csv");
+    refuse_above_limit(f, csv)?;
+    replaceable_request_trace(&f.out)?;
     let mut reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
     if f.sparse_ids {
         for r in &mut reqs {
             r.0 = crate::rng::mix64(r.0);
         }
     }
-    let name = f.out.to_string_lossy();
     let mut bytes = Vec::new();
-    let written = if name.ends_with(".csv") {
+    let written = if csv {
         requests::write_csv(&mut bytes, &reqs)
     } else {
         requests::write_oracle_general(&mut bytes, &reqs)
@@ -293,6 +302,91 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     write_file(&f.out, &bytes)?;
     println!("wrote {} requests to {}", f.requests, f.out.display());
     Ok(())
+}
+
+/// Refuses a trace whose making would need more memory than the limit in force, before
+/// allocating: the requests (16 bytes each), their next accesses (16) and the file's bytes
+/// (24 per oracleGeneral record, and its compressed copy; about 20 per CSV line), and a
+/// cumulative popularity and a last-seen map over the objects.
+fn refuse_above_limit(f: &GenerateFlags, csv: bool) -> Result<(), CommandError> {
+    let per_request: u64 = if csv { 16 + 21 } else { 16 + 16 + 24 + 24 };
+    let need = f
+        .requests
+        .saturating_mul(per_request)
+        .saturating_add(f.objects.saturating_mul(40))
+        .saturating_add(24 << 20);
+    let limit = crate::system::memory::limit();
+    if need <= limit {
+        return Ok(());
+    }
+    let mib = |b: u64| format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20));
+    Err(CommandError::input(format!(
+        "--requests {}: making this trace would need about {} of memory, more than the \
+         limit of {} (--max-memory); it is built whole ({}). Ask for fewer requests, or \
+         raise --max-memory",
+        f.requests,
+        mib(need),
+        mib(limit),
+        if csv {
+            "every request, then the file"
+        } else {
+            "every request and its next access, then the file"
+        }
+    )))
+}
+
+/// Refuses to replace `path` unless it is absent or a request trace `cache generate` could
+/// have written: a CSV beginning with its header line, or oracleGeneral (plain or zstd)
+/// whose whole 24-byte records start with times 0, 1, … as this command numbers them.
+/// Anything else — a file of the user's — is refused (exit 1), never overwritten.
+fn replaceable_request_trace(path: &Path) -> Result<(), CommandError> {
+    use std::io::Read;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let ours = meta.is_file() && {
+        let mut head = Vec::new();
+        let opened = std::fs::File::open(path)
+            .and_then(|f| f.take(64).read_to_end(&mut head))
+            .is_ok();
+        let text = b"time,id,size\n";
+        let records = |b: &[u8]| {
+            let times: Vec<u32> = b
+                .chunks_exact(24)
+                .map(|r| u32::from_le_bytes([r[0], r[1], r[2], r[3]]))
+                .collect();
+            !times.is_empty() && times.iter().enumerate().all(|(i, t)| *t as usize == i)
+        };
+        let zstd_head = || -> Option<Vec<u8>> {
+            let f = std::fs::File::open(path).ok()?;
+            let mut d = zstd::stream::read::Decoder::new(f).ok()?;
+            let mut b = vec![0u8; 48];
+            let mut n = 0;
+            while n < b.len() {
+                match d.read(&mut b[n..]) {
+                    Ok(0) => break,
+                    Ok(k) => n += k,
+                    Err(_) => return None,
+                }
+            }
+            b.truncate(n - n % 24);
+            Some(b)
+        };
+        opened
+            && (head.starts_with(text)
+                || (meta.len() % 24 == 0 && records(&head[..head.len().min(48)]))
+                || (head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+                    && zstd_head().is_some_and(|b| records(&b))))
+    };
+    if ours {
+        Ok(())
+    } else {
+        Err(CommandError::failure(format!(
+            "{}: exists and is not a request trace `vodbench cache generate` wrote; writing \
+             there would overwrite it: choose another file, or remove this one",
+            path.display()
+        )))
+    }
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
