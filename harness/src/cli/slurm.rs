@@ -207,6 +207,9 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
     std::fs::create_dir_all(&scripts).map_err(|e| output::oerr(&scripts, e))?;
     let array_path = scripts.join("tasks.sbatch");
     let merge_path = scripts.join("merge.sbatch");
+    for p in [&array_path, &merge_path] {
+        replaceable_script(p)?;
+    }
     output::write_atomic(&array_path, array_script.as_bytes())?;
     output::write_atomic(&merge_path, merge_script.as_bytes())?;
     let what = match work {
@@ -271,6 +274,30 @@ fn slurm_dir(dir: &Path) -> PathBuf {
 }
 
 /// An sbatch script: `#SBATCH` lines from `options`, then `command`, shell-quoted.
+/// Refuses to replace `path` unless it is absent or a script `vodbench slurm` wrote (its
+/// second line says so): a file of the user's is never overwritten (exit 1).
+fn replaceable_script(path: &Path) -> Result<(), CommandError> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let ours = meta.is_file()
+        && meta.len() < 1 << 20
+        && std::fs::read_to_string(path).is_ok_and(|t| {
+            t.lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("# written by `vodbench slurm`"))
+        });
+    if ours {
+        Ok(())
+    } else {
+        Err(CommandError::failure(format!(
+            "{}: exists and is not a script `vodbench slurm` wrote; writing there would \
+             overwrite it: choose another --out, or remove this file",
+            path.display()
+        )))
+    }
+}
+
 fn script(what: &str, options: &[String], command: &[String]) -> String {
     let mut s = String::from("#!/bin/bash\n");
     s.push_str(&format!("# written by `vodbench slurm`: {what}\n"));
@@ -352,6 +379,25 @@ mod tests {
         assert_eq!(quote("it's"), r"'it'\''s'");
         assert_eq!(quote(""), "''");
         assert_eq!(quote("$HOME"), "'$HOME'");
+    }
+
+    #[test]
+    fn only_scripts_it_wrote_are_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("tasks.sbatch");
+        assert!(replaceable_script(&p).is_ok(), "absent");
+        std::fs::write(&p, script("w", &["--array=0-1".into()], &["true".into()])).unwrap();
+        assert!(replaceable_script(&p).is_ok(), "its own");
+        std::fs::write(&p, "#!/bin/bash\n#SBATCH --time=1:00\nmy_job.sh\n").unwrap();
+        match replaceable_script(&p) {
+            Err(CommandError::Failure(e)) => {
+                assert!(e.contains("is not a script `vodbench slurm` wrote"), "{e}")
+            }
+            _ => panic!("a user's script would be replaced"),
+        }
+        let d = tmp.path().join("dir.sbatch");
+        std::fs::create_dir(&d).unwrap();
+        assert!(replaceable_script(&d).is_err(), "a folder");
     }
 
     #[test]
