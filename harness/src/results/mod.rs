@@ -26,6 +26,49 @@ pub struct Stat {
     pub p99_ns: u64,
 }
 
+/// Distribution of one delay component over fragment requests (nanoseconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct DelayStat {
+    /// Mean, rounded down.
+    pub mean_ns: u64,
+    /// Maximum.
+    pub max_ns: u64,
+    /// 99th percentile (histogram with 3 significant digits).
+    pub p99_ns: u64,
+    /// 99.9th percentile (histogram with 3 significant digits).
+    pub p999_ns: u64,
+}
+
+/// The delay of every fragment request of the measured period split into Jadav et al.'s
+/// components (§5, §5.1): `summary.json`'s `request_delays` (with `[run] request_delays =
+/// true`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestDelays {
+    /// Requests served by a disk access made for them: the ones decomposed.
+    pub requests: u64,
+    /// Requests served otherwise (a buffer-pool hit, a read already in progress, read-ahead):
+    /// counted, not decomposed.
+    pub other_requests: u64,
+    /// N_C: the request's and the data's messages on an idle network.
+    pub n_c: DelayStat,
+    /// D_T: disk transfer.
+    pub d_t: DelayStat,
+    /// D_S: seek.
+    pub d_s: DelayStat,
+    /// D_R: rotational latency.
+    pub d_r: DelayStat,
+    /// N_Q: the rest of the round trip (blocking at links, the nodes' CPUs, disk controller
+    /// overhead), R_tot − (N_C + S_Q + D_S + D_R + D_T), as the paper defines it.
+    pub n_q: DelayStat,
+    /// S_Q: wait in the storage node's disk queue.
+    pub s_q: DelayStat,
+    /// R_tot: from the request's sending to its data's arrival.
+    pub r_tot: DelayStat,
+    /// The sum of the six components' maxima: the height of the paper's stacked maximum
+    /// figures (not a delay any one request had).
+    pub sum_of_max_ns: u64,
+}
+
 /// Glitches during the measured period (SPIFFI §5.1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Glitches {
@@ -235,6 +278,9 @@ pub struct Summary {
     /// Admission control: present when the scenario has `[admission]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admission: Option<AdmissionSummary>,
+    /// The delay components of fragment requests (`[run] request_delays = true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_delays: Option<RequestDelays>,
 }
 
 /// The interconnect over the measured period: its links' busy time and the messages' waits

@@ -248,12 +248,13 @@ impl Disks {
         Some(now + service)
     }
 
-    /// The access at `disk` ended at `now`: the disk is idle; the access's slot.
-    pub fn finish(&mut self, disk: usize, now: SimTime, w: &Window) -> u32 {
+    /// The access at `disk` ended at `now`: the disk is idle; the access's slot and how its
+    /// service time split.
+    pub fn finish(&mut self, disk: usize, now: SimTime, w: &Window) -> (u32, ServiceTime) {
         let ds = &mut self.stations[disk];
-        let (d, _) = ds.busy.take().expect("DiskDone on an idle disk");
+        let (d, st) = ds.busy.take().expect("DiskDone on an idle disk");
         ds.busy_level.set(now, 0, w.span);
-        d
+        (d, st)
     }
 
     /// Requests queued at all disks.

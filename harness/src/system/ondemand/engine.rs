@@ -22,6 +22,7 @@
 //! event per frame.
 
 use super::admission::AdmissionControl;
+use super::delays::Delays;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
@@ -63,6 +64,7 @@ struct Engine<'a> {
     net: Network,
     prefetch: Prefetching,
     admission: AdmissionControl,
+    delays: Delays,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -231,6 +233,7 @@ impl<'a> Engine<'a> {
                 f.admission.is_some(),
                 f.terminals.count,
             ),
+            delays: Delays::new(f.run.request_delays),
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -400,7 +403,7 @@ impl<'a> Engine<'a> {
         let (bytes, node, terminal) = (req.bytes, req.node, req.terminal);
         self.nodes.sent(bytes);
         self.net.in_transit_bytes += bytes;
-        self.net.send(
+        let unloaded = self.net.send(
             Endpoint::Node(NodeId(node)),
             Endpoint::Terminal(TerminalId(terminal)),
             bytes,
@@ -409,6 +412,7 @@ impl<'a> Engine<'a> {
             &self.period.w,
             &mut self.faults,
         );
+        self.reqs.read_mut(r).net_unloaded += unloaded;
     }
 
     /// A terminal's request reached the buffer pool of its node.
@@ -436,6 +440,7 @@ impl<'a> Engine<'a> {
                     queued: false,
                     deadline: Some(req.deadline),
                     terminal: req.terminal,
+                    owner: r,
                 });
                 self.cpu_push(n, CpuJob::StartIo(d));
             }
@@ -513,9 +518,24 @@ impl<'a> Engine<'a> {
 
     fn disk_done(&mut self, disk: usize) {
         let now = self.q.now();
-        let d = self.disks.finish(disk, now, &self.period.w);
+        let (d, st) = self.disks.finish(disk, now, &self.period.w);
         let dr = self.reqs.disk.slots[d as usize];
         self.reqs.disk.release(d);
+        if dr.owner != NONE {
+            // the read whose miss made this access: its disk components
+            let queued = now
+                .saturating_since(dr.enqueued)
+                .as_nanos()
+                .saturating_sub(st.total().as_nanos());
+            let owner = self.reqs.read_mut(dr.owner);
+            owner.own_io = true;
+            owner.io = [
+                queued,
+                st.seek.as_nanos(),
+                st.rotation.as_nanos(),
+                st.transfer.as_nanos(),
+            ];
+        }
         let n = dr.node as usize;
         let p = dr.page;
         let mut w = self.nodes.page_read(n, p);
@@ -561,6 +581,8 @@ impl<'a> Engine<'a> {
         }
         self.reqs.reads.release(r);
         self.net.in_transit_bytes -= req.bytes;
+        self.delays
+            .arrived(&req, self.q.now(), self.period.w.measuring);
         let (terms, mut p) = self.split();
         terms.arrive(&req, &mut p);
     }
@@ -617,6 +639,7 @@ impl<'a> Engine<'a> {
                         queued: false,
                         deadline: c.deadline,
                         terminal: c.terminal.0,
+                        owner: NONE,
                     });
                     self.prefetch.issued(loc.disk.index());
                     self.cpu_push(n, CpuJob::StartIo(d));
@@ -680,6 +703,7 @@ impl<'a> Engine<'a> {
         let (cpu, buffer_pool, node_table) = self.nodes.report(w1, window, measured);
         let network = self.net.report(w1, window, measured);
         let admission = self.admission.report(w1, window, measured);
+        let delays = self.delays.report();
         let live = self.reqs.reads.live();
         let serving: u64 = self
             .reqs
@@ -734,6 +758,7 @@ impl<'a> Engine<'a> {
             piggyback: self.terms.piggyback_summary(),
             network: network.as_ref().map(|(s, _)| s.clone()),
             admission,
+            request_delays: delays.as_ref().map(|(s, _)| s.clone()),
         };
         let mut tables = vec![
             disk_table,
@@ -744,6 +769,9 @@ impl<'a> Engine<'a> {
         ];
         if let Some((_, links)) = network {
             tables.push(links);
+        }
+        if let Some((_, t)) = delays {
+            tables.push(t);
         }
         RunResults { summary, tables }
     }

@@ -20,6 +20,7 @@
 mod admission;
 mod block_set;
 pub mod calibrate;
+pub mod delays;
 mod disk;
 mod engine;
 mod error;
@@ -232,7 +233,8 @@ impl System for OnDemand {
             .collect();
         Folder {
             files,
-            report: false,
+            // compares the points (glitches, utilization, delay components against load)
+            report: true,
             subfolders,
             ..Folder::default()
         }

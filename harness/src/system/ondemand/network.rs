@@ -113,7 +113,8 @@ impl Network {
         }
     }
 
-    /// Sends a message of `bytes` from `from` to `to`, delivered by the event `deliver`.
+    /// Sends a message of `bytes` from `from` to `to`, delivered by the event `deliver`;
+    /// returns its time from sending to delivery on an idle network (N_C of the message).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn send(
@@ -125,15 +126,16 @@ impl Network {
         q: &mut EventQueue<Ev>,
         w: &Window,
         faults: &mut Faults,
-    ) {
+    ) -> SimDuration {
         let now = q.now();
         self.scratch.clear();
         let t = self.plugin.route(from, to, bytes, &mut self.scratch);
         if self.scratch.is_empty() {
             q.schedule(now + t.unloaded(), deliver);
-            return;
+            return t.unloaded();
         }
         self.send_over_links(t, bytes, deliver, q, w, faults);
+        t.unloaded()
     }
 
     /// The rest of [`Network::send`] for a message routed over the links in `scratch`

@@ -6,7 +6,7 @@
 use super::event::NONE;
 use crate::ids::BlockId;
 use crate::plugin::RequestClass;
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 /// A terminal read in flight.
 #[derive(Copy, Clone)]
@@ -27,6 +27,16 @@ pub(super) struct Req {
     pub counted: bool,
     /// 0 issued, 1 served by the pool (bytes accounted), 2 handed to the network.
     pub stage: u8,
+    /// Whether the disk access that served it was made for it (its own miss), so its delay
+    /// splits into the components of [`super::delays`].
+    pub own_io: bool,
+    /// When the terminal sent it.
+    pub sent: SimTime,
+    /// Its messages' times on an idle network (request and data): N_C.
+    pub net_unloaded: SimDuration,
+    /// Its own disk access's wait in the disk queue and seek, rotation and transfer times
+    /// (S_Q, D_S, D_R, D_T), ns; zero unless `own_io`.
+    pub io: [u64; 4],
 }
 
 /// A disk access in flight.
@@ -43,6 +53,8 @@ pub(super) struct DReq {
     pub queued: bool,
     pub deadline: Option<SimTime>,
     pub terminal: u32,
+    /// The terminal read whose miss made it ([`NONE`] for read-ahead).
+    pub owner: u32,
 }
 
 /// A free list over a vector of slots.

@@ -29,6 +29,30 @@ impl DurStat {
         // auto-resizing histogram: recording never fails for u64 values
         let _ = self.hist.record(ns.max(1));
     }
+    /// Samples recorded.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+    /// The mean, rounded down (0 without samples).
+    pub fn mean(&self) -> u64 {
+        if self.count == 0 {
+            0
+        } else {
+            (self.sum / u128::from(self.count)) as u64
+        }
+    }
+    /// The largest sample.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+    /// Quantile `q` (0..=1) from the histogram, never above the maximum (0 without samples).
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.count == 0 {
+            0
+        } else {
+            self.hist.value_at_quantile(q).min(self.max)
+        }
+    }
     pub fn stat(&self) -> Stat {
         if self.count == 0 {
             return Stat::default();

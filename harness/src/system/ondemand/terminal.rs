@@ -587,6 +587,10 @@ impl<'a> Terminals<'a> {
             next_waiter: NONE,
             counted: false,
             stage: 0,
+            own_io: false,
+            sent: now,
+            net_unloaded: SimDuration::ZERO,
+            io: [0; 4],
         };
         if loc.node.index() >= p.nodes.nodes.len() || loc.disk.index() >= p.disks.len() {
             p.faults.plugin(
@@ -611,7 +615,7 @@ impl<'a> Terminals<'a> {
             Endpoint::Node(loc.node),
         );
         let w = p.period.w;
-        p.net.send(
+        let unloaded = p.net.send(
             from,
             to,
             self.cfg.request_bytes,
@@ -620,6 +624,7 @@ impl<'a> Terminals<'a> {
             &w,
             p.faults,
         );
+        p.reqs.read_mut(r).net_unloaded = unloaded;
     }
 
     /// Data for read `req` reached its terminal (the node has released its page).

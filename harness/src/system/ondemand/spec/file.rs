@@ -115,6 +115,11 @@ pub struct RunSection {
     /// `requests.csv` (0: none).
     #[serde(default = "default_request_sample_every")]
     pub request_sample_every: u32,
+    /// Split the delay of every fragment request into Jadav et al.'s components (N_C, D_T,
+    /// D_S, D_R, N_Q, S_Q, R_tot: `summary.json`'s `request_delays`, `delays.csv`, the
+    /// report's stacked charts). Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub request_delays: bool,
 }
 
 fn default_sample_interval() -> Duration {
