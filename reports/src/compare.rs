@@ -56,6 +56,14 @@ fn load(run: &CompareRun) -> Result<Side, ReportError> {
             run.dir.display()
         )));
     }
+    if folder.kind == FolderKind::RunSweep {
+        return Err(ReportError::Input(format!(
+            "{}: the output folder of a run of a sweep file; compare lays single runs side by \
+             side: give its points' folders (points/…), or read its own report.html, which \
+             compares the points",
+            run.dir.display()
+        )));
+    }
     if folder.kind == FolderKind::Cache {
         return Err(ReportError::Input(format!(
             "{}: a cache replay output folder; compare lays runs side by side (a cache replay \

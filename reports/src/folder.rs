@@ -12,6 +12,9 @@ use vodbench_harness::output::ReportError;
 pub enum FolderKind {
     /// `vodbench run` of an on-demand scenario.
     OnDemand,
+    /// `vodbench run` of an on-demand sweep file: `summary.json` with `points` (each point's
+    /// summary and swept values) and `sweep`, `sweep.csv`, a folder per point.
+    RunSweep,
     /// `vodbench run` of a broadcast scenario (`"kind": "broadcast"` in the manifest).
     Broadcast,
     /// `vodbench search`: `search.json` (held as the summary) and `curve.csv`.
@@ -102,6 +105,8 @@ impl RunFolder {
             FolderKind::Cache
         } else if manifest["kind"] == "broadcast" {
             FolderKind::Broadcast
+        } else if summary["points"].is_array() && summary["sweep"].is_array() {
+            FolderKind::RunSweep
         } else {
             FolderKind::OnDemand
         };

@@ -25,6 +25,7 @@ pub mod export;
 pub mod folder;
 pub mod html;
 pub mod run_report;
+pub mod run_sweep_report;
 pub mod search_report;
 pub mod sweep_report;
 mod tables;
@@ -46,6 +47,7 @@ pub fn folder_page(dir: &Path) -> Result<html::Page, String> {
     let f = folder::RunFolder::load(dir).map_err(|e| e.to_string())?;
     match f.kind {
         folder::FolderKind::OnDemand => run_report::page(&f),
+        folder::FolderKind::RunSweep => run_sweep_report::page(&f),
         folder::FolderKind::Broadcast => broadcast_report::page(&f),
         folder::FolderKind::Search => search_report::page(&f),
         folder::FolderKind::Sweep => sweep_report::page(&f),

@@ -22,6 +22,50 @@ pub const IO_PARTS: [(&str, &str); 5] = [
     ("overhead", "overhead_mean_ns"),
 ];
 
+/// The delay components of `summary.json`'s `request_delays`, as (legend, key), in the
+/// paper's stacking order (bottom to top).
+pub const DELAY_PARTS: [(&str, &str); 6] = [
+    ("N_C network", "n_c"),
+    ("D_T transfer", "d_t"),
+    ("D_S seek", "d_s"),
+    ("D_R rotation", "d_r"),
+    ("N_Q blocking and CPUs", "n_q"),
+    ("S_Q disk queue", "s_q"),
+];
+
+/// Stacked bars of the delay components (ms) of `d` (`request_delays`), one bar per
+/// statistic (mean, p99.9, maximum); `None` without them.
+pub fn delay_chart(d: &serde_json::Value) -> Option<Result<String, String>> {
+    if !d.is_object() {
+        return None;
+    }
+    let stats = [
+        ("mean", "mean_ns"),
+        ("p99.9", "p999_ns"),
+        ("maximum", "max_ns"),
+    ];
+    let cats: Vec<String> = stats.iter().map(|(c, _)| c.to_string()).collect();
+    let series: Vec<(String, Vec<f64>)> = DELAY_PARTS
+        .iter()
+        .map(|(label, key)| {
+            let v = stats
+                .iter()
+                .map(|(_, s)| d[*key][*s].as_f64().unwrap_or(0.0) / 1e6)
+                .collect();
+            (label.to_string(), v)
+        })
+        .collect();
+    charts::bars(
+        &cats,
+        &series,
+        Axes {
+            x: "statistic over fragment requests",
+            y: "delay (ms)",
+        },
+        true,
+    )
+}
+
 fn mib(b: f64) -> String {
     format!("{:.1} MiB", b / 1_048_576.0)
 }
@@ -205,6 +249,18 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
                 },
                 true,
             ),
+        )?;
+    }
+    if let Some(chart) = delay_chart(&s["request_delays"]) {
+        p.chart(
+            "request-delays",
+            "Delay components per fragment request",
+            "Where a request's round trip goes, stacked as Jadav et al. stack it (bottom to top: \
+             N_C network without blocking, D_T transfer, D_S seek, D_R rotation, N_Q the rest \
+             (blocking, CPUs), S_Q disk queue): the mean, the 99.9th percentile and the \
+             maximum of each component over the requests served by their own disk access; the \
+             maximum bar is the sum of the per-component maxima (delays.csv).",
+            Some(chart),
         )?;
     }
     let time = f.f64s("timeseries", "time_ns");
