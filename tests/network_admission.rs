@@ -332,3 +332,85 @@ fn issue30_mesh2d_runs_as_ports_do_when_only_terminals_talk_to_nodes() {
         "{e}"
     );
 }
+
+/// Issue 30, item 1's interface nodes: with `[server] interface_nodes = I` the terminals'
+/// messages enter and leave through interface node t mod I, which has ports like the storage
+/// nodes. One interface carries every fragment: its receive port counts them all and they
+/// wait for it, where without interface nodes the terminals' side never waits; two
+/// interfaces share them; `net calibrate` reaches an interface by its number after the
+/// storage nodes; a count beyond the limit is refused at its key.
+#[test]
+fn issue30_interface_nodes_carry_their_streams_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ports = "[server.network]\nname = \"ports\"\nbandwidth = \"1MB/s\"\n";
+    let with = |name: &str, interfaces: u32| {
+        let p = scenario(tmp.path(), name, 2, "");
+        let t = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace(
+                "nodes = 2\n",
+                &format!("nodes = 2\ninterface_nodes = {interfaces}\n"),
+            )
+            .replace("[disk.model]", &format!("{ports}\n[disk.model]"));
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let links = |out: &Path| -> Vec<(String, u64)> {
+        let csv = std::fs::read_to_string(out.join("links.csv")).unwrap();
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let (name, messages) = (
+            header.iter().position(|h| *h == "name").unwrap(),
+            header.iter().position(|h| *h == "messages").unwrap(),
+        );
+        lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[name].to_string(), f[messages].parse().unwrap())
+            })
+            .collect()
+    };
+    let (s0, _, o0) = run(tmp.path(), &with("none", 0));
+    let (s1, _, o1) = run(tmp.path(), &with("one", 1));
+    let (s2, _, o2) = run(tmp.path(), &with("two", 2));
+    let l0 = links(&o0);
+    assert!(l0.iter().all(|(n, _)| n.starts_with("node ")), "{l0:?}");
+    let l1 = links(&o1);
+    let rx = |l: &[(String, u64)], n: &str| l.iter().find(|x| x.0 == n).map(|x| x.1);
+    let node_sends: u64 = ["node 0 send", "node 1 send"]
+        .iter()
+        .map(|n| rx(&l1, n).unwrap())
+        .sum();
+    // every fragment the nodes send arrives through interface 0, every request leaves it
+    assert_eq!(rx(&l1, "interface 0 receive"), Some(node_sends), "{l1:?}");
+    let node_receives: u64 = ["node 0 receive", "node 1 receive"]
+        .iter()
+        .map(|n| rx(&l1, n).unwrap())
+        .sum();
+    assert_eq!(rx(&l1, "interface 0 send"), Some(node_receives), "{l1:?}");
+    let l2 = links(&o2);
+    let (a, b) = (
+        rx(&l2, "interface 0 receive").unwrap(),
+        rx(&l2, "interface 1 receive").unwrap(),
+    );
+    assert!(a > 0 && b > 0, "{l2:?}");
+    // the streams now wait for their interface's ports, more with one than with two
+    let wait = |s: &Value| s["network"]["wait"]["mean_ns"].as_u64().unwrap();
+    assert!(wait(&s1) > wait(&s0), "{} vs {}", wait(&s1), wait(&s0));
+    assert!(wait(&s1) > wait(&s2), "{} vs {}", wait(&s1), wait(&s2));
+    // calibration reaches interface 0 as network node 2
+    let o = vodbench(&[
+        "net",
+        "calibrate",
+        with("cal", 1).to_str().unwrap(),
+        "--sizes",
+        "64KiB",
+        "--to",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = vodbench(&["check", with("big", 5000).to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("server.interface_nodes"), "{err}");
+}

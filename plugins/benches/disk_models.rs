@@ -41,6 +41,7 @@ fn model(name: &str, params: &[(&str, &str)]) -> Box<dyn DiskModel> {
         .resolve::<dyn DiskModel>(name, &table)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let ctx = BuildContext {
+        interfaces: 0,
         seed: 0,
         component: "disk",
         index: 0,

@@ -8,6 +8,7 @@ use vodbench_harness::system::broadcast::{receive, ClientOutcome, Derived};
 
 fn ctx(pages: u32) -> BuildContext<'static> {
     BuildContext {
+        interfaces: 0,
         seed: 11,
         component: "test",
         index: 0,

@@ -248,6 +248,7 @@ pub fn replay_one(
         .min(scan.requests)
         .clamp(1, u64::from(u32::MAX - 1)) as u32;
     let ctx = BuildContext {
+        interfaces: 0,
         seed: 0,
         component: "buffer_pool",
         index: 0,

@@ -599,6 +599,7 @@ pub fn replay_trace(
         .resolve::<dyn DiskModel>(&a.model, &params)
         .map_err(|e| input("--model", a.model.clone())(e.to_string()))?;
     let ctx = crate::plugin::BuildContext {
+        interfaces: 0,
         seed: 0,
         component: "disk",
         index: 0,

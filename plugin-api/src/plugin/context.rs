@@ -13,8 +13,13 @@ pub struct BuildContext<'a> {
     pub component: &'static str,
     /// Component index (disk or node number; 0 for singletons).
     pub index: u64,
-    /// Number of server nodes.
+    /// Number of server nodes (the storage nodes, which hold the disks).
     pub nodes: u32,
+    /// Interface nodes (Jadav et al.'s I nodes, `[server] interface_nodes`): network nodes
+    /// `nodes .. nodes + interfaces`, without disks, through which the terminals' messages
+    /// pass (terminal t through interface t mod `interfaces`); 0 when terminals talk to the
+    /// server nodes directly. An interconnect gives them links as it gives the other nodes.
+    pub interfaces: u32,
     /// Disks per node.
     pub disks_per_node: u32,
     /// Number of terminals (clients) of the scenario; 0 where the system has none.

@@ -14,6 +14,10 @@
 //! cost (`send_cost`) is paid before the message asks for its first link and the receiver's
 //! (`receive_cost`) after it releases them, off the links.
 //!
+//! Interface nodes (`[server] interface_nodes`) sit on the mesh after the storage nodes
+//! (cells and `positions` count them too): a stream's messages then travel between its
+//! interface node and a storage node through the mesh.
+//!
 //! Terminals are outside the mesh: a message between a node and a terminal holds only that
 //! node's injection (sending) or ejection (receiving) link, as with `ports`, and one between
 //! terminals holds nothing.
@@ -80,7 +84,10 @@ impl Default for Mesh2dParams {
 /// Nodes on a 2-D mesh, XY routing, wormhole switching.
 #[derive(Debug, Clone)]
 pub struct Mesh2d {
+    /// Every node on the mesh: the storage nodes, then the interface nodes.
     nodes: u32,
+    /// Storage nodes (the rest are interface nodes, named so).
+    storage: u32,
     rows: u32,
     cols: u32,
     /// (row, column) of each node.
@@ -155,6 +162,7 @@ impl Mesh2d {
         };
         Ok(Mesh2d {
             nodes,
+            storage: nodes,
             rows,
             cols,
             cell,
@@ -198,8 +206,13 @@ impl Interconnect for Mesh2d {
     fn links(&self) -> Vec<String> {
         let mut names = vec![String::new(); self.eject(self.nodes) as usize];
         for n in 0..self.nodes {
-            names[self.inject(n) as usize] = format!("node {n} inject");
-            names[self.eject(n) as usize] = format!("node {n} eject");
+            let node = if n < self.storage {
+                format!("node {n}")
+            } else {
+                format!("interface {}", n - self.storage)
+            };
+            names[self.inject(n) as usize] = format!("{node} inject");
+            names[self.eject(n) as usize] = format!("{node} eject");
         }
         for r in 0..self.rows {
             for c in 0..self.cols {
@@ -296,7 +309,9 @@ impl Plugin for Mesh2d {
         p: &Mesh2dParams,
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn Interconnect>, PluginError> {
-        Ok(Box::new(Mesh2d::new(p, ctx.nodes)?))
+        let mut m = Mesh2d::new(p, ctx.nodes + ctx.interfaces)?;
+        m.storage = ctx.nodes;
+        Ok(Box::new(m))
     }
 }
 

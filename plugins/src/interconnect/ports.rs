@@ -3,7 +3,10 @@
 //! into one node wait for each other. A message from a node holds that node's send port; one
 //! to a node holds its receive port; a node-to-node message holds both (the send port
 //! first, kept while it waits for the receive port, as a cut-through transfer does).
-//! Terminals have no ports: their side of the network never contends.
+//! Terminals have no ports: their side of the network never contends — unless they reach
+//! the server through interface nodes (`[server] interface_nodes`, Jadav et al.'s I nodes),
+//! which have ports like every node (numbered after the storage nodes): a stream's request
+//! then holds its interface node's send port and its fragment that node's receive port.
 //!
 //! A message holds its ports for `per_message + size / bandwidth` and is delivered
 //! `latency` after releasing them. The sender's and the receiver's software costs
@@ -54,7 +57,10 @@ impl Default for PortsParams {
 /// Send and receive ports per node.
 #[derive(Debug, Clone)]
 pub struct Ports {
+    /// Every node of the network: the storage nodes, then the interface nodes.
     nodes: u32,
+    /// Storage nodes (the rest are interface nodes, named so).
+    storage: u32,
     bandwidth: Bandwidth,
     per_message: SimDuration,
     latency: SimDuration,
@@ -75,9 +81,16 @@ impl Ports {
 
 impl Interconnect for Ports {
     fn links(&self) -> Vec<String> {
+        let name = |n: u32| {
+            if n < self.storage {
+                format!("node {n}")
+            } else {
+                format!("interface {}", n - self.storage)
+            }
+        };
         (0..self.nodes)
-            .map(|n| format!("node {n} send"))
-            .chain((0..self.nodes).map(|n| format!("node {n} receive")))
+            .map(|n| format!("{} send", name(n)))
+            .chain((0..self.nodes).map(|n| format!("{} receive", name(n))))
             .collect()
     }
 
@@ -125,7 +138,8 @@ impl Plugin for Ports {
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn Interconnect>, PluginError> {
         Ok(Box::new(Ports {
-            nodes: ctx.nodes,
+            nodes: ctx.nodes + ctx.interfaces,
+            storage: ctx.nodes,
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
@@ -144,6 +158,7 @@ mod tests {
         let p = PortsParams::default();
         Ports {
             nodes,
+            storage: nodes,
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
@@ -221,6 +236,7 @@ mod tests {
         };
         let mut net = Ports {
             nodes: 2,
+            storage: 2,
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),

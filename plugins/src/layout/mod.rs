@@ -1,6 +1,7 @@
 //! Data layouts ([`Layout`](vodbench_plugin_api::plugin::Layout)).
 
 pub mod non_striped;
+pub mod stripe_factor;
 pub mod striped;
 
 use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
@@ -9,6 +10,7 @@ use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
 pub fn register(r: &mut Registry) {
     r.add::<striped::Striped>();
     r.add::<non_striped::NonStriped>();
+    r.add::<stripe_factor::StripeFactor>();
 }
 
 /// Checks that `needed` bytes fit on disk `disk`.

@@ -149,6 +149,7 @@ fn run_point(
             let mut disk = s
                 .disk
                 .build(&BuildContext {
+                    interfaces: 0,
                     component: "receiver.disk",
                     ..c
                 })

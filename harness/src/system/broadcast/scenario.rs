@@ -327,6 +327,7 @@ pub(super) fn build_context<'a>(
     base_dir: &'a Path,
 ) -> BuildContext<'a> {
     BuildContext {
+        interfaces: 0,
         seed: s.file.seed,
         component,
         index,
@@ -489,6 +490,7 @@ impl BroadcastSuite {
             .batch_frames()
             .max(1);
         let c = crate::plugin::BuildContext {
+            interfaces: 0,
             component: "receiver.disk",
             ..c
         };

@@ -75,7 +75,8 @@ pub struct Calibration {
 /// an idle network of `s`'s interconnect, and measures each message's time to delivery.
 pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, ScenarioError> {
     let f = &s.file;
-    let nodes = f.server.nodes;
+    // the storage nodes, then the interface nodes: every node of the network
+    let nodes = f.server.nodes + f.server.interface_nodes;
     let bad = |key: &str, message: String| ScenarioError::Invalid {
         file: s.path.clone(),
         line: s
@@ -98,7 +99,8 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         seed: f.seed,
         component: "server.network",
         index: 0,
-        nodes,
+        nodes: f.server.nodes,
+        interfaces: f.server.interface_nodes,
         disks_per_node: f.server.disks_per_node,
         terminals: f.terminals.count,
         block_bytes: s.block_bytes(),
@@ -133,7 +135,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
             )
             .unloaded()
             .as_nanos();
-        let mut net = Network::new(build()?, p.name);
+        let mut net = Network::new(build()?, p.name, f.server.nodes, f.server.interface_nodes);
         let mut q = EventQueue::new();
         let mut faults = Faults::default();
         for (i, &from) in opts.from.iter().enumerate() {

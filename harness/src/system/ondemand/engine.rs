@@ -106,6 +106,7 @@ impl<'a> Engine<'a> {
             component,
             index,
             nodes: s.nodes,
+            interfaces: s.interface_nodes,
             disks_per_node: s.disks_per_node,
             terminals: f.terminals.count,
             block_bytes,
@@ -225,7 +226,12 @@ impl<'a> Engine<'a> {
                 f.run.request_sample_every,
                 opts.search_figures_only,
             ),
-            net: Network::new(interconnect, p.interconnect.name),
+            net: Network::new(
+                interconnect,
+                p.interconnect.name,
+                s.nodes,
+                s.interface_nodes,
+            ),
             prefetch: Prefetching::new(prefetcher, p.prefetcher.name, ndisks as usize),
             admission: AdmissionControl::new(
                 admission,
@@ -403,9 +409,10 @@ impl<'a> Engine<'a> {
         let (bytes, node, terminal) = (req.bytes, req.node, req.terminal);
         self.nodes.sent(bytes);
         self.net.in_transit_bytes += bytes;
+        let to = self.net.terminal_endpoint(terminal);
         let unloaded = self.net.send(
             Endpoint::Node(NodeId(node)),
-            Endpoint::Terminal(TerminalId(terminal)),
+            to,
             bytes,
             Ev::Arrive(r),
             &mut self.q,

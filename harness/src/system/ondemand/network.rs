@@ -59,6 +59,9 @@ struct Msg {
 /// The interconnect, its links and their queues.
 pub(super) struct Network {
     plugin: Box<dyn Interconnect>,
+    /// Storage nodes, then `interfaces` interface nodes (`[server] interface_nodes`).
+    storage: u32,
+    interfaces: u32,
     /// The interconnect's name, for contract errors and the summary.
     name: &'static str,
     links: Vec<Link>,
@@ -77,7 +80,14 @@ pub(super) struct Network {
 
 impl Network {
     /// The network of interconnect `plugin` (named `name`).
-    pub fn new(plugin: Box<dyn Interconnect>, name: &'static str) -> Self {
+    /// With `interfaces` interface nodes numbered after the `storage` nodes, terminal t's
+    /// messages go through interface t mod `interfaces` ([`Network::terminal_endpoint`]).
+    pub fn new(
+        plugin: Box<dyn Interconnect>,
+        name: &'static str,
+        storage: u32,
+        interfaces: u32,
+    ) -> Self {
         let links = plugin
             .links()
             .into_iter()
@@ -94,6 +104,8 @@ impl Network {
         Network {
             plugin,
             name,
+            storage,
+            interfaces,
             links,
             msgs: Arena::new(),
             paths: Vec::new(),
@@ -103,6 +115,18 @@ impl Network {
             wait: DurStat::new(),
             delivered: DurStat::new(),
             in_transit_bytes: 0,
+        }
+    }
+
+    /// Where terminal (or piggyback stream) `t`'s messages enter and leave the network: the
+    /// terminal itself, or its interface node (t mod `interface_nodes`, numbered after the
+    /// storage nodes).
+    #[inline]
+    pub fn terminal_endpoint(&self, t: u32) -> Endpoint {
+        if self.interfaces == 0 {
+            Endpoint::Terminal(crate::ids::TerminalId(t))
+        } else {
+            Endpoint::Node(crate::ids::NodeId(self.storage + t % self.interfaces))
         }
     }
 
@@ -397,6 +421,8 @@ mod tests {
                     ns_per_byte: 10,
                 }),
                 "two",
+                2,
+                0,
             )
         };
         let to = |n| Endpoint::Node(NodeId(n));
@@ -442,6 +468,8 @@ mod tests {
                 ns_per_byte: 1,
             }),
             "two",
+            3,
+            0,
         );
         let mut q = EventQueue::new();
         // node 0 → node 2 (1000 ns) holds node 2's receive port; node 1 → node 2 waits for
@@ -490,7 +518,7 @@ mod tests {
         for path in [vec![LinkId(1)], vec![LinkId(0), LinkId(0)]] {
             let w = open();
             let mut faults = Faults::default();
-            let mut net = Network::new(Box::new(Bad(path)), "bad");
+            let mut net = Network::new(Box::new(Bad(path)), "bad", 1, 0);
             let mut q = EventQueue::new();
             let n = Endpoint::Node(NodeId(0));
             net.send(n, n, 1, Ev::Arrive(0), &mut q, &w, &mut faults);

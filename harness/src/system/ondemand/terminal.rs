@@ -30,7 +30,7 @@ use super::term::{PrimeKind, Search, TState, Term};
 use super::video::VideoLibrary;
 use super::visual_search::{NextSegment, VisualSearch};
 use super::workload::Events;
-use crate::ids::{BlockId, DiskId, TerminalId, VideoId};
+use crate::ids::{BlockId, DiskId, VideoId};
 use crate::plugin::{Endpoint, Layout, PrefetchHint};
 use crate::results::{Column, Glitches, PiggybackSummary, SearchSummary, Stat, Table};
 use crate::system::ondemand::spec::{ScenarioError, SearchMode, Warmup};
@@ -610,10 +610,7 @@ impl<'a> Terminals<'a> {
         tm.next_block += 1;
         tm.outstanding += 1;
         self.issued += 1;
-        let (from, to) = (
-            Endpoint::Terminal(TerminalId(t as u32)),
-            Endpoint::Node(loc.node),
-        );
+        let (from, to) = (p.net.terminal_endpoint(t as u32), Endpoint::Node(loc.node));
         let w = p.period.w;
         let unloaded = p.net.send(
             from,

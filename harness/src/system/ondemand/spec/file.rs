@@ -243,6 +243,13 @@ pub struct ServerSection {
     pub nodes: u32,
     /// Disks attached to each node (1..=1024).
     pub disks_per_node: u32,
+    /// Interface nodes (Jadav et al. §3.2's I nodes; default 0, none): network nodes without
+    /// disks through which the terminals' messages pass, terminal t through interface t mod
+    /// `interface_nodes`, so a stream's requests leave, and its fragments arrive, through its
+    /// interface node's links; they are network nodes `nodes ..` (`vodbench net calibrate`
+    /// numbers them so). The `nodes` above are then the storage nodes. 0..=4096.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interface_nodes: u32,
     /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
     pub memory_per_node: Bytes,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
@@ -256,6 +263,10 @@ pub struct ServerSection {
     /// Network between terminals and nodes.
     #[serde(default)]
     pub network: Network,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn default_mips() -> u32 {
@@ -475,6 +486,13 @@ impl ScenarioFile {
         }
         let s = &self.server;
         range("server.nodes", u64::from(s.nodes), 1, 4096, &plain)?;
+        range(
+            "server.interface_nodes",
+            u64::from(s.interface_nodes),
+            0,
+            4096,
+            &plain,
+        )?;
         range(
             "server.disks_per_node",
             u64::from(s.disks_per_node),

@@ -394,6 +394,7 @@ impl Scenario {
         };
         let f = &self.file;
         let ctx = BuildContext {
+            interfaces: 0,
             seed: f.seed,
             component: "analytic",
             index: 0,
