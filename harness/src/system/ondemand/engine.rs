@@ -34,7 +34,7 @@ use super::ports::Ports;
 use super::prefetch::{Prefetching, MAX_CANDIDATES_PER_POLL};
 use super::queue::EventQueue;
 use super::requests::{DReq, Requests};
-use super::spec::{Scenario, ScenarioError, Warmup};
+use super::spec::{RoundIssue, Scenario, ScenarioError, Warmup};
 use super::terminal::{TerminalConfig, Terminals};
 use super::video::{LibraryMemo, VideoLibrary};
 use super::visual_search::VisualSearch;
@@ -186,6 +186,15 @@ impl<'a> Engine<'a> {
         let terms = Terminals::new(
             TerminalConfig {
                 count: f.terminals.count as usize,
+                rounds: f.terminals.rounds.as_ref().map(|r| {
+                    (
+                        r.blocks,
+                        match r.issue {
+                            RoundIssue::Latest => r.lead.map(|l| l.sim()),
+                            RoundIssue::Eager => None,
+                        },
+                    )
+                }),
                 memory: f.terminals.memory.0,
                 prime: f.terminals.prime.map(|b| b.0),
                 request_bytes: s.network.request_bytes.0,

@@ -22,6 +22,8 @@ pub(super) struct Playout<'a> {
     pub memory: u64,
     /// `terminals.prime`: bytes to buffer before display (`None`: the whole buffer).
     pub prime: Option<u64>,
+    /// Blocks asked for together (`[terminals.rounds] blocks`; 1: one block at a time).
+    pub set: u32,
 }
 
 impl Playout<'_> {
@@ -98,11 +100,25 @@ impl Playout<'_> {
     }
 
     /// The bytes the terminal must have freed before the next block fits in its memory
-    /// (requested − freed + the block's length <= memory).
+    /// (requested − freed + the block's length <= memory). Reading in rounds, the next block
+    /// opens a set unless one is under way: then the whole set must fit (its room is reserved
+    /// with its first block, so the set's later blocks need nothing more).
     #[inline]
     pub fn room_threshold(&self, tm: &Term) -> u64 {
-        (self.requested_bytes(tm) + self.block_len(tm.video, tm.next_block))
-            .saturating_sub(self.memory)
+        if self.set <= 1 {
+            return (self.requested_bytes(tm) + self.block_len(tm.video, tm.next_block))
+                .saturating_sub(self.memory);
+        }
+        let blocks = self.blocks[tm.video as usize];
+        let ahead = if tm.set_left > 0 {
+            tm.set_left
+        } else {
+            self.set
+        };
+        let end = tm.next_block.saturating_add(ahead).min(blocks);
+        let end_bytes =
+            (u64::from(end) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize));
+        end_bytes.saturating_sub(self.memory)
     }
 
     /// Whether the terminal may request its next block now: it reads a session, the block

@@ -68,6 +68,9 @@ pub(super) struct Term {
     /// Blocks arrived past the frontier (bit `i`: block `frontier_block + i`).
     pub mask: u128,
     pub outstanding: u32,
+    /// Blocks of the current round's set still to ask for (`[terminals.rounds]`; the set's
+    /// room was reserved when its first block was asked for).
+    pub set_left: u32,
     /// Skip search: no block at or past this one is requested (`u32::MAX` otherwise).
     pub limit_block: u32,
     pub play_frame: u64,
@@ -123,6 +126,7 @@ impl Term {
             frontier_block: 0,
             mask: 0,
             outstanding: 0,
+            set_left: 0,
             limit_block: u32::MAX,
             play_frame: 0,
             start_frame: 0,

@@ -41,6 +41,8 @@ use crate::trace::{EventKind, TraceEvent};
 pub(super) struct TerminalConfig {
     /// Real terminals (`terminals.count`).
     pub count: usize,
+    /// `[terminals.rounds]`: blocks per set, and with `issue = "latest"` the lead.
+    pub rounds: Option<(u32, Option<SimDuration>)>,
     /// Each terminal's buffer memory.
     pub memory: u64,
     /// `terminals.prime`.
@@ -156,6 +158,7 @@ impl<'a> Terminals<'a> {
             blocks: &self.blocks,
             memory: self.cfg.memory,
             prime: self.cfg.prime,
+            set: self.cfg.rounds.map_or(1, |r| r.0),
         }
     }
 
@@ -531,6 +534,7 @@ impl<'a> Terminals<'a> {
         tm.frontier_block = block;
         tm.mask = 0;
         tm.outstanding = 0;
+        tm.set_left = 0;
         tm.play_frame = frame;
         tm.start_frame = frame;
         tm.base_frame = frame;
@@ -544,11 +548,45 @@ impl<'a> Terminals<'a> {
 
     // ----- requests ----------------------------------------------------------------------
 
-    /// Requests blocks while there is room.
+    /// Requests blocks while there is room (reading in rounds with `issue = "latest"`, a
+    /// playing terminal's next set waits until `lead` before its first frame is due).
     fn fill(&mut self, t: usize, p: &mut Ports) {
         while self.playout().can_request(&self.terms[t]) {
+            if self.set_due(t).is_some_and(|due| due > p.now()) {
+                return;
+            }
             self.issue(t, p);
         }
+    }
+
+    /// Reading in rounds with `issue = "latest"`, a playing terminal about to open a set:
+    /// when it may (`lead` before the set's first frame is due; eq. 3's t_max).
+    fn set_due(&self, t: usize) -> Option<SimTime> {
+        let (_, lead) = self.cfg.rounds?;
+        let lead = lead?;
+        let tm = &self.terms[t];
+        if tm.set_left > 0 || tm.state != TState::Playing {
+            return None;
+        }
+        let f0 = self.first_frame_of_block(tm)?;
+        Some(
+            self.playout()
+                .disp(tm, f0)
+                .as_nanos()
+                .saturating_sub(lead.as_nanos()),
+        )
+        .map(SimTime::from_nanos)
+    }
+
+    /// The first frame that needs the terminal's next block (at least its play frame).
+    fn first_frame_of_block(&self, tm: &Term) -> Option<u64> {
+        let video = tm.video as usize;
+        Some(
+            self.lib
+                .first_frame_reaching(video, u64::from(tm.next_block) * self.cfg.block_bytes + 1)
+                .saturating_sub(1)
+                .max(tm.play_frame),
+        )
     }
 
     /// Requests the terminal's next block from the node that holds it.
@@ -606,7 +644,16 @@ impl<'a> Terminals<'a> {
             return;
         }
         let r = p.reqs.new_read(req);
+        let set = self.cfg.rounds.map_or(1, |r| r.0);
         let tm = &mut self.terms[t];
+        if set > 1 {
+            // the first block of a set opens it (its room is reserved for all of it)
+            tm.set_left = if tm.set_left == 0 {
+                set - 1
+            } else {
+                tm.set_left - 1
+            };
+        }
         tm.next_block += 1;
         tm.outstanding += 1;
         self.issued += 1;
@@ -759,7 +806,12 @@ impl<'a> Terminals<'a> {
         let mut wake = need;
         if tm.next_block < self.blocks[v] && tm.next_block - tm.frontier_block < 128 {
             let threshold = pl.room_threshold(tm);
-            if !pl.freed_reach(tm, threshold) {
+            if pl.freed_reach(tm, threshold) {
+                // room already: a set waiting for its time (`issue = "latest"`)
+                if let Some(due) = self.set_due(t) {
+                    wake = wake.min(due);
+                }
+            } else {
                 let n = self.lib.first_frame_reaching(v, threshold);
                 if n >= 1 {
                     wake = wake.min(pl.disp(tm, n - 1));

@@ -354,6 +354,46 @@ pub struct TerminalSection {
     /// whole of the first frame to show). Default: fill the whole buffer (SPIFFI's priming).
     #[serde(default)]
     pub prime: Option<Bytes>,
+    /// Read in rounds of several blocks requested together (Jadav et al. §3.2, eq. 1–3: an
+    /// interface node fetches a stream's next fragment set, one fragment from each of the S
+    /// nodes holding the object, every round); absent: one block at a time whenever there is
+    /// room (SPIFFI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<RoundsSection>,
+}
+
+/// `[terminals.rounds]`: a terminal reads `blocks` blocks at a time (a fragment set): it asks
+/// for a set only when its memory has room for all of it, and asks for the set's blocks
+/// together.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RoundsSection {
+    /// Blocks per round (Jadav's stripe factor S: one fragment from each node holding the
+    /// object), 1..=32; `terminals.memory` must hold at least one round.
+    pub blocks: u32,
+    /// When a set is asked for while the terminal plays: `eager` (default: as soon as there
+    /// is room for it — with memory for two sets, at the start of the previous set's
+    /// playout, the paper's double-buffered variant) or `latest` (`lead` before its first
+    /// frame is due, eq. 3's t_max = t + δ_S − δ_io, and not before there is room). While
+    /// priming, sets are asked for as soon as there is room.
+    #[serde(default)]
+    pub issue: RoundIssue,
+    /// With `issue = "latest"`: how long before its first frame is due a set is asked for
+    /// (eq. 2's δ_io, the expected time to fetch a fragment; `vodbench analyze` with the
+    /// `jadav-timing` model prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Duration>,
+}
+
+/// When a round's set is asked for ([`RoundsSection::issue`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RoundIssue {
+    /// As soon as there is room for it.
+    #[default]
+    Eager,
+    /// `lead` before its first frame is due.
+    Latest,
 }
 
 /// `[workload]`: exactly one of `trace` or `[workload.generate]`.
@@ -555,6 +595,51 @@ impl ScenarioFile {
         )?;
         if let Some(p) = t.prime {
             range("terminals.prime", p.0, 1, t.memory.0, &size)?;
+        }
+        if let Some(r) = &t.rounds {
+            range(
+                "terminals.rounds.blocks",
+                u64::from(r.blocks),
+                1,
+                32,
+                &plain,
+            )?;
+            let set = u64::from(r.blocks) * s.stripe.0;
+            if t.memory.0 < set {
+                return Err((
+                    "terminals.memory".into(),
+                    format!(
+                        "{} cannot hold one round of terminals.rounds.blocks = {} stripe blocks \
+                         of {} ({}): give at least that",
+                        size(&t.memory.0),
+                        r.blocks,
+                        size(&s.stripe.0),
+                        size(&set)
+                    ),
+                ));
+            }
+            match (r.issue, r.lead) {
+                (RoundIssue::Latest, None) => {
+                    return Err((
+                        "terminals.rounds.lead".into(),
+                        "issue = \"latest\" needs `lead`, how long before its first frame \
+                         is due a set is asked for (eq. 2's δ_io), such as \"60ms\""
+                            .into(),
+                    ))
+                }
+                (RoundIssue::Eager, Some(_)) => {
+                    return Err((
+                        "terminals.rounds.lead".into(),
+                        "is used only with issue = \"latest\"; remove it, or set issue = \
+                         \"latest\""
+                            .into(),
+                    ))
+                }
+                (_, Some(l)) => range("terminals.rounds.lead", l.0, 0, 3_600_000_000_000, &|v| {
+                    crate::units::fmt_duration_ns(*v)
+                })?,
+                _ => {}
+            }
         }
         let blocks = crate::system::ondemand::video::blocks_per_video(v, s.stripe.0);
         if blocks > u64::from(u32::MAX) {
