@@ -569,13 +569,8 @@ impl<'a> Terminals<'a> {
             return None;
         }
         let f0 = self.first_frame_of_block(tm)?;
-        Some(
-            self.playout()
-                .disp(tm, f0)
-                .as_nanos()
-                .saturating_sub(lead.as_nanos()),
-        )
-        .map(SimTime::from_nanos)
+        let due = self.playout().disp(tm, f0).as_nanos();
+        Some(SimTime::from_nanos(due.saturating_sub(lead.as_nanos())))
     }
 
     /// The first frame that needs the terminal's next block (at least its play frame).
