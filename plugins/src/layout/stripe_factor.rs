@@ -9,12 +9,14 @@
 //! groups for 24 nodes and S = 4) or at a position drawn from the layout's own random stream
 //! (`"random"`); its block i is on position (start + i) mod D.
 //!
-//! Where a block lies on its disk: `placement = "random"` (default) puts every block at a
-//! uniformly random block-aligned offset over the disk, as the paper's simulated disks placed
-//! blocks ("random placement", §5, [KJ+84]) — each block's own draw, hashed from the seed,
-//! the video and the block, so nothing is stored; `"contiguous"` lays a video's blocks on a
-//! disk back to back, videos one after another, as `striped` does. Either way the blocks a
-//! disk holds must fit on it. Read-ahead continues with block i + S.
+//! Where a block lies on its disk: `placement = "random"` (default) scatters the blocks over
+//! the whole disk, as the paper's simulated disks placed them ("random placement", §5,
+//! [KJ+84]): the k-th block a disk holds goes to block slot π(k) of the disk, π a
+//! pseudo-random permutation of the disk's slots keyed by the seed (a four-round Feistel
+//! network with cycle walking), so no two blocks share a slot and nothing per block is
+//! stored; `"contiguous"` lays a video's blocks on a disk back to back, videos one after
+//! another (slot k), as `striped` does. Either way the blocks a disk holds must fit on it.
+//! Read-ahead continues with block i + S.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -45,11 +47,13 @@ pub enum Placement {
 }
 
 /// Parameters of `stripe-factor`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StripeFactorParams {
-    /// Disks each video is striped over, 1..=all disks (Jadav's stripe factor S).
-    pub factor: u32,
+    /// Disks each video is striped over, 1..=all disks (Jadav's stripe factor S; default:
+    /// all of them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<u32>,
     /// `round-robin` (default) or `random`.
     #[serde(default)]
     pub start: Start,
@@ -68,12 +72,11 @@ pub struct StripeFactor {
     block: u64,
     /// Each video's first position.
     start: Vec<u32>,
-    /// `contiguous`: `base[v * factor + j]`, the address of video v's blocks on its j-th disk.
+    /// `base[v * factor + j]`: the slot of video v's first block on its j-th disk, counting
+    /// the blocks that disk holds in order.
     base: Vec<u64>,
-    /// `random`: block slots per disk, and the stream the offsets are hashed from.
-    slots: u64,
-    salt: u64,
-    placement: Placement,
+    /// `random`: the permutation of each disk's block slots.
+    shuffle: Option<Permutation>,
 }
 
 impl StripeFactor {
@@ -90,16 +93,12 @@ impl Layout for StripeFactor {
         let j = b.index % self.factor;
         let p = ((u64::from(self.start[v]) + u64::from(j)) % u64::from(self.disks)) as u32;
         let (node, disk) = self.disk_of_position(p);
-        let offset = match self.placement {
-            Placement::Contiguous => {
-                self.base[v * self.factor as usize + j as usize]
-                    + u64::from(b.index / self.factor) * self.block
-            }
-            Placement::Random => {
-                let h = mix64(self.salt ^ mix64((b.video.0 as u64) << 32 | u64::from(b.index)));
-                (h % self.slots) * self.block
-            }
+        let k = self.base[v * self.factor as usize + j as usize] + u64::from(b.index / self.factor);
+        let slot = match &self.shuffle {
+            Some(p) => p.apply(k, u64::from(disk)),
+            None => k,
         };
+        let offset = slot * self.block;
         Location {
             node: NodeId(node),
             disk: DiskId(disk),
@@ -128,12 +127,13 @@ impl Plugin for StripeFactor {
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn Layout>, PluginError> {
         let disks = ctx.disks();
-        if !(1..=disks).contains(&p.factor) {
+        let factor = p.factor.unwrap_or(disks);
+        if !(1..=disks).contains(&factor) {
             return Err(PluginError::param(
                 "factor",
                 format!(
                     "must be in 1..={disks} (the disks there are: {} nodes × {} per node), got {}",
-                    ctx.nodes, ctx.disks_per_node, p.factor
+                    ctx.nodes, ctx.disks_per_node, factor
                 ),
             ));
         }
@@ -146,39 +146,35 @@ impl Plugin for StripeFactor {
         let mut rng = ctx.rng();
         let start: Vec<u32> = (0..n)
             .map(|v| match p.start {
-                Start::RoundRobin => ((v as u64 * u64::from(p.factor)) % u64::from(disks)) as u32,
+                Start::RoundRobin => ((v as u64 * u64::from(factor)) % u64::from(disks)) as u32,
                 Start::Random => rand::Rng::random_range(&mut rng, 0..disks),
             })
             .collect();
         let mut l = StripeFactor {
-            factor: p.factor,
+            factor,
             nodes: ctx.nodes,
             disks_per_node: ctx.disks_per_node,
             disks,
             block,
             start,
-            base: Vec::new(),
-            slots: (cap / block).max(1),
-            salt: stream_seed(ctx.seed, "layout.stripe-factor", 0),
-            placement: p.placement,
+            base: Vec::with_capacity(n * factor as usize),
+            shuffle: (p.placement == Placement::Random).then(|| Permutation {
+                slots: (cap / block).max(1),
+                key: stream_seed(ctx.seed, "layout.stripe-factor", 0),
+            }),
         };
         // the blocks each disk holds, which must fit on it, whatever the placement
         let mut used = vec![0u64; disks as usize];
-        if p.placement == Placement::Contiguous {
-            l.base = Vec::with_capacity(n * p.factor as usize);
-        }
         for (v, &blocks) in ctx.video_blocks.iter().enumerate() {
-            for j in 0..p.factor {
+            for j in 0..factor {
                 let count = if blocks > j {
-                    u64::from((blocks - j).div_ceil(p.factor))
+                    u64::from((blocks - j).div_ceil(factor))
                 } else {
                     0
                 };
                 let pos = ((u64::from(l.start[v]) + u64::from(j)) % u64::from(disks)) as u32;
                 let (_, d) = l.disk_of_position(pos);
-                if p.placement == Placement::Contiguous {
-                    l.base.push(used[d as usize]);
-                }
+                l.base.push(used[d as usize] / block);
                 used[d as usize] += count * block;
             }
         }
@@ -186,6 +182,37 @@ impl Plugin for StripeFactor {
             super::check_fits(ctx, d as u32, *u)?;
         }
         Ok(Box::new(l))
+    }
+}
+
+/// A pseudo-random permutation of `0..slots`, one per disk: a four-round Feistel network over
+/// the smallest even number of bits that holds `slots`, walked until it lands inside (each
+/// step is a bijection of the larger domain, so the walk is one of `0..slots`).
+#[derive(Debug, Clone, Copy)]
+struct Permutation {
+    slots: u64,
+    key: u64,
+}
+
+impl Permutation {
+    fn apply(&self, k: u64, disk: u64) -> u64 {
+        debug_assert!(k < self.slots);
+        let bits = (64 - (self.slots - 1).max(1).leading_zeros())
+            .div_ceil(2)
+            .max(1);
+        let mask = (1u64 << bits) - 1;
+        let mut x = k;
+        loop {
+            let (mut l, mut r) = (x >> bits, x & mask);
+            for round in 0..4u64 {
+                let f = mix64(self.key ^ mix64(disk << 8 | round) ^ r) & mask;
+                (l, r) = (r, l ^ f);
+            }
+            x = l << bits | r;
+            if x < self.slots {
+                return x;
+            }
+        }
     }
 }
 
@@ -221,7 +248,7 @@ mod tests {
         };
         StripeFactor::build(
             &StripeFactorParams {
-                factor,
+                factor: Some(factor),
                 start: Start::RoundRobin,
                 placement,
             },
@@ -291,6 +318,26 @@ mod tests {
         // the same every time: hashed from the seed, the video and the block
         let again = build(2, 4, 1, Placement::Random, &blocks).unwrap();
         assert_eq!(at(r.as_ref(), 1, 7), at(again.as_ref(), 1, 7));
+    }
+
+    #[test]
+    fn random_placement_is_a_permutation_of_each_disks_slots() {
+        for slots in [1u64, 2, 7, 1000, 4099] {
+            for disk in 0..3 {
+                let p = Permutation { slots, key: 42 };
+                let image: std::collections::BTreeSet<u64> =
+                    (0..slots).map(|k| p.apply(k, disk)).collect();
+                assert_eq!(image.len() as u64, slots, "{slots} {disk}");
+                assert!(image.iter().all(|&x| x < slots));
+            }
+        }
+        // scattered: the first blocks of a 4099-slot disk are not in order
+        let p = Permutation {
+            slots: 4099,
+            key: 42,
+        };
+        let first: Vec<u64> = (0..8).map(|k| p.apply(k, 0)).collect();
+        assert!(first.windows(2).any(|w| w[0] > w[1]), "{first:?}");
     }
 
     #[test]
