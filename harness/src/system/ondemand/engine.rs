@@ -22,6 +22,7 @@
 //! event per frame.
 
 use super::admission::AdmissionControl;
+use super::bus::BusConfig;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
@@ -217,11 +218,14 @@ impl<'a> Engine<'a> {
             },
             terms,
             nodes,
-            disks: Disks::new(
-                stations,
-                p.scheduler.name,
-                f.run.request_sample_every,
-                opts.search_figures_only,
+            disks: with_buses(
+                Disks::new(
+                    stations,
+                    p.scheduler.name,
+                    f.run.request_sample_every,
+                    opts.search_figures_only,
+                ),
+                s,
             ),
             net: Network::new(interconnect, p.interconnect.name),
             prefetch: Prefetching::new(prefetcher, p.prefetcher.name, ndisks as usize),
@@ -420,7 +424,7 @@ impl<'a> Engine<'a> {
             Lookup::Join => {}
             Lookup::Miss(page) => {
                 let loc = self.layout.locate(req.block);
-                let d = self.reqs.disk.put(DReq {
+                let dr = DReq {
                     page,
                     node: req.node,
                     disk: loc.disk.0,
@@ -431,7 +435,8 @@ impl<'a> Engine<'a> {
                     queued: false,
                     deadline: Some(req.deadline),
                     terminal: req.terminal,
-                });
+                };
+                let d = self.reqs.disk.put(dr);
                 self.cpu_push(n, CpuJob::StartIo(d));
             }
             Lookup::NoPage => return,
@@ -495,20 +500,22 @@ impl<'a> Engine<'a> {
 
     fn disk_start(&mut self, disk: usize) {
         let now = self.q.now();
-        if let Some(at) = self.disks.start(
+        self.disks.start(
             disk,
             now,
             &self.period.w,
             &mut self.reqs.disk,
             &mut self.faults,
-        ) {
-            self.q.schedule(at, Ev::DiskDone(disk as u32));
-        }
+            &mut self.q,
+        );
     }
 
     fn disk_done(&mut self, disk: usize) {
         let now = self.q.now();
-        let d = self.disks.finish(disk, now, &self.period.w);
+        // on a bus, an access ends only with its transfer
+        let Some(d) = self.disks.finish(disk, now, &self.period.w, &mut self.q) else {
+            return;
+        };
         let dr = self.reqs.disk.slots[d as usize];
         self.reqs.disk.release(d);
         let n = dr.node as usize;
@@ -601,7 +608,7 @@ impl<'a> Engine<'a> {
                         return;
                     };
                     let bytes = self.block_len(c.block.video.0, c.block.index);
-                    let d = self.reqs.disk.put(DReq {
+                    let dr = DReq {
                         page,
                         node: n as u32,
                         disk: loc.disk.0,
@@ -612,8 +619,9 @@ impl<'a> Engine<'a> {
                         queued: false,
                         deadline: c.deadline,
                         terminal: c.terminal.0,
-                    });
+                    };
                     self.prefetch.issued(loc.disk.index());
+                    let d = self.reqs.disk.put(dr);
                     self.cpu_push(n, CpuJob::StartIo(d));
                 }
             }
@@ -672,6 +680,9 @@ impl<'a> Engine<'a> {
         let (glitches, startup_latency, videos_started, events_ignored, term_table) =
             self.terms.report(w0, w.measuring);
         let (disks, disk_table, request_table) = self.disks.report(w1, window, measured);
+        let buses = self
+            .disks
+            .bus_report(w1, window, measured, self.bus_model());
         let (cpu, buffer_pool, node_table) = self.nodes.report(w1, window, measured);
         let network = self.net.report(w1, window, measured);
         let admission = self.admission.report(w1, window, measured);
@@ -729,6 +740,7 @@ impl<'a> Engine<'a> {
             piggyback: self.terms.piggyback_summary(),
             network: network.as_ref().map(|(s, _)| s.clone()),
             admission,
+            buses: buses.as_ref().map(|(s, _)| s.clone()),
         };
         let mut tables = vec![
             disk_table,
@@ -740,7 +752,41 @@ impl<'a> Engine<'a> {
         if let Some((_, links)) = network {
             tables.push(links);
         }
+        if let Some((_, t)) = buses {
+            tables.push(t);
+        }
         RunResults { summary, tables }
+    }
+
+    /// Wu's eq. 5 for this scenario: μ = n·a / r_bus per bus, the terminals' bit rate spread
+    /// over the buses (0 without buses).
+    fn bus_model(&self) -> f64 {
+        let f = &self.scenario.file;
+        match &f.server.bus {
+            Some(b) if self.disks.buses() > 0 => {
+                f64::from(f.terminals.count) * f.videos.bit_rate.0 as f64
+                    / (b.rate.0 as f64 * self.disks.buses() as f64)
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// The disks on the scenario's SCSI buses (`[server.bus]`), if it has any.
+fn with_buses(disks: Disks, s: &super::spec::ServerSection) -> Disks {
+    match &s.bus {
+        None => disks,
+        Some(b) => disks.with_buses(
+            BusConfig {
+                rate: b.rate,
+                command: b.command.sim(),
+                disconnect: b.disconnect,
+                buffered: b.buffered,
+                arbitration: b.arbitration,
+            },
+            s.disks_per_node,
+            b.disks_per_bus.unwrap_or(s.disks_per_node),
+        ),
     }
 }
 

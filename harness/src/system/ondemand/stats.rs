@@ -29,6 +29,14 @@ impl DurStat {
         // auto-resizing histogram: recording never fails for u64 values
         let _ = self.hist.record(ns.max(1));
     }
+    /// Adds every sample of `other`.
+    pub fn merge(&mut self, other: &DurStat) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.max = self.max.max(other.max);
+        // auto-resizing histograms of the same precision: adding never fails
+        let _ = self.hist.add(&other.hist);
+    }
     pub fn stat(&self) -> Stat {
         if self.count == 0 {
             return Stat::default();
