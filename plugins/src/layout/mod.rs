@@ -1,5 +1,6 @@
 //! Data layouts ([`Layout`](vodbench_plugin_api::plugin::Layout)).
 
+pub mod fine_striped;
 pub mod non_striped;
 pub mod striped;
 
@@ -9,6 +10,7 @@ use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
 pub fn register(r: &mut Registry) {
     r.add::<striped::Striped>();
     r.add::<non_striped::NonStriped>();
+    r.add::<fine_striped::FineStriped>();
 }
 
 /// Checks that `needed` bytes fit on disk `disk`.

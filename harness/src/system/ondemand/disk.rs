@@ -844,6 +844,8 @@ mod tests {
                         queued: false,
                         deadline: None,
                         terminal: 0,
+                        lead: crate::system::ondemand::event::NONE,
+                        left: 1,
                     });
                     let disk = d.enqueue(r, &mut reqs, now);
                     d.start(disk, now, &w, &mut reqs, &mut faults, &mut q);

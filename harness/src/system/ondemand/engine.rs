@@ -435,9 +435,10 @@ impl<'a> Engine<'a> {
                     queued: false,
                     deadline: Some(req.deadline),
                     terminal: req.terminal,
+                    lead: NONE,
+                    left: 1,
                 };
-                let d = self.reqs.disk.put(dr);
-                self.cpu_push(n, CpuJob::StartIo(d));
+                self.start_io(dr, req.block);
             }
             Lookup::NoPage => return,
         }
@@ -492,6 +493,47 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Disk access `dr` of `block` goes to its node's CPU: the whole block, or with
+    /// fine-grained striping ([`Layout::pieces`]) one access per piece, issued together; the
+    /// first counts for the block (`left`: pieces not yet read).
+    fn start_io(&mut self, mut dr: DReq, block: crate::ids::BlockId) {
+        let n = dr.node as usize;
+        let k = u64::from(self.layout.pieces().max(1)).min(dr.bytes.max(1));
+        if k == 1 {
+            let d = self.reqs.disk.put(dr);
+            self.cpu_push(n, CpuJob::StartIo(d));
+            return;
+        }
+        let (bytes, extra) = (dr.bytes / k, dr.bytes % k);
+        let share = |i: u64| bytes + u64::from(i < extra);
+        dr.bytes = share(0);
+        dr.left = k as u32;
+        let lead = self.reqs.disk.put(dr);
+        self.cpu_push(n, CpuJob::StartIo(lead));
+        for i in 1..k {
+            let loc = self.layout.locate_piece(block, i as u32);
+            if loc.disk.index() >= self.disks.len() || loc.node.0 != dr.node {
+                let msg = format!(
+                    "put piece {i} of {block:?} on disk {} of node {}, not a disk of the \
+                     block's node {}",
+                    loc.disk, loc.node, dr.node
+                );
+                self.faults
+                    .plugin("layout", self.layout_name, self.q.now(), msg);
+                return;
+            }
+            let d = self.reqs.disk.put(DReq {
+                disk: loc.disk.0,
+                offset: loc.offset,
+                bytes: share(i),
+                lead,
+                left: 0,
+                ..dr
+            });
+            self.cpu_push(n, CpuJob::StartIo(d));
+        }
+    }
+
     fn disk_enqueue(&mut self, d: u32) {
         let now = self.q.now();
         let disk = self.disks.enqueue(d, &mut self.reqs.disk, now);
@@ -516,8 +558,24 @@ impl<'a> Engine<'a> {
         let Some(d) = self.disks.finish(disk, now, &self.period.w, &mut self.q) else {
             return;
         };
-        let dr = self.reqs.disk.slots[d as usize];
-        self.reqs.disk.release(d);
+        // a piece of a block (fine-grained striping) counts for its block's first piece
+        let lead = match self.reqs.disk.slots[d as usize].lead {
+            NONE => d,
+            l => {
+                self.reqs.disk.release(d);
+                l
+            }
+        };
+        let first = &mut self.reqs.disk.slots[lead as usize];
+        first.left -= 1;
+        if first.left > 0 {
+            self.disk_start(disk);
+            return;
+        }
+        let dr = *first;
+        self.reqs.disk.release(lead);
+        // the disk the block was issued at (where a prefetch counts)
+        let issued = dr.disk as usize;
         let n = dr.node as usize;
         let p = dr.page;
         let mut w = self.nodes.page_read(n, p);
@@ -531,11 +589,11 @@ impl<'a> Engine<'a> {
             self.release_page(n, p);
         }
         if dr.class == RequestClass::Prefetch {
-            self.prefetch.completed(disk);
+            self.prefetch.completed(issued);
         }
         self.disk_start(disk);
         if dr.class == RequestClass::Prefetch {
-            self.prefetch_poll(disk);
+            self.prefetch_poll(issued);
         }
     }
 
@@ -619,10 +677,11 @@ impl<'a> Engine<'a> {
                         queued: false,
                         deadline: c.deadline,
                         terminal: c.terminal.0,
+                        lead: NONE,
+                        left: 1,
                     };
                     self.prefetch.issued(loc.disk.index());
-                    let d = self.reqs.disk.put(dr);
-                    self.cpu_push(n, CpuJob::StartIo(d));
+                    self.start_io(dr, c.block);
                 }
             }
         }
