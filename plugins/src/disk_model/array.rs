@@ -37,21 +37,27 @@ use super::mechanical::{Mechanical, MechanicalParams};
 
 /// Parameters of `array`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct ArrayParams {
-    /// Member disks (2..=64; default 4).
-    #[serde(default = "default_members")]
+    /// Member disks (2..=64; default 4, as the reading notes recommend for Wu's array).
     pub members: u32,
-    /// Rate from the controller to the host, e.g. `"10MB/s"` (Wu's r_bus); more than 0.
+    /// Rate from the controller to the host, more than 0 (default `"10MB/s"`, Wu's r_bus:
+    /// Fast SCSI-2).
     pub rate: Bandwidth,
     /// The members' disk model: a table with `name` (`linear`, `analytic` or `mechanical`)
     /// and that model's parameters, e.g. `{ name = "linear", access = "15ms", per_block =
-    /// "250us", block = "1KB" }`.
+    /// "250us", block = "1KB" }` (default: `linear` with its defaults).
     pub member: Member,
 }
 
-fn default_members() -> u32 {
-    4
+impl Default for ArrayParams {
+    fn default() -> Self {
+        ArrayParams {
+            members: 4,
+            rate: Bandwidth(80_000_000),
+            member: Member::Linear(LinearParams::default()),
+        }
+    }
 }
 
 /// The model of an array's member disks.
