@@ -320,7 +320,9 @@ impl Disks {
         q.schedule(now + st.total(), Ev::DiskDone(disk as u32));
     }
 
-    /// Counts a dispatched access of the measured window: its I/O time by part.
+    /// Counts a dispatched access of the measured window: its I/O time by part. Without a
+    /// bus at its dispatch; on a bus when it ends (its parts are known only then), if it was
+    /// dispatched in the window, so the `requests` sample keeps every n-th access to end.
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
