@@ -9,8 +9,10 @@
 //! video's blocks on one node lie back to back on each of its disks, videos one after the
 //! other. The engine issues a block's pieces together and counts the block read when its last
 //! piece is ([`Layout::pieces`]); with a SCSI bus (`[server.bus]`) the disks position in
-//! parallel and take turns on the bus, the overlap Wu's D2 = 0 assumes. Read-ahead of the
-//! next block on the same disk is the next block on the same node (i + N).
+//! parallel and take turns on the bus, the overlap Wu's D2 = 0 assumes. Each piece is a disk
+//! access of its own: it costs the node's CPU a `start_io` (a command per disk, as Wu's
+//! scheduler issues), and the disks' request counts and I/O times are per piece. Read-ahead
+//! of the next block on the same disk is the next block on the same node (i + N).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
