@@ -148,8 +148,9 @@ fn scheduler_configs(registry: &Registry) -> Vec<(&'static str, toml::Table)> {
     v
 }
 
-/// Every layout places every block inside its disk, never overlapping another block, and
-/// `next_on_same_disk` stays on the same disk.
+/// Every layout places every block (or, with fine-grained striping, every piece of it, each
+/// `⌈block / pieces⌉` bytes, on a disk of the block's node) inside its disk, never
+/// overlapping another, and `next_on_same_disk` stays on the same disk.
 #[test]
 fn layouts_place_blocks_without_overlap() {
     let registry = vodbench_plugins::registry();
@@ -164,7 +165,13 @@ fn layouts_place_blocks_without_overlap() {
             cylinders: 100,
         };
         let layout = r.build(&ctx(&blocks, Some(g), 0)).unwrap();
-        let mut used: BTreeMap<(u32, u64), BlockId> = BTreeMap::new();
+        let pieces = layout.pieces();
+        assert!(
+            (1..=3).contains(&pieces),
+            "{name}: {pieces} pieces on 3 disks a node"
+        );
+        let unit = block.div_ceil(u64::from(pieces));
+        let mut used: BTreeMap<(u32, u64), (BlockId, u32)> = BTreeMap::new();
         for (v, &n) in blocks.iter().enumerate() {
             for i in 0..n {
                 let b = BlockId {
@@ -172,15 +179,24 @@ fn layouts_place_blocks_without_overlap() {
                     index: i,
                 };
                 let loc = layout.locate(b);
-                assert!(loc.disk.0 < 6, "{name}: disk {} out of range", loc.disk);
-                assert_eq!(loc.node.0, loc.disk.0 / 3, "{name}: node/disk mismatch");
-                assert_eq!(loc.offset % block, 0, "{name}: unaligned block");
-                assert!(
-                    loc.offset + block <= g.capacity_bytes,
-                    "{name}: beyond capacity"
+                assert_eq!(
+                    loc,
+                    layout.locate_piece(b, 0),
+                    "{name}: piece 0 is the block"
                 );
-                if let Some(prev) = used.insert((loc.disk.0, loc.offset), b) {
-                    panic!("{name}: {b:?} overlaps {prev:?}");
+                for j in 0..pieces {
+                    let at = layout.locate_piece(b, j);
+                    assert!(at.disk.0 < 6, "{name}: disk {} out of range", at.disk);
+                    assert_eq!(at.node.0, at.disk.0 / 3, "{name}: node/disk mismatch");
+                    assert_eq!(at.node, loc.node, "{name}: a piece on another node");
+                    assert_eq!(at.offset % unit, 0, "{name}: unaligned block");
+                    assert!(
+                        at.offset + unit <= g.capacity_bytes,
+                        "{name}: beyond capacity"
+                    );
+                    if let Some(prev) = used.insert((at.disk.0, at.offset), (b, j)) {
+                        panic!("{name}: {b:?} piece {j} overlaps {prev:?}");
+                    }
                 }
                 if let Some(nx) = layout.next_on_same_disk(b) {
                     if nx.index < n {

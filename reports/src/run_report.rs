@@ -233,7 +233,12 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
                 .map(|v| (label.to_string(), v.iter().map(|x| x / 1e6).collect()))
         })
         .collect();
-    if parts.len() == IO_PARTS.len() {
+    // with SCSI buses (`[server.bus]`) the wait for the bus is a part too
+    let mut parts = parts;
+    if let Some(v) = f.f64s("disks", "bus_wait_mean_ns") {
+        parts.push(("bus wait".into(), v.iter().map(|x| x / 1e6).collect()));
+    }
+    if parts.len() >= IO_PARTS.len() {
         let cats: Vec<String> = (0..parts[0].1.len()).map(|i| i.to_string()).collect();
         p.chart(
             "io-time-parts",
@@ -261,6 +266,37 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
              maximum of each component over the requests served by their own disk access; the \
              maximum bar is the sum of the per-component maxima (delays.csv).",
             Some(chart),
+        )?;
+    }
+    if let (Some(u), Some(bw)) = (
+        f.f64s("buses", "utilization_ratio"),
+        f.f64s("buses", "bandwidth_ratio"),
+    ) {
+        let cats: Vec<String> = (0..u.len()).map(|i| i.to_string()).collect();
+        let pct = |v: &[f64]| v.iter().map(|x| x * 100.0).collect::<Vec<f64>>();
+        let mut series = vec![
+            ("held".to_string(), pct(&u)),
+            ("bandwidth used".to_string(), pct(&bw)),
+        ];
+        let model = s["buses"]["model_eq5_ratio"].as_f64();
+        if let Some(m) = model.filter(|m| *m > 0.0) {
+            series.push(("eq. 5 (μ = n·a / r_bus)".into(), vec![m * 100.0; u.len()]));
+        }
+        p.chart(
+            "bus-utilization",
+            "Utilization per SCSI bus",
+            "Share of the measured period each bus was held (commands, transfers), share of \
+             its bandwidth the transfers used, and Wu's eq. 5 for the scenario's streams \
+             (buses.csv).",
+            charts::bars(
+                &cats,
+                &series,
+                Axes {
+                    x: "bus",
+                    y: "utilization (%)",
+                },
+                false,
+            ),
         )?;
     }
     let time = f.f64s("timeseries", "time_ns");

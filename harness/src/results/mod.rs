@@ -105,7 +105,11 @@ pub struct IoTime {
     pub rotation: Stat,
     /// Media transfer.
     pub transfer: Stat,
-    /// Service (overhead + seek + rotation + transfer).
+    /// Waiting for a SCSI bus (to send the command, to reconnect for the transfer): present
+    /// when the scenario has `[server.bus]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bus_wait: Option<Stat>,
+    /// Service (overhead + seek + rotation + transfer, + bus wait with a bus).
     pub service: Stat,
     /// Queue + service.
     pub total: Stat,
@@ -281,6 +285,39 @@ pub struct Summary {
     /// The delay components of fragment requests (`[run] request_delays = true`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_delays: Option<RequestDelays>,
+    /// SCSI buses: present when the scenario has `[server.bus]` (per bus in the `buses`
+    /// table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buses: Option<BusSummary>,
+}
+
+/// The SCSI buses over the measured period (Wu et al. §3, eq. 5).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BusSummary {
+    /// Buses.
+    pub count: u64,
+    /// Each bus's bandwidth.
+    pub rate_bytes_per_s: u64,
+    /// Mean share of the period a bus was held (commands, transfers, and the positioning of
+    /// disks that do not disconnect).
+    pub utilization_mean_ratio: f64,
+    /// The most held bus's share.
+    pub utilization_max_ratio: f64,
+    /// Mean share of a bus's bandwidth used: bytes moved / (rate × period), Wu's μ measured.
+    pub bandwidth_mean_ratio: f64,
+    /// The most used bus's share of its bandwidth.
+    pub bandwidth_max_ratio: f64,
+    /// Wu's eq. 5 for the scenario: μ = n·a / r_bus per bus (terminals × bit rate over the
+    /// buses' bandwidth), as if every byte played came from disk.
+    pub model_eq5_ratio: f64,
+    /// Commands sent in the period.
+    pub commands: u64,
+    /// Transfers started in the period.
+    pub transfers: u64,
+    /// Bytes of those transfers.
+    pub bytes: u64,
+    /// Each arbitration's wait for a bus (commands and reconnections; 0 when it was free).
+    pub wait: Stat,
 }
 
 /// The interconnect over the measured period: its links' busy time and the messages' waits

@@ -40,4 +40,21 @@ pub trait Layout: Send + Sync {
     /// prefetcher reads ahead), or `None` if there is none. The engine drops answers past the
     /// video's end.
     fn next_on_same_disk(&self, block: BlockId) -> Option<BlockId>;
+    /// Into how many pieces every block is split across disks: fine-grained striping (Wu et
+    /// al. §3.2, "a read command for each disk to send the required portion of the block").
+    /// 1 (the default): a block is read whole from [`locate`](Layout::locate)'s disk.
+    ///
+    /// With `k > 1` pieces, the engine reads a block of `b` bytes as `k` accesses of `b / k`
+    /// bytes (the first `b mod k` one byte more; none of 0 bytes), issued together, each at
+    /// [`locate_piece`](Layout::locate_piece); the block is read when its last piece is.
+    fn pieces(&self) -> u32 {
+        1
+    }
+    /// Where piece `piece` (below [`pieces`](Layout::pieces)) of `block` lives, on a disk of
+    /// the block's node. Piece 0 must be [`locate`](Layout::locate)`(block)`, which the
+    /// default returns for every piece.
+    fn locate_piece(&self, block: BlockId, piece: u32) -> Location {
+        let _ = piece;
+        self.locate(block)
+    }
 }

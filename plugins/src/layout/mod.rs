@@ -1,5 +1,6 @@
 //! Data layouts ([`Layout`](vodbench_plugin_api::plugin::Layout)).
 
+pub mod fine_striped;
 pub mod non_striped;
 pub mod stripe_factor;
 pub mod striped;
@@ -11,6 +12,7 @@ pub fn register(r: &mut Registry) {
     r.add::<striped::Striped>();
     r.add::<non_striped::NonStriped>();
     r.add::<stripe_factor::StripeFactor>();
+    r.add::<fine_striped::FineStriped>();
 }
 
 /// Checks that `needed` bytes fit on disk `disk`.

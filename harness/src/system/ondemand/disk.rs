@@ -1,21 +1,63 @@
 //! Disk stations (SPIFFI §5.2): each disk's queue, its scheduler and its timing model, and
 //! what they measured — busy time, requests served, and every I/O time by part (queue,
-//! overhead, seek, rotation, transfer).
+//! overhead, seek, rotation, transfer; with `[server.bus]` also the wait for the bus).
 //!
 //! The station does the bookkeeping and checks the scheduler's answers (a request it returns
 //! must be one queued at this disk; its `len` must match the queue); the scheduler only
 //! chooses and the model only times.
+//!
+//! Without a bus an access takes the model's service time from the scheduler's choice, one
+//! `DiskDone` event. With SCSI buses ([`super::bus`]) it goes through phases — command on
+//! the bus, positioning, arbitration, transfer — and `DiskDone` marks the end of each; the
+//! station answers which access, if any, ended.
 
+use super::bus::{self, Bus, BusConfig, HOST};
 use super::error::Faults;
+use super::event::Ev;
 use super::measure::{fmax, mean, utilization, Window};
+use super::queue::EventQueue;
 use super::requests::{Arena, DReq};
 use super::stats::{DurStat, Level};
 use crate::ids::{RequestId, TerminalId};
 use crate::plugin::{
     DiskAccess, DiskModel, DiskScheduler, HeadState, QueuedRequest, RequestClass, ServiceTime,
 };
-use crate::results::{self, Column, IoTime, Table};
-use crate::time::SimTime;
+use crate::results::{self, BusSummary, Column, IoTime, Table};
+use crate::time::{SimDuration, SimTime};
+
+/// Where an access on a bus is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the bus to send its command.
+    CommandWait,
+    /// Its command holds the bus.
+    Command,
+    /// The disk positions (off the bus if it disconnected).
+    Positioning,
+    /// Positioned, waiting for the bus to reconnect.
+    DataWait,
+    /// Its data holds the bus.
+    Transfer,
+}
+
+/// An access on a bus, from the scheduler's choice to the end of its transfer.
+#[derive(Copy, Clone, Debug)]
+struct BusAccess {
+    phase: Phase,
+    access: DiskAccess,
+    /// Dispatched at.
+    since: SimTime,
+    queue_ns: u64,
+    class: RequestClass,
+    /// Dispatched in the measured window.
+    measured: bool,
+    /// The model's times (known once the command ended).
+    st: ServiceTime,
+    /// Time the transfer held the bus.
+    transfer: SimDuration,
+    /// Time waited for the bus.
+    bus_wait: SimDuration,
+}
 
 /// One disk: queue, scheduler, model and its own counters.
 pub(super) struct DiskStation {
@@ -27,6 +69,11 @@ pub(super) struct DiskStation {
     pub queued: u32,
     /// The access being served (request slot, its timing).
     busy: Option<(u32, ServiceTime)>,
+    /// Its phase when the disk is on a bus.
+    on_bus: Option<BusAccess>,
+    /// Its bus and its position on it (with `[server.bus]`).
+    bus: Option<(u32, u32)>,
+    bus_wait_sum: u128,
     busy_level: Level,
     cylinders: u32,
     // measured
@@ -51,6 +98,9 @@ impl DiskStation {
             sched,
             queued: 0,
             busy: None,
+            on_bus: None,
+            bus: None,
+            bus_wait_sum: 0,
             busy_level: Level::default(),
             cylinders,
             served: 0,
@@ -88,6 +138,13 @@ pub(super) struct Disks {
     /// Requests dispatched in the measured period (for every-n-th request samples).
     dispatched: u64,
     requests: RequestRows,
+    /// `[server.bus]`, its buses, and the wait for them.
+    bus: Option<BusConfig>,
+    buses: Vec<Bus>,
+    bus_wait: DurStat,
+    /// Every phase started on a bus: (time, disk, phase); the unit tests' timelines.
+    #[cfg(test)]
+    log: Vec<(SimTime, usize, Phase)>,
 }
 
 impl Disks {
@@ -114,7 +171,32 @@ impl Disks {
             prefetch_served: 0,
             dispatched: 0,
             requests: RequestRows::default(),
+            bus: None,
+            buses: Vec::new(),
+            bus_wait: DurStat::new(),
+            #[cfg(test)]
+            log: Vec::new(),
         }
+    }
+
+    /// Puts the disks on SCSI buses: each node's `disks_per_node` disks in order,
+    /// `per_bus` to a bus (the last bus of a node may have fewer).
+    pub fn with_buses(mut self, cfg: BusConfig, disks_per_node: u32, per_bus: u32) -> Self {
+        let per_bus = per_bus.clamp(1, disks_per_node.max(1));
+        let mut buses = Vec::new();
+        for (d, ds) in self.stations.iter_mut().enumerate() {
+            let local = d as u32 % disks_per_node.max(1);
+            let pos = local % per_bus;
+            if pos == 0 {
+                let on = per_bus.min(disks_per_node - local);
+                buses.push(Bus::new(ds.node, on));
+            }
+            ds.bus = Some((buses.len() as u32 - 1, pos));
+        }
+        self.buses = buses;
+        self.bus = Some(cfg);
+        self.requests.bus_wait = Some(Vec::new());
+        self
     }
 
     /// Number of disks.
@@ -126,6 +208,9 @@ impl Disks {
     pub fn open(&mut self, now: SimTime) {
         for d in &mut self.stations {
             d.busy_level.open(now);
+        }
+        for b in &mut self.buses {
+            b.open(now);
         }
     }
 
@@ -152,7 +237,8 @@ impl Disks {
     }
 
     /// Starts the next access at `disk` if it is idle and has one queued: asks the
-    /// scheduler, checks its answer, times the access; when it ends.
+    /// scheduler, checks its answer, times the access and schedules its end (without a bus)
+    /// or its first phase (on a bus).
     pub fn start(
         &mut self,
         disk: usize,
@@ -160,10 +246,11 @@ impl Disks {
         w: &Window,
         dreqs: &mut Arena<DReq>,
         faults: &mut Faults,
-    ) -> Option<SimTime> {
+        q: &mut EventQueue<Ev>,
+    ) {
         let ds = &mut self.stations[disk];
         if ds.busy.is_some() || ds.queued == 0 {
-            return None;
+            return;
         }
         let head = HeadState {
             now,
@@ -179,12 +266,12 @@ impl Disks {
                 ds.queued
             );
             faults.plugin("disk.scheduler", name, now, msg);
-            return None;
+            return;
         }
         let Some(RequestId(d)) = choice else {
             let msg = format!("returned no request while {held} are queued at disk {disk}");
             faults.plugin("disk.scheduler", name, now, msg);
-            return None;
+            return;
         };
         let valid = dreqs
             .slots
@@ -193,7 +280,7 @@ impl Disks {
         if !valid {
             let msg = format!("returned request {d}, which is not queued at disk {disk}");
             faults.plugin("disk.scheduler", name, now, msg);
-            return None;
+            return;
         }
         let dr = &mut dreqs.slots[d as usize];
         dr.queued = false;
@@ -205,56 +292,242 @@ impl Disks {
         let queue_ns = now.saturating_since(dr.enqueued).as_nanos();
         let class = dr.class;
         ds.queued -= 1;
-        let st = ds.model.service(&access, now);
-        let service = st.total();
-        ds.busy = Some((d, st));
         ds.busy_level.set(now, 1, w.span);
-        if w.measuring {
-            if !self.figures_only {
-                self.queue.record(queue_ns);
-                self.overhead.record(st.overhead.as_nanos());
-                self.seek.record(st.seek.as_nanos());
-                self.rotation.record(st.rotation.as_nanos());
-                self.transfer.record(st.transfer.as_nanos());
-                self.service.record(service.as_nanos());
-                self.total.record(queue_ns + service.as_nanos());
+        if self.bus.is_some() {
+            ds.busy = Some((d, ServiceTime::default()));
+            ds.on_bus = Some(BusAccess {
+                phase: Phase::CommandWait,
+                access,
+                since: now,
+                queue_ns,
+                class,
+                measured: w.measuring,
+                st: ServiceTime::default(),
+                transfer: SimDuration::ZERO,
+                bus_wait: SimDuration::ZERO,
+            });
+            let (b, _) = ds.bus.expect("a station on a bus");
+            if self.buses[b as usize].request(disk as u32, HOST, now, w) {
+                self.granted(disk, now, w, q);
             }
-            if st.cache_hit {
-                self.cache_hits += 1;
-            }
-            match class {
-                RequestClass::Demand => self.demand_served += 1,
-                RequestClass::Prefetch => self.prefetch_served += 1,
-            }
-            ds.served += 1;
-            if class == RequestClass::Prefetch {
-                ds.served_prefetch += 1;
-            }
-            ds.queue_sum += u128::from(queue_ns);
-            ds.service_sum += u128::from(service.as_nanos());
-            ds.overhead_sum += u128::from(st.overhead.as_nanos());
-            ds.seek_sum += u128::from(st.seek.as_nanos());
-            ds.rotation_sum += u128::from(st.rotation.as_nanos());
-            ds.transfer_sum += u128::from(st.transfer.as_nanos());
-            let every = self.sample_every;
-            if every > 0 && self.dispatched % every == 0 && !self.figures_only {
-                let since = w.since_start(now);
-                let pf = class == RequestClass::Prefetch;
-                self.requests.push(since, disk, pf, queue_ns, &st);
-            }
-            self.dispatched += 1;
-            ds.max_total = ds.max_total.max(queue_ns + service.as_nanos());
+            return;
         }
-        Some(now + service)
+        let st = ds.model.service(&access, now);
+        ds.busy = Some((d, st));
+        if w.measuring {
+            self.record(disk, now, w, class, queue_ns, &st, None);
+        }
+        q.schedule(now + st.total(), Ev::DiskDone(disk as u32));
     }
 
-    /// The access at `disk` ended at `now`: the disk is idle; the access's slot and how its
-    /// service time split.
-    pub fn finish(&mut self, disk: usize, now: SimTime, w: &Window) -> (u32, ServiceTime) {
+    /// Counts a dispatched access of the measured window: its I/O time by part. Without a
+    /// bus at its dispatch; on a bus when it ends (its parts are known only then), if it was
+    /// dispatched in the window, so the `requests` sample keeps every n-th access to end.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        disk: usize,
+        dispatched: SimTime,
+        w: &Window,
+        class: RequestClass,
+        queue_ns: u64,
+        st: &ServiceTime,
+        bus_wait: Option<SimDuration>,
+    ) {
         let ds = &mut self.stations[disk];
-        let (d, st) = ds.busy.take().expect("DiskDone on an idle disk");
-        ds.busy_level.set(now, 0, w.span);
-        (d, st)
+        let wait = bus_wait.unwrap_or(SimDuration::ZERO);
+        let service = st.total() + wait;
+        if !self.figures_only {
+            self.queue.record(queue_ns);
+            self.overhead.record(st.overhead.as_nanos());
+            self.seek.record(st.seek.as_nanos());
+            self.rotation.record(st.rotation.as_nanos());
+            self.transfer.record(st.transfer.as_nanos());
+            if bus_wait.is_some() {
+                self.bus_wait.record(wait.as_nanos());
+            }
+            self.service.record(service.as_nanos());
+            self.total.record(queue_ns + service.as_nanos());
+        }
+        if st.cache_hit {
+            self.cache_hits += 1;
+        }
+        match class {
+            RequestClass::Demand => self.demand_served += 1,
+            RequestClass::Prefetch => self.prefetch_served += 1,
+        }
+        ds.served += 1;
+        if class == RequestClass::Prefetch {
+            ds.served_prefetch += 1;
+        }
+        ds.queue_sum += u128::from(queue_ns);
+        ds.service_sum += u128::from(service.as_nanos());
+        ds.overhead_sum += u128::from(st.overhead.as_nanos());
+        ds.seek_sum += u128::from(st.seek.as_nanos());
+        ds.rotation_sum += u128::from(st.rotation.as_nanos());
+        ds.transfer_sum += u128::from(st.transfer.as_nanos());
+        ds.bus_wait_sum += u128::from(wait.as_nanos());
+        let every = self.sample_every;
+        if every > 0 && self.dispatched % every == 0 && !self.figures_only {
+            let since = w.since_start(dispatched);
+            let pf = class == RequestClass::Prefetch;
+            self.requests.push(since, disk, pf, queue_ns, st, wait);
+        }
+        self.dispatched += 1;
+        ds.max_total = ds.max_total.max(queue_ns + service.as_nanos());
+    }
+
+    /// `disk`'s access holds its bus from `now` (it asked and was granted): its command or
+    /// its transfer starts.
+    fn granted(&mut self, disk: usize, now: SimTime, w: &Window, q: &mut EventQueue<Ev>) {
+        let cfg = self.bus.expect("granted a bus without [server.bus]");
+        let ds = &mut self.stations[disk];
+        let b = ds.bus.expect("a station on a bus").0 as usize;
+        let a = ds.on_bus.as_mut().expect("granted a bus to an idle disk");
+        match a.phase {
+            Phase::CommandWait => {
+                a.bus_wait += now.saturating_since(a.since);
+                a.phase = Phase::Command;
+                #[cfg(test)]
+                self.log.push((now, disk, Phase::Command));
+                self.buses[b].command(w);
+                q.schedule(now + cfg.command, Ev::DiskDone(disk as u32));
+            }
+            Phase::DataWait => self.transfer(disk, now, w, q),
+            p => unreachable!("granted a bus in phase {p:?}"),
+        }
+    }
+
+    /// `disk`'s access, positioned and holding its bus, starts its transfer.
+    fn transfer(&mut self, disk: usize, now: SimTime, w: &Window, q: &mut EventQueue<Ev>) {
+        let cfg = self.bus.expect("a transfer without [server.bus]");
+        let ds = &mut self.stations[disk];
+        let b = ds.bus.expect("a station on a bus").0 as usize;
+        let a = ds.on_bus.as_mut().expect("a transfer at an idle disk");
+        let on_bus = cfg.rate.time_for(a.access.bytes);
+        a.transfer = if cfg.buffered {
+            on_bus
+        } else {
+            on_bus.max(a.st.transfer)
+        };
+        a.phase = Phase::Transfer;
+        #[cfg(test)]
+        self.log.push((now, disk, Phase::Transfer));
+        self.buses[b].transfer(a.access.bytes, cfg.rate, now, w);
+        q.schedule(now + a.transfer, Ev::DiskDone(disk as u32));
+    }
+
+    /// The access at `disk` ended a phase at `now` (its `DiskDone`). Without a bus that is
+    /// the access's end; on a bus, the next phase starts, and only the transfer's end ends
+    /// the access. Returns the access that ended, if it did (the disk is idle): its slot, how
+    /// its service split (on a bus: the command in `overhead`, the transfer as it held the
+    /// bus) and its waits for the bus.
+    pub fn finish(
+        &mut self,
+        disk: usize,
+        now: SimTime,
+        w: &Window,
+        q: &mut EventQueue<Ev>,
+    ) -> Option<(u32, ServiceTime, SimDuration)> {
+        let Some(cfg) = self.bus else {
+            let ds = &mut self.stations[disk];
+            let (d, st) = ds.busy.take().expect("DiskDone on an idle disk");
+            ds.busy_level.set(now, 0, w.span);
+            return Some((d, st, SimDuration::ZERO));
+        };
+        let ds = &mut self.stations[disk];
+        let b = ds.bus.expect("a station on a bus").0 as usize;
+        let a = ds.on_bus.as_mut().expect("DiskDone on an idle disk");
+        match a.phase {
+            Phase::Command => {
+                // the disk starts positioning now: the model times the access from here
+                a.st = ds.model.service(&a.access, now);
+                let mut positioning = a.st.overhead + a.st.seek + a.st.rotation;
+                if cfg.buffered {
+                    positioning += a.st.transfer;
+                }
+                a.phase = Phase::Positioning;
+                #[cfg(test)]
+                self.log.push((now, disk, Phase::Positioning));
+                q.schedule(now + positioning, Ev::DiskDone(disk as u32));
+                if cfg.disconnect {
+                    self.release(b, now, w, q);
+                }
+                None
+            }
+            Phase::Positioning => {
+                if !cfg.disconnect {
+                    // it kept the bus
+                    self.transfer(disk, now, w, q);
+                    return None;
+                }
+                a.phase = Phase::DataWait;
+                let (_, pos) = ds.bus.expect("a station on a bus");
+                if self.buses[b].request(disk as u32, pos, now, w) {
+                    self.transfer(disk, now, w, q);
+                }
+                None
+            }
+            Phase::Transfer => {
+                let a = ds.on_bus.take().expect("an access on the bus");
+                let (d, _) = ds.busy.take().expect("DiskDone on an idle disk");
+                ds.busy_level.set(now, 0, w.span);
+                let st = ServiceTime {
+                    overhead: a.st.overhead + cfg.command,
+                    transfer: if cfg.buffered {
+                        a.st.transfer + a.transfer
+                    } else {
+                        a.transfer
+                    },
+                    ..a.st
+                };
+                if a.measured {
+                    self.record(disk, a.since, w, a.class, a.queue_ns, &st, Some(a.bus_wait));
+                }
+                self.release(b, now, w, q);
+                Some((d, st, a.bus_wait))
+            }
+            p => unreachable!("DiskDone while waiting for the bus ({p:?})"),
+        }
+    }
+
+    /// Bus `b`'s holder releases it at `now`; the winner of its arbitration goes on.
+    fn release(&mut self, b: usize, now: SimTime, w: &Window, q: &mut EventQueue<Ev>) {
+        let cfg = self.bus.expect("a bus without [server.bus]");
+        if let Some((disk, waited)) = self.buses[b].release(now, cfg.arbitration, w) {
+            let disk = disk as usize;
+            if let Some(a) = self.stations[disk].on_bus.as_mut() {
+                if a.phase == Phase::DataWait {
+                    a.bus_wait += waited;
+                }
+            }
+            self.granted(disk, now, w, q);
+        }
+    }
+
+    /// The summary's `buses` section and the `buses` table (with `[server.bus]`), the window
+    /// closed at `w1` after `measured` ns; `model` is Wu's eq. 5 for the scenario.
+    pub fn bus_report(
+        &mut self,
+        w1: SimTime,
+        window: (SimTime, SimTime),
+        measured: u64,
+        model: f64,
+    ) -> Option<(BusSummary, Table)> {
+        let cfg = self.bus?;
+        Some(bus::report(
+            &mut self.buses,
+            cfg.rate,
+            model,
+            w1,
+            window,
+            measured,
+        ))
+    }
+
+    /// Buses (0 without `[server.bus]`).
+    pub fn buses(&self) -> usize {
+        self.buses.len()
     }
 
     /// Requests queued at all disks.
@@ -284,7 +557,10 @@ impl Disks {
         measured: u64,
     ) -> (results::Disks, Table, Table) {
         let mut util = Vec::new();
-        let mut rows = DiskRows::default();
+        let mut rows = DiskRows {
+            bus_wait_mean: self.bus.map(|_| Vec::new()),
+            ..DiskRows::default()
+        };
         for (i, d) in self.stations.iter_mut().enumerate() {
             let u = utilization(&mut d.busy_level, w1, window, measured);
             util.push(u);
@@ -306,6 +582,7 @@ impl Disks {
                 seek: self.seek.stat(),
                 rotation: self.rotation.stat(),
                 transfer: self.transfer.stat(),
+                bus_wait: self.bus.map(|_| self.bus_wait.stat()),
                 service: self.service.stat(),
                 total: self.total.stat(),
             },
@@ -328,6 +605,7 @@ struct DiskRows {
     seek_mean: Vec<u64>,
     rotation_mean: Vec<u64>,
     transfer_mean: Vec<u64>,
+    bus_wait_mean: Option<Vec<u64>>,
     max_total: Vec<u64>,
 }
 
@@ -351,11 +629,14 @@ impl DiskRows {
         self.seek_mean.push(m(d.seek_sum));
         self.rotation_mean.push(m(d.rotation_sum));
         self.transfer_mean.push(m(d.transfer_sum));
+        if let Some(v) = &mut self.bus_wait_mean {
+            v.push(m(d.bus_wait_sum));
+        }
         self.max_total.push(d.max_total);
     }
 
     fn table(self) -> Table {
-        Table {
+        let mut t = Table {
             name: "disks".into(),
             columns: vec![
                 ("disk".into(), Column::U64(self.disk)),
@@ -371,7 +652,11 @@ impl DiskRows {
                 ("rotation_mean_ns".into(), Column::U64(self.rotation_mean)),
                 ("transfer_mean_ns".into(), Column::U64(self.transfer_mean)),
             ],
+        };
+        if let Some(v) = self.bus_wait_mean {
+            t.columns.push(("bus_wait_mean_ns".into(), Column::U64(v)));
         }
+        t
     }
 }
 
@@ -387,6 +672,8 @@ struct RequestRows {
     seek: Vec<u64>,
     rotation: Vec<u64>,
     transfer: Vec<u64>,
+    /// With `[server.bus]`.
+    bus_wait: Option<Vec<u64>>,
     total: Vec<u64>,
 }
 
@@ -399,6 +686,7 @@ impl RequestRows {
         prefetch: bool,
         queue: u64,
         st: &ServiceTime,
+        bus_wait: SimDuration,
     ) {
         self.time.push(since_start);
         self.disk.push(disk as u64);
@@ -409,11 +697,14 @@ impl RequestRows {
         self.seek.push(st.seek.as_nanos());
         self.rotation.push(st.rotation.as_nanos());
         self.transfer.push(st.transfer.as_nanos());
-        self.total.push(queue + st.total().as_nanos());
+        if let Some(v) = &mut self.bus_wait {
+            v.push(bus_wait.as_nanos());
+        }
+        self.total.push(queue + (st.total() + bus_wait).as_nanos());
     }
 
     fn table(self) -> Table {
-        Table {
+        let mut t = Table {
             name: "requests".into(),
             columns: vec![
                 ("time_ns".into(), Column::U64(self.time)),
@@ -426,6 +717,296 @@ impl RequestRows {
                 ("transfer_ns".into(), Column::U64(self.transfer)),
                 ("io_time_ns".into(), Column::U64(self.total)),
             ],
+        };
+        if let Some(v) = self.bus_wait {
+            let at = t.columns.len() - 1;
+            t.columns.insert(at, ("bus_wait_ns".into(), Column::U64(v)));
         }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Hand-worked bus timelines: a disk whose every access positions for 10 ms and reads
+    //! its 40 kB off the media in `media` ms, on a 10 MB/s bus (40 kB in 4 ms) with 1 ms
+    //! commands.
+    use super::super::bus::Arbitration;
+    use super::*;
+    use crate::plugin::DiskGeometry;
+    use crate::units::Bandwidth;
+    use std::collections::VecDeque;
+
+    struct Fixed {
+        media: SimDuration,
+    }
+    impl DiskModel for Fixed {
+        fn geometry(&self) -> DiskGeometry {
+            DiskGeometry {
+                capacity_bytes: 1 << 30,
+                cylinders: 1,
+            }
+        }
+        fn cylinder_of(&self, _: u64) -> u32 {
+            0
+        }
+        fn head_cylinder(&self) -> u32 {
+            0
+        }
+        fn service(&mut self, _: &DiskAccess, _: SimTime) -> ServiceTime {
+            ServiceTime {
+                seek: SimDuration::from_millis(10),
+                transfer: self.media,
+                ..ServiceTime::default()
+            }
+        }
+        fn service_bound(&self, _: &DiskAccess) -> SimDuration {
+            SimDuration::from_millis(10) + self.media
+        }
+    }
+
+    #[derive(Default)]
+    struct Fifo(VecDeque<RequestId>);
+    impl DiskScheduler for Fifo {
+        fn enqueue(&mut self, r: QueuedRequest) {
+            self.0.push_back(r.id);
+        }
+        fn dequeue(&mut self, _: &HeadState) -> Option<RequestId> {
+            self.0.pop_front()
+        }
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+    }
+
+    const BYTES: u64 = 40_000;
+
+    /// Phases started: (time in ms, disk, phase).
+    type Timeline = Vec<(f64, usize, Phase)>;
+
+    fn bus(disconnect: bool, buffered: bool, arbitration: Arbitration) -> BusConfig {
+        BusConfig {
+            rate: Bandwidth(80_000_000),
+            command: SimDuration::from_millis(1),
+            disconnect,
+            buffered,
+            arbitration,
+        }
+    }
+
+    fn ms(t: SimTime) -> f64 {
+        t.as_nanos() as f64 / 1e6
+    }
+
+    /// Runs one access per entry of `at` (disk, time in ms) on `disks` disks, `per_bus` to
+    /// a bus; the phases started and each access's (disk, end) in ms.
+    fn run(
+        cfg: Option<BusConfig>,
+        disks: u32,
+        per_bus: u32,
+        media_ms: u64,
+        at: &[(usize, u64)],
+    ) -> (Disks, Timeline, Vec<(usize, f64)>) {
+        let stations = (0..disks)
+            .map(|_| {
+                let m = Fixed {
+                    media: SimDuration::from_millis(media_ms),
+                };
+                DiskStation::new(0, Box::new(m), Box::<Fifo>::default())
+            })
+            .collect();
+        let mut d = Disks::new(stations, "fifo", 1, false);
+        if let Some(c) = cfg {
+            d = d.with_buses(c, disks, per_bus);
+        }
+        let w = Window {
+            span: (SimTime::ZERO, SimTime::ZERO + SimDuration::from_secs(1)),
+            measuring: true,
+        };
+        d.open(SimTime::ZERO);
+        let mut q = EventQueue::new();
+        let mut reqs = Arena::new();
+        let mut faults = Faults::default();
+        for &(disk, t) in at {
+            q.schedule(
+                SimTime::ZERO + SimDuration::from_millis(t),
+                Ev::Trace(disk as u32),
+            );
+        }
+        let mut ended = Vec::new();
+        while let Some((now, ev)) = q.pop() {
+            match ev {
+                Ev::Trace(disk) => {
+                    let r = reqs.put(DReq {
+                        page: 0,
+                        node: 0,
+                        disk,
+                        class: RequestClass::Demand,
+                        enqueued: now,
+                        offset: 0,
+                        bytes: BYTES,
+                        queued: false,
+                        deadline: None,
+                        terminal: 0,
+                        lead: crate::system::ondemand::event::NONE,
+                        left: 1,
+                        owner: crate::system::ondemand::event::NONE,
+                    });
+                    let disk = d.enqueue(r, &mut reqs, now);
+                    d.start(disk, now, &w, &mut reqs, &mut faults, &mut q);
+                }
+                Ev::DiskDone(disk) => {
+                    let disk = disk as usize;
+                    if let Some((r, _, _)) = d.finish(disk, now, &w, &mut q) {
+                        reqs.release(r);
+                        ended.push((disk, ms(now)));
+                        d.start(disk, now, &w, &mut reqs, &mut faults, &mut q);
+                    }
+                }
+                e => unreachable!("{e:?}"),
+            }
+        }
+        assert!(!faults.any());
+        let log = d.log.iter().map(|&(t, disk, p)| (ms(t), disk, p)).collect();
+        (d, log, ended)
+    }
+
+    fn transfers(log: &[(f64, usize, Phase)]) -> Vec<(usize, f64)> {
+        log.iter()
+            .filter(|x| x.2 == Phase::Transfer)
+            .map(|&(t, disk, _)| (disk, t))
+            .collect()
+    }
+
+    #[test]
+    fn without_a_bus_an_access_takes_the_models_time() {
+        let (_, log, ended) = run(None, 2, 2, 4, &[(0, 0), (1, 0)]);
+        assert!(log.is_empty());
+        assert_eq!(ended, vec![(0, 14.0), (1, 14.0)]);
+    }
+
+    #[test]
+    fn two_disks_on_one_bus_never_transfer_at_once() {
+        let c = bus(true, false, Arbitration::Priority);
+        // disk 0: command 0-1, positions 1-11, transfers 11-15. disk 1: waits 0-1 for the
+        // bus, command 1-2, positions 2-12 while disk 0 positions too, waits 12-15 for the
+        // bus disk 0 transfers on, transfers 15-19
+        let (mut d, log, ended) = run(Some(c), 2, 2, 4, &[(0, 0), (1, 0)]);
+        assert_eq!(transfers(&log), vec![(0, 11.0), (1, 15.0)]);
+        assert_eq!(ended, vec![(0, 15.0), (1, 19.0)]);
+        // on two buses they overlap: both transfer 11-15 and 12-16
+        let (_, log2, ended2) = run(Some(c), 2, 1, 4, &[(0, 0), (1, 0)]);
+        assert_eq!(transfers(&log2), vec![(0, 11.0), (1, 11.0)]);
+        assert_eq!(ended2, vec![(0, 15.0), (1, 15.0)]);
+        // the parts: disk 1 waited 1 ms for its command and 3 ms to reconnect
+        let (s, ..) = d.report(
+            SimTime::ZERO + SimDuration::from_secs(1),
+            d_window(),
+            1e9 as u64,
+        );
+        let wait = s.io_time.bus_wait.expect("a bus wait part");
+        assert_eq!(
+            (wait.count, wait.mean_ns, wait.max_ns),
+            (2, 2_000_000, 4_000_000)
+        );
+        // service 15 and 19 ms = overhead 1 + seek 10 + transfer 4 + bus wait 0 or 4
+        assert_eq!(s.io_time.service.mean_ns, 17_000_000);
+        assert_eq!(s.io_time.overhead.mean_ns, 1_000_000);
+        assert_eq!(s.io_time.transfer.mean_ns, 4_000_000);
+        // the bus was held 0-2 (commands) and 11-19 (transfers): 10 ms of 19
+        let (b, t) = d
+            .bus_report(at_ms(19), (SimTime::ZERO, at_ms(19)), 19_000_000, 0.0)
+            .unwrap();
+        assert!((b.utilization_mean_ratio - 10.0 / 19.0).abs() < 1e-12);
+        assert!((b.bandwidth_mean_ratio - 8.0 / 19.0).abs() < 1e-12);
+        assert_eq!(
+            (b.count, b.commands, b.transfers, b.bytes),
+            (1, 2, 2, 2 * BYTES)
+        );
+        assert_eq!(t.name, "buses");
+    }
+
+    fn at_ms(t: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_millis(t)
+    }
+
+    fn d_window() -> (SimTime, SimTime) {
+        (SimTime::ZERO, SimTime::ZERO + SimDuration::from_secs(1))
+    }
+
+    #[test]
+    fn a_disconnecting_disk_frees_the_bus_while_it_positions_and_one_that_does_not_keeps_it() {
+        let on = bus(true, false, Arbitration::Priority);
+        let (_, log, _) = run(Some(on), 2, 2, 4, &[(0, 0), (1, 0)]);
+        let commands: Vec<_> = log.iter().filter(|x| x.2 == Phase::Command).collect();
+        // disk 1's command goes while disk 0 positions
+        assert_eq!(
+            commands,
+            vec![&(0.0, 0, Phase::Command), &(1.0, 1, Phase::Command)]
+        );
+        // without disconnect disk 0 holds the bus 0-15 (command, positioning, transfer), so
+        // disk 1's command waits until 15: positions 16-26, transfers 26-30
+        let off = bus(false, false, Arbitration::Priority);
+        let (_, log, ended) = run(Some(off), 2, 2, 4, &[(0, 0), (1, 0)]);
+        let commands: Vec<_> = log.iter().filter(|x| x.2 == Phase::Command).collect();
+        assert_eq!(
+            commands,
+            vec![&(0.0, 0, Phase::Command), &(15.0, 1, Phase::Command)]
+        );
+        assert_eq!(ended, vec![(0, 15.0), (1, 30.0)]);
+    }
+
+    #[test]
+    fn arbitration_by_scsi_priority_or_in_order() {
+        // three disks: commands 0-1, 1-2, 2-3; positioned at 11, 12, 13; disk 0 transfers
+        // 11-15 while 1 and 2 wait; then priority gives the bus to disk 2 (the higher ID),
+        // fifo to disk 1 (which asked first)
+        let p = bus(true, false, Arbitration::Priority);
+        let (_, log, _) = run(Some(p), 3, 3, 4, &[(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(transfers(&log), vec![(0, 11.0), (2, 15.0), (1, 19.0)]);
+        let f = bus(true, false, Arbitration::Fifo);
+        let (_, log, _) = run(Some(f), 3, 3, 4, &[(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(transfers(&log), vec![(0, 11.0), (1, 15.0), (2, 19.0)]);
+        // the host's command wins over a waiting reconnection: disk 1 asks for its command
+        // at 12 while disk 0 transfers (11-15) and disk 2 waits to reconnect (since 13)
+        let (_, log, _) = run(Some(p), 3, 3, 4, &[(0, 0), (2, 2), (1, 12)]);
+        let after: Vec<_> = log.iter().filter(|x| x.0 >= 15.0).take(2).collect();
+        assert_eq!(
+            after,
+            vec![&(15.0, 1, Phase::Command), &(16.0, 1, Phase::Positioning)]
+        );
+        assert_eq!(transfers(&log)[1], (2, 16.0));
+    }
+
+    #[test]
+    fn a_transfer_runs_at_the_slower_of_media_and_bus_unless_buffered() {
+        // media 8 ms for 40 kB (5 MB/s) against 4 ms on the bus
+        let u = bus(true, false, Arbitration::Priority);
+        let (_, log, ended) = run(Some(u), 2, 2, 8, &[(0, 0), (1, 0)]);
+        assert_eq!(transfers(&log), vec![(0, 11.0), (1, 19.0)]);
+        assert_eq!(ended, vec![(0, 19.0), (1, 27.0)]);
+        // buffered: the media read is off the bus (1-19, 2-20), then 4 ms bursts
+        let b = bus(true, true, Arbitration::Priority);
+        let (_, log, ended) = run(Some(b), 2, 2, 8, &[(0, 0), (1, 0)]);
+        assert_eq!(transfers(&log), vec![(0, 19.0), (1, 23.0)]);
+        assert_eq!(ended, vec![(0, 23.0), (1, 27.0)]);
+    }
+
+    #[test]
+    fn pappas_two_controllers_of_two_disks() {
+        // 4 disks, 2 per bus: disks 0 and 1 share bus 0, disks 2 and 3 bus 1
+        let c = bus(true, false, Arbitration::Priority);
+        let (d, log, ended) = run(Some(c), 4, 2, 4, &[(0, 0), (1, 0), (2, 0), (3, 0)]);
+        assert_eq!(d.buses(), 2);
+        let on: Vec<_> = d.stations.iter().map(|s| s.bus).collect();
+        assert_eq!(
+            on,
+            vec![Some((0, 0)), Some((0, 1)), Some((1, 0)), Some((1, 1))]
+        );
+        assert_eq!(
+            transfers(&log),
+            vec![(0, 11.0), (2, 11.0), (1, 15.0), (3, 15.0)]
+        );
+        assert_eq!(ended, vec![(0, 15.0), (2, 15.0), (1, 19.0), (3, 19.0)]);
     }
 }

@@ -23,6 +23,7 @@
 
 use super::admission::AdmissionControl;
 use super::delays::Delays;
+use super::bus::BusConfig;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
@@ -229,11 +230,14 @@ impl<'a> Engine<'a> {
             },
             terms,
             nodes,
-            disks: Disks::new(
-                stations,
-                p.scheduler.name,
-                f.run.request_sample_every,
-                opts.search_figures_only,
+            disks: with_buses(
+                Disks::new(
+                    stations,
+                    p.scheduler.name,
+                    f.run.request_sample_every,
+                    opts.search_figures_only,
+                ),
+                s,
             ),
             net: Network::new(
                 interconnect,
@@ -445,7 +449,7 @@ impl<'a> Engine<'a> {
             Lookup::Join => {}
             Lookup::Miss(page) => {
                 let loc = self.layout.locate(req.block);
-                let d = self.reqs.disk.put(DReq {
+                let dr = DReq {
                     page,
                     node: req.node,
                     disk: loc.disk.0,
@@ -457,8 +461,10 @@ impl<'a> Engine<'a> {
                     deadline: Some(req.deadline),
                     terminal: req.terminal,
                     owner: r,
-                });
-                self.cpu_push(n, CpuJob::StartIo(d));
+                    lead: NONE,
+                    left: 1,
+                };
+                self.start_io(dr, req.block);
             }
             Lookup::NoPage => return,
         }
@@ -513,6 +519,47 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Disk access `dr` of `block` goes to its node's CPU: the whole block, or with
+    /// fine-grained striping ([`Layout::pieces`]) one access per piece, issued together; the
+    /// first counts for the block (`left`: pieces not yet read).
+    fn start_io(&mut self, mut dr: DReq, block: crate::ids::BlockId) {
+        let n = dr.node as usize;
+        let k = u64::from(self.layout.pieces().max(1)).min(dr.bytes.max(1));
+        if k == 1 {
+            let d = self.reqs.disk.put(dr);
+            self.cpu_push(n, CpuJob::StartIo(d));
+            return;
+        }
+        let (bytes, extra) = (dr.bytes / k, dr.bytes % k);
+        let share = |i: u64| bytes + u64::from(i < extra);
+        dr.bytes = share(0);
+        dr.left = k as u32;
+        let lead = self.reqs.disk.put(dr);
+        self.cpu_push(n, CpuJob::StartIo(lead));
+        for i in 1..k {
+            let loc = self.layout.locate_piece(block, i as u32);
+            if loc.disk.index() >= self.disks.len() || loc.node.0 != dr.node {
+                let msg = format!(
+                    "put piece {i} of {block:?} on disk {} of node {}, not a disk of the \
+                     block's node {}",
+                    loc.disk, loc.node, dr.node
+                );
+                self.faults
+                    .plugin("layout", self.layout_name, self.q.now(), msg);
+                return;
+            }
+            let d = self.reqs.disk.put(DReq {
+                disk: loc.disk.0,
+                offset: loc.offset,
+                bytes: share(i),
+                lead,
+                left: 0,
+                ..dr
+            });
+            self.cpu_push(n, CpuJob::StartIo(d));
+        }
+    }
+
     fn disk_enqueue(&mut self, d: u32) {
         let now = self.q.now();
         let disk = self.disks.enqueue(d, &mut self.reqs.disk, now);
@@ -521,28 +568,48 @@ impl<'a> Engine<'a> {
 
     fn disk_start(&mut self, disk: usize) {
         let now = self.q.now();
-        if let Some(at) = self.disks.start(
+        self.disks.start(
             disk,
             now,
             &self.period.w,
             &mut self.reqs.disk,
             &mut self.faults,
-        ) {
-            self.q.schedule(at, Ev::DiskDone(disk as u32));
-        }
+            &mut self.q,
+        );
     }
 
     fn disk_done(&mut self, disk: usize) {
         let now = self.q.now();
-        let (d, st) = self.disks.finish(disk, now, &self.period.w);
-        let dr = self.reqs.disk.slots[d as usize];
-        self.reqs.disk.release(d);
+        // on a bus, an access ends only with its transfer
+        let Some((d, st, bus_wait)) = self.disks.finish(disk, now, &self.period.w, &mut self.q)
+        else {
+            return;
+        };
+        // the access (or the piece) that ended: with pieces, the last to end times the block
+        let ended = self.reqs.disk.slots[d as usize];
+        // a piece of a block (fine-grained striping) counts for its block's first piece
+        let lead = match self.reqs.disk.slots[d as usize].lead {
+            NONE => d,
+            l => {
+                self.reqs.disk.release(d);
+                l
+            }
+        };
+        let first = &mut self.reqs.disk.slots[lead as usize];
+        first.left -= 1;
+        if first.left > 0 {
+            self.disk_start(disk);
+            return;
+        }
+        let dr = *first;
+        self.reqs.disk.release(lead);
         if dr.owner != NONE {
-            // the read whose miss made this access: its disk components
+            // the read whose miss made this access: its disk components (a wait for a bus
+            // is left in N_Q with the rest of the round trip)
             let queued = now
-                .saturating_since(dr.enqueued)
+                .saturating_since(ended.enqueued)
                 .as_nanos()
-                .saturating_sub(st.total().as_nanos());
+                .saturating_sub(st.total().as_nanos() + bus_wait.as_nanos());
             let owner = self.reqs.read_mut(dr.owner);
             owner.own_io = true;
             owner.io = [
@@ -552,6 +619,8 @@ impl<'a> Engine<'a> {
                 st.transfer.as_nanos(),
             ];
         }
+        // the disk the block was issued at (where a prefetch counts)
+        let issued = dr.disk as usize;
         let n = dr.node as usize;
         let p = dr.page;
         let mut w = self.nodes.page_read(n, p);
@@ -565,11 +634,11 @@ impl<'a> Engine<'a> {
             self.release_page(n, p);
         }
         if dr.class == RequestClass::Prefetch {
-            self.prefetch.completed(disk);
+            self.prefetch.completed(issued);
         }
         self.disk_start(disk);
         if dr.class == RequestClass::Prefetch {
-            self.prefetch_poll(disk);
+            self.prefetch_poll(issued);
         }
     }
 
@@ -644,7 +713,7 @@ impl<'a> Engine<'a> {
                         return;
                     };
                     let bytes = self.block_len(c.block.video.0, c.block.index);
-                    let d = self.reqs.disk.put(DReq {
+                    let dr = DReq {
                         page,
                         node: n as u32,
                         disk: loc.disk.0,
@@ -656,9 +725,11 @@ impl<'a> Engine<'a> {
                         deadline: c.deadline,
                         terminal: c.terminal.0,
                         owner: NONE,
-                    });
+                        lead: NONE,
+                        left: 1,
+                    };
                     self.prefetch.issued(loc.disk.index());
-                    self.cpu_push(n, CpuJob::StartIo(d));
+                    self.start_io(dr, c.block);
                 }
             }
         }
@@ -716,6 +787,9 @@ impl<'a> Engine<'a> {
         let (glitches, startup_latency, videos_started, events_ignored, term_table) =
             self.terms.report(w0, w.measuring);
         let (disks, disk_table, request_table) = self.disks.report(w1, window, measured);
+        let buses = self
+            .disks
+            .bus_report(w1, window, measured, self.bus_model());
         let (cpu, buffer_pool, node_table) = self.nodes.report(w1, window, measured);
         let network = self.net.report(w1, window, measured);
         let admission = self.admission.report(w1, window, measured);
@@ -775,6 +849,7 @@ impl<'a> Engine<'a> {
             network: network.as_ref().map(|(s, _)| s.clone()),
             admission,
             request_delays: delays.as_ref().map(|(s, _)| s.clone()),
+            buses: buses.as_ref().map(|(s, _)| s.clone()),
         };
         let mut tables = vec![
             disk_table,
@@ -789,7 +864,41 @@ impl<'a> Engine<'a> {
         if let Some((_, t)) = delays {
             tables.push(t);
         }
+        if let Some((_, t)) = buses {
+            tables.push(t);
+        }
         RunResults { summary, tables }
+    }
+
+    /// Wu's eq. 5 for this scenario: μ = n·a / r_bus per bus, the terminals' bit rate spread
+    /// over the buses (0 without buses).
+    fn bus_model(&self) -> f64 {
+        let f = &self.scenario.file;
+        match &f.server.bus {
+            Some(b) if self.disks.buses() > 0 => {
+                f64::from(f.terminals.count) * f.videos.bit_rate.0 as f64
+                    / (b.rate.0 as f64 * self.disks.buses() as f64)
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// The disks on the scenario's SCSI buses (`[server.bus]`), if it has any.
+fn with_buses(disks: Disks, s: &super::spec::ServerSection) -> Disks {
+    match &s.bus {
+        None => disks,
+        Some(b) => disks.with_buses(
+            BusConfig {
+                rate: b.rate,
+                command: b.command.sim(),
+                disconnect: b.disconnect,
+                buffered: b.buffered,
+                arbitration: b.arbitration,
+            },
+            s.disks_per_node,
+            b.disks_per_bus.unwrap_or(s.disks_per_node),
+        ),
     }
 }
 

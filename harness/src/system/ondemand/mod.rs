@@ -19,6 +19,7 @@
 
 mod admission;
 mod block_set;
+mod bus;
 pub mod calibrate;
 pub mod delays;
 mod disk;

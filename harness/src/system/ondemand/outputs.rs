@@ -101,13 +101,17 @@ pub fn summary_table(s: &Summary) -> String {
         (
             "I/O time".into(),
             format!(
-                "mean {} = queue {} + seek {} + rotation {} + transfer {} + overhead {}",
+                "mean {} = queue {} + seek {} + rotation {} + transfer {} + overhead {}{}",
                 ms(io.total.mean_ns),
                 ms(io.queue.mean_ns),
                 ms(io.seek.mean_ns),
                 ms(io.rotation.mean_ns),
                 ms(io.transfer.mean_ns),
-                ms(io.overhead.mean_ns)
+                ms(io.overhead.mean_ns),
+                match &io.bus_wait {
+                    Some(w) => format!(" + bus wait {}", ms(w.mean_ns)),
+                    None => String::new(),
+                }
             ),
         ),
         (
@@ -143,6 +147,20 @@ pub fn summary_table(s: &Summary) -> String {
         ),
     ];
     let mut rows = rows;
+    if let Some(b) = &s.buses {
+        rows.push((
+            "bus utilization".into(),
+            format!(
+                "mean {}, max {} held; bandwidth used mean {}, max {} (eq. 5: {}); {} buses",
+                pct(b.utilization_mean_ratio),
+                pct(b.utilization_max_ratio),
+                pct(b.bandwidth_mean_ratio),
+                pct(b.bandwidth_max_ratio),
+                pct(b.model_eq5_ratio),
+                b.count
+            ),
+        ));
+    }
     if let Some(x) = &s.search {
         let gib = |b: u64| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64);
         rows.push((

@@ -55,6 +55,12 @@ pub(super) struct DReq {
     pub terminal: u32,
     /// The terminal read whose miss made it ([`NONE`] for read-ahead).
     pub owner: u32,
+    /// With fine-grained striping ([`Layout::pieces`](crate::plugin::Layout::pieces)), the
+    /// slot of the block's first piece, which counts for the block; [`NONE`] for that first
+    /// piece and for a whole block.
+    pub lead: u32,
+    /// On a block's first piece (or a whole block): its pieces not yet read.
+    pub left: u32,
 }
 
 /// A free list over a vector of slots.

@@ -53,6 +53,14 @@ impl DurStat {
             self.hist.value_at_quantile(q).min(self.max)
         }
     }
+    /// Adds every sample of `other`.
+    pub fn merge(&mut self, other: &DurStat) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.max = self.max.max(other.max);
+        // auto-resizing histograms of the same precision: adding never fails
+        let _ = self.hist.add(&other.hist);
+    }
     pub fn stat(&self) -> Stat {
         if self.count == 0 {
             return Stat::default();
