@@ -10,9 +10,9 @@ use proptest::prelude::*;
 use std::path::Path;
 use vodbench_harness::plugin::Kind;
 use vodbench_harness::system::ondemand::runner;
-use vodbench_harness::system::ondemand::spec::Scenario;
+use vodbench_harness::system::ondemand::spec::{RoundIssue, RoundsSection, Scenario};
 use vodbench_harness::system::ondemand::video::VideoLibrary;
-use vodbench_harness::units::Bytes;
+use vodbench_harness::units::{Bytes, Duration};
 
 #[allow(clippy::too_many_arguments)]
 fn scenario_text(
@@ -143,7 +143,7 @@ struct Interactive {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn issue2_bytes_and_requests_are_conserved(
@@ -164,6 +164,11 @@ proptest! {
         every in 2u32..10,
         piggyback_s in prop::sample::select(vec![0u32, 0, 5, 20]),
         most_popular in 1u32..7,
+        // `[terminals.rounds]`: blocks per round (0: none), and eager or a lead in ms
+        round in prop::sample::select(vec![0u32, 0, 2, 4]),
+        lead_ms in prop::sample::select(vec![0u64, 0, 1, 200]),
+        // interface nodes the terminals' messages pass through (0: none)
+        interfaces in 0u32..3,
     ) {
         let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
         let plugins = Plugins(vec![
@@ -186,7 +191,18 @@ proptest! {
         let need = VideoLibrary::with_search_versions(&s.file.videos, s.file.seed, versions)
             .memory_needed(stripe)
             .bytes;
-        s.file.terminals.memory = Bytes(need + stripe * u64::from(term_blocks_x2 - 2) / 2);
+        // reading in rounds, room for the rest of a round beside the frame
+        let set = u64::from(round.max(1));
+        s.file.terminals.memory =
+            Bytes(need + (set - 1) * stripe + stripe * u64::from(term_blocks_x2 - 2) / 2);
+        s.file.server.interface_nodes = interfaces;
+        if round > 0 {
+            s.file.terminals.rounds = Some(RoundsSection {
+                blocks: round,
+                issue: if lead_ms > 0 { RoundIssue::Latest } else { RoundIssue::Eager },
+                lead: (lead_ms > 0).then_some(Duration(lead_ms * 1_000_000)),
+            });
+        }
         let (results, _) = runner::run(&s, &mut |_, _| {}).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(results.summary.measured_ns > 0 && results.summary.conservation.requests_issued > 0);
         let c = &results.summary.conservation;

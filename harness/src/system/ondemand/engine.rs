@@ -22,8 +22,8 @@
 //! event per frame.
 
 use super::admission::AdmissionControl;
-use super::delays::Delays;
 use super::bus::BusConfig;
+use super::delays::Delays;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
@@ -909,22 +909,39 @@ fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), 
     let f = &scenario.file;
     let block = f.server.stripe.0;
     let need = lib.memory_needed(block);
+    // reading in rounds, the set holding the frame's last block may reach `blocks - 1`
+    // blocks past it, and it is asked for only when all of it fits beside the frame
+    let set = f
+        .terminals
+        .rounds
+        .as_ref()
+        .map_or(1, |r| u64::from(r.blocks));
+    let needed = need.bytes.saturating_add((set - 1).saturating_mul(block));
     let memory = f.terminals.memory.0;
-    if memory >= need.bytes {
+    if memory >= needed {
         return Ok(());
     }
     let size = crate::units::fmt_bytes;
+    let rounds = if set > 1 {
+        format!(
+            ", and reading {set} blocks a round (terminals.rounds.blocks) the {} more blocks \
+             of the round that block may open: {needed} bytes",
+            set - 1
+        )
+    } else {
+        String::new()
+    };
     let message = format!(
         "{} cannot display frame {} of video {}: a terminal must hold that frame's {} bytes \
-         together with the rest of the {} stripe blocks it spans, {} bytes in all; must be at \
-         least {} bytes for these videos and this stripe (or choose a smaller stripe)",
+         together with the rest of the {} stripe blocks it spans, {} bytes in all{rounds}; must \
+         be at least {needed} bytes for these videos and this stripe (or choose a smaller \
+         stripe)",
         size(memory),
         need.frame,
         need.video,
         need.frame_bytes,
         size(block),
         need.bytes,
-        need.bytes
     );
     Err(scenario.source.at("terminals.memory", message))
 }
