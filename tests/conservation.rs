@@ -10,9 +10,11 @@ use proptest::prelude::*;
 use std::path::Path;
 use vodbench_harness::plugin::Kind;
 use vodbench_harness::system::ondemand::runner;
-use vodbench_harness::system::ondemand::spec::{RoundIssue, RoundsSection, Scenario};
+use vodbench_harness::system::ondemand::spec::{
+    InterfaceCpuSection, RoundIssue, RoundsSection, Scenario,
+};
 use vodbench_harness::system::ondemand::video::VideoLibrary;
-use vodbench_harness::units::{Bytes, Duration};
+use vodbench_harness::units::{Bandwidth, Bytes, Duration};
 
 #[allow(clippy::too_many_arguments)]
 fn scenario_text(
@@ -169,6 +171,8 @@ proptest! {
         lead_ms in prop::sample::select(vec![0u64, 0, 1, 200]),
         // interface nodes the terminals' messages pass through (0: none)
         interfaces in 0u32..3,
+        // their CPUs' cost per message in µs (0: not modelled)
+        iface_us in prop::sample::select(vec![0u64, 0, 30, 2000]),
     ) {
         let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
         let plugins = Plugins(vec![
@@ -196,6 +200,13 @@ proptest! {
         s.file.terminals.memory =
             Bytes(need + (set - 1) * stripe + stripe * u64::from(term_blocks_x2 - 2) / 2);
         s.file.server.interface_nodes = interfaces;
+        if interfaces > 0 && iface_us > 0 {
+            s.file.server.interface_cpu = Some(InterfaceCpuSection {
+                send: Duration(iface_us * 1000),
+                receive: Duration(iface_us * 1000),
+                copy_rate: Some(Bandwidth(800_000_000)),
+            });
+        }
         if round > 0 {
             s.file.terminals.rounds = Some(RoundsSection {
                 blocks: round,

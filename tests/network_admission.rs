@@ -414,3 +414,94 @@ fn issue30_interface_nodes_carry_their_streams_messages() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("server.interface_nodes"), "{err}");
 }
+
+/// Issue 30, item 1: the interface nodes' CPUs (`[server.interface_cpu]`). Every request an
+/// interface node sends and every fragment it receives is a job of its CPU, one at a time:
+/// the CPUs' busy fraction is what their jobs cost over the period, by hand, and their
+/// queueing lengthens the round trip (N_Q) where the same costs as latencies do not queue; a
+/// table without interface nodes, or a copy rate of 0, is refused at its key.
+#[test]
+fn issue30_interface_cpus_queue_their_streams_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |name: &str, cpu: &str| {
+        let p = scenario(tmp.path(), name, 2, "");
+        let t = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace(
+                "nodes = 2\n",
+                &format!("nodes = 2\ninterface_nodes = 1\n{cpu}"),
+            )
+            .replace(
+                "duration = \"2min\"",
+                "duration = \"2min\"\nrequest_delays = true",
+            )
+            .replace(
+                "[disk.model]",
+                "[server.network]\nname = \"ports\"\nbandwidth = \"100MB/s\"\n\n[disk.model]",
+            );
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let table = |send: &str, receive: &str| {
+        format!(
+            "\n[server.interface_cpu]\nsend = \"{send}\"\nreceive = \"{receive}\"\n\
+             copy_rate = \"40MB/s\"\n"
+        )
+    };
+    // the interface table must come after [server]'s own keys: put it before [server.network]
+    let place = |p: std::path::PathBuf, cpu: &str| {
+        let t = std::fs::read_to_string(&p).unwrap();
+        let t = t.replace("[server.network]", &format!("{cpu}\n[server.network]"));
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let (plain, _, _) = run(tmp.path(), &with("plain", ""));
+    let (cpu, _, _) = run(tmp.path(), &place(with("cpu", ""), &table("2ms", "3ms")));
+    let n = &cpu["network"];
+    let u = n["interface_cpu_utilization_mean_ratio"].as_f64().unwrap();
+    assert_eq!(
+        n["interface_cpu_utilization_max_ratio"].as_f64().unwrap(),
+        u
+    );
+    assert!(plain["network"]["interface_cpu_utilization_mean_ratio"].is_null());
+    // by hand: each fragment (the stripe, 256 KiB) costs 3 ms + 262,144 B at 40 MB/s and each
+    // request 2 ms, over the two minutes measured
+    let fragments = cpu["request_delays"]["requests"].as_f64().unwrap()
+        + cpu["request_delays"]["other_requests"].as_f64().unwrap();
+    let busy = fragments * (0.002 + 0.003 + 262_144.0 / 40e6);
+    let expected = busy / 120.0;
+    assert!(
+        (u - expected).abs() < 0.02 + 0.05 * expected,
+        "utilization {u} vs {expected} by hand ({fragments} fragments)"
+    );
+    // queued CPU work lengthens the round trip's remainder
+    let nq = |s: &Value| s["request_delays"]["n_q"]["mean_ns"].as_u64().unwrap();
+    assert!(
+        nq(&cpu) > nq(&plain) + 5_000_000,
+        "{} vs {}",
+        nq(&cpu),
+        nq(&plain)
+    );
+    // refused: without interface nodes, and a copy rate of 0
+    let p = scenario(tmp.path(), "none", 2, "");
+    let t = std::fs::read_to_string(&p).unwrap().replace(
+        "[disk.model]",
+        "[server.interface_cpu]\nsend = \"1ms\"\n\n[disk.model]",
+    );
+    std::fs::write(&p, t).unwrap();
+    let o = vodbench(&["check", p.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("server.interface_cpu") && err.contains("interface_nodes"),
+        "{err}"
+    );
+    let p = place(
+        with("zero", ""),
+        "\n[server.interface_cpu]\ncopy_rate = 0\n",
+    );
+    let o = vodbench(&["check", p.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("server.interface_cpu.copy_rate"), "{err}");
+}

@@ -343,6 +343,12 @@ pub struct NetworkSummary {
     pub utilization_max_ratio: f64,
     /// The busiest link's name.
     pub busiest_link: String,
+    /// Mean busy fraction of the interface nodes' CPUs (`[server.interface_cpu]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface_cpu_utilization_mean_ratio: Option<f64>,
+    /// Busy fraction of the busiest interface node's CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface_cpu_utilization_max_ratio: Option<f64>,
 }
 
 /// Admission control over the measured period.

@@ -27,6 +27,7 @@ use super::delays::Delays;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
+use super::interface_cpu::{IfaceJob, InterfaceCpus};
 use super::measure::{Period, Sample, Series, Window};
 use super::network::Network;
 use super::node::{CpuJob, Lookup, Node, Nodes};
@@ -66,6 +67,8 @@ struct Engine<'a> {
     prefetch: Prefetching,
     admission: AdmissionControl,
     delays: Delays,
+    /// The interface nodes' CPUs (`[server.interface_cpu]`).
+    iface_cpu: Option<InterfaceCpus>,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -253,6 +256,14 @@ impl<'a> Engine<'a> {
                 f.terminals.count,
             ),
             delays: Delays::new(f.run.request_delays),
+            iface_cpu: s.interface_cpu.as_ref().map(|c| {
+                InterfaceCpus::new(
+                    s.interface_nodes,
+                    c.send.sim(),
+                    c.receive.sim(),
+                    c.copy_rate,
+                )
+            }),
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -280,6 +291,7 @@ impl<'a> Engine<'a> {
             layout,
             layout_name,
             faults,
+            iface_cpu,
             ..
         } = self;
         (
@@ -295,6 +307,7 @@ impl<'a> Engine<'a> {
                 layout: &**layout,
                 layout_name,
                 faults,
+                iface_cpu,
             },
         )
     }
@@ -362,6 +375,7 @@ impl<'a> Engine<'a> {
                 Ev::CpuDone(n) => self.cpu_done(n as usize),
                 Ev::DiskDone(d) => self.disk_done(d as usize),
                 Ev::Arrive(r) => self.arrive(r),
+                Ev::IfaceDone(i) => self.iface_done(i as usize),
                 Ev::Wake(t, g) => {
                     let (terms, mut p) = self.split();
                     terms.woken(t as usize, g, &mut p);
@@ -659,17 +673,64 @@ impl<'a> Engine<'a> {
 
     /// Data for read `r` reached its terminal: the node is done with the page, the
     /// terminal takes the data.
+    /// With interface CPUs, the fragment waits for its interface node's CPU to receive it
+    /// (the node's page is released now, the bytes stay in transit until then).
     fn arrive(&mut self, r: u32) {
         let req = *self.reqs.read(r);
         if self.nodes.unpin(req.node as usize, req.page) {
             self.release_page(req.node as usize, req.page);
         }
+        if let Some(cpus) = self.iface_cpu.as_mut() {
+            let i = self.net.interface_of(req.terminal);
+            let now = self.q.now();
+            if let Some(at) = cpus.push(i, IfaceJob::Receive(r, req.bytes), now, &self.period.w) {
+                self.q.schedule(at, Ev::IfaceDone(i as u32));
+            }
+            return;
+        }
+        self.deliver(r);
+    }
+
+    /// Read `r`'s data reaches its terminal.
+    fn deliver(&mut self, r: u32) {
+        let req = *self.reqs.read(r);
         self.reqs.reads.release(r);
         self.net.in_transit_bytes -= req.bytes;
         self.delays
             .arrived(&req, self.q.now(), self.period.w.measuring);
         let (terms, mut p) = self.split();
         terms.arrive(&req, &mut p);
+    }
+
+    /// Interface node `i`'s CPU finished a job: a request goes into the network, or a
+    /// fragment reaches its stream; the CPU starts its next job.
+    fn iface_done(&mut self, i: usize) {
+        let now = self.q.now();
+        let cpus = self
+            .iface_cpu
+            .as_mut()
+            .expect("IfaceDone without interface CPUs");
+        let job = cpus.done(i, now, &self.period.w);
+        if let Some(at) = cpus.kick(i, now, &self.period.w) {
+            self.q.schedule(at, Ev::IfaceDone(i as u32));
+        }
+        match job {
+            IfaceJob::Send(r) => {
+                let req = *self.reqs.read(r);
+                let from = self.net.terminal_endpoint(req.terminal);
+                let unloaded = self.net.send(
+                    from,
+                    Endpoint::Node(NodeId(req.node)),
+                    self.terms.request_bytes(),
+                    Ev::ReqAtNode(r),
+                    &mut self.q,
+                    &self.period.w,
+                    &mut self.faults,
+                );
+                self.reqs.read_mut(r).net_unloaded += unloaded;
+            }
+            IfaceJob::Receive(r, _) => self.deliver(r),
+        }
     }
 
     /// Asks the prefetcher what to read at `disk` until it has nothing more for now.
@@ -791,7 +852,12 @@ impl<'a> Engine<'a> {
             .disks
             .bus_report(w1, window, measured, self.bus_model());
         let (cpu, buffer_pool, node_table) = self.nodes.report(w1, window, measured);
-        let network = self.net.report(w1, window, measured);
+        let mut network = self.net.report(w1, window, measured);
+        if let (Some(cpus), Some((n, _))) = (self.iface_cpu.as_mut(), network.as_mut()) {
+            let (mean, max) = cpus.report(w1, window, measured);
+            n.interface_cpu_utilization_mean_ratio = Some(mean);
+            n.interface_cpu_utilization_max_ratio = Some(max);
+        }
         let admission = self.admission.report(w1, window, measured);
         let delays = self.delays.report();
         let live = self.reqs.reads.live();

@@ -29,6 +29,8 @@ pub(super) enum Ev {
     NetAcquire(u32),
     /// A network message has held its whole path long enough: it releases the links.
     NetRelease(u32),
+    /// An interface node's CPU finished its job.
+    IfaceDone(u32),
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

@@ -27,6 +27,7 @@ mod engine;
 mod error;
 mod event;
 pub mod hold;
+mod interface_cpu;
 mod measure;
 pub mod memory;
 mod network;

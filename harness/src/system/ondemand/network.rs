@@ -130,6 +130,13 @@ impl Network {
         }
     }
 
+    /// The interface node terminal `t` reaches the network through (0 without interface
+    /// nodes).
+    #[inline]
+    pub fn interface_of(&self, t: u32) -> usize {
+        t.checked_rem(self.interfaces).unwrap_or(0) as usize
+    }
+
     /// Opens the measured window: link busy time counts from `now`.
     pub fn open(&mut self, now: SimTime) {
         for l in &mut self.links {
@@ -335,6 +342,8 @@ impl Network {
             utilization_mean_ratio: mean(&util),
             utilization_max_ratio: fmax(&util),
             busiest_link: self.links[busiest].name.clone(),
+            interface_cpu_utilization_mean_ratio: None,
+            interface_cpu_utilization_max_ratio: None,
         };
         let table = Table {
             name: "links".into(),

@@ -7,6 +7,7 @@ use super::admission::AdmissionControl;
 use super::disk::Disks;
 use super::error::Faults;
 use super::event::Ev;
+use super::interface_cpu::InterfaceCpus;
 use super::measure::{Period, Window};
 use super::network::Network;
 use super::node::Nodes;
@@ -28,6 +29,8 @@ pub(super) struct Ports<'e> {
     /// The layout plugin's name, for contract errors.
     pub layout_name: &'static str,
     pub faults: &'e mut Faults,
+    /// The interface nodes' CPUs, when modelled.
+    pub iface_cpu: &'e mut Option<InterfaceCpus>,
 }
 
 impl Ports<'_> {
@@ -62,6 +65,9 @@ impl Ports<'_> {
         self.disks.open(now);
         self.net.open(now);
         self.admission.open(now);
+        if let Some(c) = self.iface_cpu.as_mut() {
+            c.open(now);
+        }
         self.q.schedule(end, Ev::MeasureEnd);
         if !p.figures_only {
             self.q.schedule(now, Ev::Sample);

@@ -21,6 +21,7 @@
 //! the byte conservation (issued, delivered, received, consumed, discarded).
 
 use super::event::{Ev, NONE};
+use super::interface_cpu::IfaceJob;
 use super::piggyback::Piggyback;
 use super::playout::Playout;
 use super::ports::Ports;
@@ -165,6 +166,11 @@ impl<'a> Terminals<'a> {
     /// The video library.
     pub fn lib(&self) -> &VideoLibrary {
         &self.lib
+    }
+
+    /// A read request message's size (`server.network.request_bytes`).
+    pub fn request_bytes(&self) -> u64 {
+        self.cfg.request_bytes
     }
 
     /// Real terminals (the slots after them are piggyback streams).
@@ -654,6 +660,14 @@ impl<'a> Terminals<'a> {
         self.issued += 1;
         let (from, to) = (p.net.terminal_endpoint(t as u32), Endpoint::Node(loc.node));
         let w = p.period.w;
+        if let Some(cpus) = p.iface_cpu.as_mut() {
+            // the interface node's CPU sends it when it comes to it
+            let i = p.net.interface_of(t as u32);
+            if let Some(at) = cpus.push(i, IfaceJob::Send(r), p.q.now(), &w) {
+                p.q.schedule(at, Ev::IfaceDone(i as u32));
+            }
+            return;
+        }
         let unloaded = p.net.send(
             from,
             to,

@@ -250,6 +250,10 @@ pub struct ServerSection {
     /// numbers them so). The `nodes` above are then the storage nodes. 0..=4096.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub interface_nodes: u32,
+    /// The interface nodes' CPUs (with `interface_nodes`; absent: their work per message is
+    /// not modelled beyond the interconnect's `send_cost` and `receive_cost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface_cpu: Option<InterfaceCpuSection>,
     /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
     pub memory_per_node: Bytes,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
@@ -320,6 +324,24 @@ fn default_bus_command() -> Duration {
 
 fn default_true() -> bool {
     true
+}
+
+/// `[server.interface_cpu]`: each interface node's CPU, one job at a time, first come first
+/// served (Jadav et al. §5.2's "scheduling, processing and buffering (copying) overhead" per
+/// message): `send` for each stream request it sends, `receive` for each fragment it
+/// receives plus the fragment's bytes at `copy_rate` (copied into the stream's buffer).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct InterfaceCpuSection {
+    /// CPU time to send a request (default 0).
+    #[serde(default)]
+    pub send: Duration,
+    /// CPU time to receive a fragment (default 0).
+    #[serde(default)]
+    pub receive: Duration,
+    /// The rate a fragment is copied at (default: no copy time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_rate: Option<crate::units::Bandwidth>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -590,6 +612,39 @@ impl ScenarioFile {
             4096,
             &plain,
         )?;
+        if let Some(c) = &s.interface_cpu {
+            if s.interface_nodes == 0 {
+                return Err((
+                    "server.interface_cpu".into(),
+                    "describes the interface nodes' CPUs, but there are none: set \
+                     server.interface_nodes, or remove this table"
+                        .into(),
+                ));
+            }
+            let ms = |v: &u64| crate::units::fmt_duration_ns(*v);
+            range(
+                "server.interface_cpu.send",
+                c.send.0,
+                0,
+                10_000_000_000,
+                &ms,
+            )?;
+            range(
+                "server.interface_cpu.receive",
+                c.receive.0,
+                0,
+                10_000_000_000,
+                &ms,
+            )?;
+            if let Some(r) = c.copy_rate {
+                if r.0 == 0 {
+                    return Err((
+                        "server.interface_cpu.copy_rate".into(),
+                        "must be above 0 (leave it out for no copy time)".into(),
+                    ));
+                }
+            }
+        }
         range(
             "server.disks_per_node",
             u64::from(s.disks_per_node),
