@@ -11,17 +11,6 @@ use std::process::Command;
 
 const REQUESTS: u64 = 10_000_000;
 
-/// The largest resident set of the waited-for children of this process, in bytes.
-fn children_peak_bytes() -> u64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a whole `rusage` into the pointer it is given
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
-    assert_eq!(rc, 0, "getrusage");
-    // SAFETY: initialised by the successful call above
-    let kib = unsafe { usage.assume_init() }.ru_maxrss;
-    u64::try_from(kib).unwrap() * 1024
-}
-
 #[test]
 fn ten_million_requests_replay_in_bounded_memory() {
     let tmp = tempfile::tempdir().unwrap();
@@ -73,7 +62,7 @@ fn ten_million_requests_replay_in_bounded_memory() {
     assert!(o.status.success(), "{stdout}{stderr}");
     assert!(stdout.starts_with("10000000 requests through"), "{stdout}");
     assert!(stdout.contains("against the reference"), "{stdout}");
-    let peak = children_peak_bytes();
+    let peak = common::children_peak_bytes();
     let input =
         std::fs::metadata(&trace).unwrap().len() + std::fs::metadata(&reference).unwrap().len();
     eprintln!(

@@ -12,17 +12,6 @@ use std::process::Command;
 const EVENTS: u64 = 10_000_000;
 const TERMINALS: u64 = 20;
 
-/// The largest resident set of the waited-for children of this process, in bytes.
-fn children_peak_bytes() -> u64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a whole `rusage` into the pointer it is given
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
-    assert_eq!(rc, 0, "getrusage");
-    // SAFETY: initialised by the successful call above
-    let kib = unsafe { usage.assume_init() }.ru_maxrss;
-    u64::try_from(kib).unwrap() * 1024
-}
-
 #[test]
 fn ten_million_workload_events_run_in_bounded_memory() {
     let tmp = tempfile::tempdir().unwrap();
@@ -99,7 +88,7 @@ trace = "long.trace"
         .unwrap();
     let (stdout, stderr) = common::text(&o);
     assert!(o.status.success(), "{stdout}{stderr}");
-    let peak = children_peak_bytes();
+    let peak = common::children_peak_bytes();
     let input = std::fs::metadata(&trace).unwrap().len();
     eprintln!(
         "peak resident set {:.0} MB for {EVENTS} workload events ({:.0} MB of trace)",

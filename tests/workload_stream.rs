@@ -128,23 +128,29 @@ fn a_generated_workload_short_of_videos_is_refused_before_writing() {
         (o.status.code(), format!("{stdout}{stderr}"))
     };
     let (out, trace) = (tmp.path().join("out"), tmp.path().join("t.trace"));
-    let (code, text) = vodbench(&[
-        "run".as_ref(),
-        file.as_ref(),
-        "--out".as_ref(),
-        out.as_ref(),
-    ]);
+    let run = || {
+        vodbench(&[
+            "run".as_ref(),
+            file.as_ref(),
+            "--out".as_ref(),
+            out.as_ref(),
+        ])
+    };
+    let zipf = || {
+        vodbench(&[
+            "trace".as_ref(),
+            "zipf".as_ref(),
+            "--scenario".as_ref(),
+            file.as_ref(),
+            "--out".as_ref(),
+            trace.as_ref(),
+        ])
+    };
+    let (code, text) = run();
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("raise videos.count to at least"), "{text}");
     assert!(!out.exists());
-    let (code, text) = vodbench(&[
-        "trace".as_ref(),
-        "zipf".as_ref(),
-        "--scenario".as_ref(),
-        file.as_ref(),
-        "--out".as_ref(),
-        trace.as_ref(),
-    ]);
+    let (code, text) = zipf();
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("raise videos.count to at least"), "{text}");
     assert!(!trace.exists());
@@ -157,21 +163,9 @@ fn a_generated_workload_short_of_videos_is_refused_before_writing() {
         .unwrap_or_else(|| panic!("{text}"));
     let enough = text_with_videos(&text_of(&file), needed);
     std::fs::write(&file, enough).unwrap();
-    let (code, text) = vodbench(&[
-        "trace".as_ref(),
-        "zipf".as_ref(),
-        "--scenario".as_ref(),
-        file.as_ref(),
-        "--out".as_ref(),
-        trace.as_ref(),
-    ]);
+    let (code, text) = zipf();
     assert_eq!(code, Some(0), "{text}");
-    let (code, text) = vodbench(&[
-        "run".as_ref(),
-        file.as_ref(),
-        "--out".as_ref(),
-        out.as_ref(),
-    ]);
+    let (code, text) = run();
     assert_eq!(code, Some(0), "{text}");
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();

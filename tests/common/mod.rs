@@ -82,3 +82,16 @@ pub const SWEEP_SMALL_FILES: [&str; 12] = [
     "points/002.json",
     "points/003.json",
 ];
+
+/// The largest resident set of the waited-for children of this process, in bytes
+/// (getrusage). A test of a child's memory must be alone in its file: every child the
+/// process waited for counts.
+pub fn children_peak_bytes() -> u64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a whole `rusage` into the pointer it is given
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
+    assert_eq!(rc, 0, "getrusage");
+    // SAFETY: initialised by the successful call above
+    let kib = unsafe { usage.assume_init() }.ru_maxrss;
+    u64::try_from(kib).unwrap() * 1024
+}
