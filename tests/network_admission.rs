@@ -505,3 +505,53 @@ fn issue30_interface_cpus_queue_their_streams_messages() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("server.interface_cpu.copy_rate"), "{err}");
 }
+
+/// Issue 30, item 5's buffer condition (eq. 4): with 2 interface nodes of 3.5 stream buffers
+/// each, at most 3 streams run at an interface node, 6 in all; the others are refused for
+/// `buffer space`; without interface nodes the same space is one pool of 3.
+#[test]
+fn issue30_buffer_admission_keeps_each_interface_nodes_streams_in_its_space() {
+    let tmp = tempfile::tempdir().unwrap();
+    // tiny's terminals hold 1 MiB each
+    let admission = "[admission]\nname = \"buffer\"\ntotal = \"3584KiB\"\n";
+    let with = |name: &str, interfaces: u32| {
+        let p = scenario(tmp.path(), name, 2, admission);
+        let t = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace(
+                "nodes = 2\n",
+                &format!("nodes = 2\ninterface_nodes = {interfaces}\n"),
+            )
+            // measured from the start, where the terminals ask for their first streams
+            .replace("warmup = \"auto\"", "warmup = \"0s\"");
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    for (name, interfaces, most) in [("two", 2, 6), ("none", 0, 3)] {
+        let (s, _, _) = run(tmp.path(), &with(name, interfaces));
+        let a = &s["admission"];
+        assert_eq!(a["policy"], "buffer");
+        assert!(
+            a["active_streams_peak"].as_u64().unwrap() <= most,
+            "{name}: {a}"
+        );
+        assert!(
+            a["refused_by_reason"]["buffer space"].as_u64().unwrap() > 0,
+            "{name}: {a}"
+        );
+        assert_eq!(
+            a["requests"].as_u64().unwrap(),
+            a["admitted"].as_u64().unwrap() + a["refused"].as_u64().unwrap()
+        );
+    }
+    let p = scenario(
+        tmp.path(),
+        "zero",
+        2,
+        "[admission]\nname = \"buffer\"\ntotal = 0\n",
+    );
+    let o = vodbench(&["check", p.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("admission") && err.contains("total"), "{err}");
+}

@@ -362,6 +362,8 @@ fn admission_policies_answer_deterministically() {
                 terminal: TerminalId(t),
                 video: VideoId(k % 5),
                 bit_rate: 4_000_000,
+                buffer_bytes: 1 << 20,
+                interface: Some(t % 2),
                 now,
             };
             let load = ServerLoad {

@@ -11,6 +11,12 @@ pub struct StreamRequest {
     pub video: VideoId,
     /// The video's mean bit rate, in bits per second.
     pub bit_rate: u64,
+    /// The buffer the stream takes while it is served (the terminal's buffer memory: Jadav's
+    /// per-stream B_I), in bytes.
+    pub buffer_bytes: u64,
+    /// The interface node that would serve it (Jadav's I node: terminal t mod the interface
+    /// nodes), if the server has interface nodes.
+    pub interface: Option<u32>,
     /// Now.
     pub now: SimTime,
 }

@@ -1,6 +1,7 @@
 //! Admission control ([`Admission`](vodbench_plugin_api::plugin::Admission)).
 
 pub mod accept_all;
+pub mod buffer;
 pub mod static_limit;
 
 use vodbench_plugin_api::plugin::Registry;
@@ -9,4 +10,5 @@ use vodbench_plugin_api::plugin::Registry;
 pub fn register(r: &mut Registry) {
     r.add::<accept_all::AcceptAll>();
     r.add::<static_limit::StaticLimit>();
+    r.add::<buffer::Buffer>();
 }

@@ -74,6 +74,8 @@ mod tests {
             terminal: TerminalId(0),
             video: VideoId(0),
             bit_rate: 4_000_000,
+            buffer_bytes: 1 << 20,
+            interface: None,
             now: SimTime::ZERO,
         };
         let at = |n| ServerLoad {

@@ -19,6 +19,9 @@ pub(super) struct AdmissionControl {
     /// Whether the summary reports it (the scenario has `[admission]`).
     reported: bool,
     terminals: u32,
+    /// Each stream's buffer, and the interface nodes streams are dealt to (0: none).
+    buffer_bytes: u64,
+    interfaces: u32,
     active: Level,
     // measured
     requests: u64,
@@ -34,12 +37,16 @@ impl AdmissionControl {
         name: &'static str,
         reported: bool,
         terminals: u32,
+        buffer_bytes: u64,
+        interfaces: u32,
     ) -> Self {
         AdmissionControl {
             plugin,
             name,
             reported,
             terminals,
+            buffer_bytes,
+            interfaces,
             active: Level::default(),
             requests: 0,
             admitted: 0,
@@ -60,6 +67,8 @@ impl AdmissionControl {
             terminal: TerminalId(t),
             video: VideoId(video),
             bit_rate,
+            buffer_bytes: self.buffer_bytes,
+            interface: t.checked_rem(self.interfaces),
             now,
         };
         let load = ServerLoad {

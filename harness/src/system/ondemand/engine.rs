@@ -254,6 +254,8 @@ impl<'a> Engine<'a> {
                 p.admission.name,
                 f.admission.is_some(),
                 f.terminals.count,
+                f.terminals.memory.0,
+                s.interface_nodes,
             ),
             delays: Delays::new(f.run.request_delays),
             iface_cpu: s.interface_cpu.as_ref().map(|c| {
