@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::vodbench;
+use common::{text, vodbench};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -157,6 +157,27 @@ fn man_prints_vodbench_1_and_writes_a_page_per_subcommand() {
         page,
         "--out writes the page `vodbench man` prints"
     );
+    // again over its own pages: replaced; over a file of the user's by a page's name: refused,
+    // nothing written
+    ok(
+        &vodbench(&["man", "--out", dir.path().to_str().unwrap()]),
+        "man --out again",
+    );
+    let mine = tempfile::tempdir().unwrap();
+    std::fs::write(
+        mine.path().join("vodbench-run.1"),
+        "my notes on vodbench run\n",
+    )
+    .unwrap();
+    let o = vodbench(&["man", "--out", mine.path().to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not a manual page"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(mine.path().join("vodbench-run.1")).unwrap(),
+        "my notes on vodbench run\n"
+    );
+    assert!(!mine.path().join("vodbench.1").exists(), "nothing written");
     if !installed("man") {
         println!("man: not installed here; the pages were written but not rendered");
         return;

@@ -48,10 +48,33 @@ fn collect(cmd: &clap::Command, version: &str, pages: &mut Vec<(String, Vec<u8>)
     }
 }
 
-/// Writes every page into `dir` (created if missing), each atomically.
+/// Writes every page into `dir` (created if missing), each atomically. A file of the same
+/// name that is not a page this command wrote (its `.TH` line names the vodbench manual) is
+/// refused before anything is written: a file of the user's is never overwritten.
 fn write_pages(dir: &Path) -> Result<Vec<PathBuf>, CommandError> {
+    let pages = pages();
+    for (file, _) in &pages {
+        let path = dir.join(file);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let ours = meta.is_file()
+            && meta.len() < 1 << 22
+            && std::fs::read_to_string(&path).is_ok_and(|t| {
+                t.lines()
+                    .take(8)
+                    .any(|l| l.starts_with(".TH ") && l.contains("\"vodbench manual\""))
+            });
+        if !ours {
+            return Err(CommandError::failure(format!(
+                "{}: exists and is not a manual page `vodbench man` wrote; writing there would \
+                 overwrite it: choose another --out, or remove this file",
+                path.display()
+            )));
+        }
+    }
     let mut written = Vec::new();
-    for (file, roff) in pages() {
+    for (file, roff) in pages {
         let path = dir.join(file);
         crate::output::write_atomic(&path, &roff)?;
         written.push(path);
