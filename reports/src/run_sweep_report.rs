@@ -44,11 +44,23 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             axes.join(" × ")
         ),
     );
-    let cats: Vec<String> = points.iter().map(|pt| label(pt, &axes)).collect();
-    let x = if axes.is_empty() {
-        "point".to_string()
+    let labels: Vec<String> = points.iter().map(|pt| label(pt, &axes)).collect();
+    let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+    // the labels under the bars, or the points' numbers (the table's first column) when
+    // they would overlap
+    let (cats, x, numbered) = if charts::categories_fit(&refs) {
+        let x = if axes.is_empty() {
+            "point".to_string()
+        } else {
+            axes.join(" / ")
+        };
+        (labels.clone(), x, "")
     } else {
-        axes.join(" / ")
+        (
+            (0..points.len()).map(|i| i.to_string()).collect(),
+            "point".to_string(),
+            " Points are numbered as in the Points table.",
+        )
     };
     let num = |pt: &serde_json::Value, path: &[&str]| {
         path.iter()
@@ -71,7 +83,7 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
     p.chart(
         "glitches-per-point",
         "Glitches per point",
-        "Glitches in each point's measured period (sweep.csv).",
+        &format!("Glitches in each point's measured period (sweep.csv).{numbered}"),
         charts::bars(
             &cats,
             &[("glitches".into(), glitches)],
@@ -89,7 +101,10 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
     p.chart(
         "utilization-per-point",
         "Disk utilization per point",
-        "Mean busy fraction of the disks over each point's measured period (sweep.csv).",
+        &format!(
+            "Mean busy fraction of the disks over each point's measured period (sweep.csv).\
+             {numbered}"
+        ),
         charts::bars(
             &cats,
             &[("disk utilization".into(), util)],
@@ -119,9 +134,12 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         p.chart(
             "mean-delays-per-point",
             "Mean delay components per point",
-            "The mean of each delay component over the fragment requests served by their own \
-             disk access, stacked bottom to top as Jadav et al. stack them (Figs. 4, 7, 10): \
-             N_C, D_T, D_S, D_R, N_Q, S_Q; the bar's height is the mean round trip R_tot.",
+            &format!(
+                "The mean of each delay component over the fragment requests served by their \
+                 own disk access, stacked bottom to top as Jadav et al. stack them (Figs. 4, 7, \
+                 10): N_C, D_T, D_S, D_R, N_Q, S_Q; the bar's height is the mean round trip \
+                 R_tot.{numbered}"
+            ),
             charts::bars(
                 &cats,
                 &stacked("mean_ns"),
@@ -135,8 +153,11 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         p.chart(
             "max-delays-per-point",
             "Maximum delay components per point",
-            "The maximum of each delay component, stacked (Figs. 5, 8): the bar's height is the \
-             sum of the per-component maxima, not a delay any one request had.",
+            &format!(
+                "The maximum of each delay component, stacked (Figs. 5, 8): the bar's height is \
+                 the sum of the per-component maxima, not a delay any one request had.\
+                 {numbered}"
+            ),
             charts::bars(
                 &cats,
                 &stacked("max_ns"),

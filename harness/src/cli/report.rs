@@ -6,7 +6,7 @@
 //!
 //! Every kind of folder: a run's (on-demand or broadcast), a search's, a sweep's (each drawn
 //! from its own files), a comparison's (from the runs `compare-runs.json` lists) and the
-//! runs of a sweep file's points (`vodbench run SWEEP`: each point's page).
+//! runs of a sweep file's points (`vodbench run SWEEP`: the folder's page and each point's).
 //!
 //! The page is written into the folder only when the folder is vodbench's
 //! ([`crate::ownership::check_owned`]), and is then recorded in its mark; a folder without
@@ -78,8 +78,8 @@ fn draw(rep: &dyn Reporter, dir: &Path, scratch: &Path) -> Result<Pages, Command
             .collect())
     };
     if let Some(points) = sweep_run_points(dir) {
-        // `vodbench run SWEEP`: the folder has no page of its own, each point has one
-        let mut pages = Vec::new();
+        // `vodbench run SWEEP`: the folder's page compares the points, each point has its own
+        let mut pages = folder(dir, Path::new(""))?;
         for (_, point) in points.map_err(CommandError::Input)? {
             let rel = point.strip_prefix(dir).unwrap_or(&point).to_path_buf();
             pages.extend(folder(&point, &rel)?);
