@@ -27,7 +27,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The mark's file name, at the top of every folder vodbench publishes.
@@ -345,18 +344,7 @@ fn is_atomic_temp(name: &str) -> bool {
 
 /// Lower-case hex SHA-256 of the file at `path`, read in blocks.
 fn sha256_file(path: &Path) -> Result<String, OwnershipError> {
-    use sha2::Digest;
-    let mut f = std::fs::File::open(path).map_err(|e| io(path, e))?;
-    let mut h = sha2::Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = f.read(&mut buf).map_err(|e| io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    crate::digest::sha256_file(path).map_err(|e| io(path, e))
 }
 
 /// Writes `mark` into `dir` atomically.

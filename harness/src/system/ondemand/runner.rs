@@ -64,14 +64,7 @@ pub fn run_with(
     Ok((results, digest))
 }
 
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&<sha2::Sha256 as sha2::Digest>::digest(bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::digest::sha256_hex;
 
 /// The SHA-256 of a resolved scenario: of its compact JSON form (the `resolved_scenario` of
 /// the manifest), so two files that resolve to the same scenario hash alike.
@@ -94,21 +87,12 @@ pub fn trace_sha256(s: &Scenario) -> Result<Option<String>, ScenarioError> {
         message,
     })?;
     // streamed: a trace may be far larger than memory should hold
-    let io = |e: std::io::Error| ScenarioError::Io {
-        file: path.clone(),
-        message: e.to_string(),
-    };
-    let mut file = std::fs::File::open(&path).map_err(io)?;
-    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = std::io::Read::read(&mut file, &mut buf).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        sha2::Digest::update(&mut hasher, &buf[..n]);
-    }
-    Ok(Some(hex(&sha2::Digest::finalize(hasher))))
+    crate::digest::sha256_file(&path)
+        .map(Some)
+        .map_err(|e| ScenarioError::Io {
+            file: path.clone(),
+            message: e.to_string(),
+        })
 }
 
 /// Includes deeper than this are not followed (this also stops a file naming itself).
