@@ -206,11 +206,7 @@ impl Interconnect for Mesh2d {
     fn links(&self) -> Vec<String> {
         let mut names = vec![String::new(); self.eject(self.nodes) as usize];
         for n in 0..self.nodes {
-            let node = if n < self.storage {
-                format!("node {n}")
-            } else {
-                format!("interface {}", n - self.storage)
-            };
+            let node = super::node_name(n, self.storage);
             names[self.inject(n) as usize] = format!("{node} inject");
             names[self.eject(n) as usize] = format!("{node} eject");
         }

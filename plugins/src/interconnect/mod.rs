@@ -38,3 +38,13 @@ pub(crate) fn check_times(times: &[(&str, u64)]) -> Result<(), PluginError> {
     }
     Ok(())
 }
+
+/// The name of network node `n` in link names: `node n` for the `storage` nodes, `interface
+/// i` for the interface nodes numbered after them.
+fn node_name(n: u32, storage: u32) -> String {
+    if n < storage {
+        format!("node {n}")
+    } else {
+        format!("interface {}", n - storage)
+    }
+}

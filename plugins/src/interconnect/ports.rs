@@ -81,13 +81,7 @@ impl Ports {
 
 impl Interconnect for Ports {
     fn links(&self) -> Vec<String> {
-        let name = |n: u32| {
-            if n < self.storage {
-                format!("node {n}")
-            } else {
-                format!("interface {}", n - self.storage)
-            }
-        };
+        let name = |n: u32| super::node_name(n, self.storage);
         (0..self.nodes)
             .map(|n| format!("{} send", name(n)))
             .chain((0..self.nodes).map(|n| format!("{} receive", name(n))))
