@@ -47,6 +47,13 @@ impl Delays {
         }
     }
 
+    /// Whether the scenario asked for the delays (`[run] request_delays`): without them the
+    /// engine need not note a request's disk components.
+    #[inline]
+    pub fn on(&self) -> bool {
+        self.on
+    }
+
     /// Read `req`'s data arrived at `now` (in the measured period when `measuring`).
     #[inline]
     pub fn arrived(&mut self, req: &Req, now: SimTime, measuring: bool) {

@@ -619,7 +619,7 @@ impl<'a> Engine<'a> {
         }
         let dr = *first;
         self.reqs.disk.release(lead);
-        if dr.owner != NONE {
+        if dr.owner != NONE && self.delays.on() {
             // the read whose miss made this access: its disk components (a wait for a bus
             // is left in N_Q with the rest of the round trip)
             let queued = now
