@@ -25,7 +25,7 @@ use super::interface_cpu::IfaceJob;
 use super::piggyback::Piggyback;
 use super::playout::Playout;
 use super::ports::Ports;
-use super::requests::Req;
+use super::requests::{Arena, Req};
 use super::stats::{clip, DurStat};
 use super::term::{PrimeKind, Search, TState, Term};
 use super::video::VideoLibrary;
@@ -75,9 +75,7 @@ pub(super) struct Terminals<'a> {
     read_error: Option<ScenarioError>,
     /// Workload events taken from the stream and not yet applied (due, delayed or deferred
     /// behind their terminal), by slot; `Ev::Trace` and `Ev::Delayed` name slots.
-    pending: Vec<TraceEvent>,
-    /// Free slots of `pending`.
-    free: Vec<u32>,
+    pending: Arena<TraceEvent>,
     pig: Piggyback,
     search: VisualSearch,
     // warm-up: the window opens when every terminal with a start has displayed
@@ -123,8 +121,7 @@ impl<'a> Terminals<'a> {
             blocks,
             events,
             read_error: None,
-            pending: Vec::new(),
-            free: Vec::new(),
+            pending: Arena::new(),
             pig,
             search,
             to_start,
@@ -200,16 +197,7 @@ impl<'a> Terminals<'a> {
         }
         match self.events.next() {
             Some(Ok(e)) => {
-                let slot = match self.free.pop() {
-                    Some(s) => {
-                        self.pending[s as usize] = e;
-                        s
-                    }
-                    None => {
-                        self.pending.push(e);
-                        (self.pending.len() - 1) as u32
-                    }
-                };
+                let slot = self.pending.put(e);
                 p.q.schedule(e.time, Ev::Trace(slot));
             }
             Some(Err(e)) => self.read_error = Some(e),
@@ -225,13 +213,13 @@ impl<'a> Terminals<'a> {
     /// The pending workload event in `slot`.
     #[inline]
     fn event(&self, slot: u32) -> TraceEvent {
-        self.pending[slot as usize]
+        self.pending.slots[slot as usize]
     }
 
     /// Applies the pending workload event in `slot` and frees the slot.
     fn apply_slot(&mut self, slot: u32, p: &mut Ports) {
         let e = self.event(slot);
-        self.free.push(slot);
+        self.pending.release(slot);
         self.apply(e, p);
     }
 
