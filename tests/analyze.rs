@@ -24,7 +24,7 @@ fn every_wu_scenario_is_analysed_and_snapshotted() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 8, "{files:?}");
+    assert_eq!(files.len(), 10, "{files:?}");
     let tmp = tempfile::tempdir().unwrap();
     for f in &files {
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();

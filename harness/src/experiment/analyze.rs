@@ -129,9 +129,8 @@ fn table_names(r: &AnalysisResult) -> Vec<String> {
 }
 
 /// `analysis-NAME.csv`: table `name` of every point that has it, each row led by the point's
-/// index and axis values. The points' tables have the columns of the first one that has it
-/// (a point whose table has others is left out: a sweep varying a model's curves writes
-/// what its first model gives).
+/// index and axis values. The columns are every point's, in order of first appearance; a
+/// point's table without one of them leaves its cells empty.
 pub fn table_csv(r: &AnalysisResult, name: &str) -> String {
     let tables: Vec<(&PointAnalysis, &crate::plugin::AnalysisTable)> = r
         .points
@@ -146,21 +145,35 @@ pub fn table_csv(r: &AnalysisResult, name: &str) -> String {
             Some((p, t))
         })
         .collect();
-    let Some((_, first)) = tables.first() else {
+    if tables.is_empty() {
         return String::new();
-    };
+    }
+    // the union of the points' columns, in order of first appearance (a sweep's points may
+    // name theirs differently: one DM_max column each); a point's missing cells are empty
+    let mut columns: Vec<&str> = Vec::new();
+    for (_, t) in &tables {
+        for c in &t.columns {
+            if !columns.contains(&c.as_str()) {
+                columns.push(c);
+            }
+        }
+    }
     let mut head = vec!["point".to_string()];
     head.extend(r.sweep.iter().map(|a| csv_field(a)));
-    head.extend(first.columns.iter().map(|c| csv_field(c)));
+    head.extend(columns.iter().map(|c| csv_field(c)));
     let mut out = head.join(",") + "\n";
     for (p, t) in &tables {
-        if t.columns != first.columns {
-            continue;
-        }
+        let at: Vec<Option<usize>> = columns
+            .iter()
+            .map(|c| t.columns.iter().position(|x| x == c))
+            .collect();
         for row in &t.rows {
             let mut cells = vec![p.point.to_string()];
             cells.extend(r.sweep.iter().map(|a| axis_cell(p, a)));
-            cells.extend(row.iter().map(|v| v.to_string()));
+            cells.extend(at.iter().map(|i| {
+                i.and_then(|i| row.get(i))
+                    .map_or_else(String::new, |v| v.to_string())
+            }));
             out.push_str(&cells.join(","));
             out.push('\n');
         }
@@ -370,6 +383,22 @@ mod tests {
         assert_eq!(
             t,
             "point,server.stripe,n,b\n0,512KB,1,0.5\n0,512KB,2,1.25\n"
+        );
+    }
+
+    /// A sweep whose points name their columns differently (one DM_max each) keeps every
+    /// point's rows, under the union of the columns.
+    #[test]
+    fn table_csv_keeps_points_whose_columns_differ() {
+        let mut r = result();
+        let mut b = r.points[0].analysis.clone().unwrap();
+        b.tables[0].columns = vec!["n".into(), "c".into()];
+        r.points[1].analysis = Some(b);
+        let t = table_csv(&r, "curve");
+        assert_eq!(
+            t,
+            "point,server.stripe,n,b,c\n0,512KB,1,0.5,\n0,512KB,2,1.25,\n1,1MB,1,,0.5\n\
+             1,1MB,2,,1.25\n"
         );
     }
 

@@ -69,6 +69,29 @@ pub struct RequestDelays {
     pub sum_of_max_ns: u64,
 }
 
+/// Continuity measured as Wu et al. define it (§4.2, eq. 9–10): `summary.json`'s
+/// `continuity` (with `[run] continuity = L`). Index `l − 1` of each list is for windows of
+/// `l` consecutive inter-arrivals of a continuously served stream.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContinuitySummary {
+    /// The longest window, L.
+    pub max_l: u32,
+    /// Inter-arrivals counted: a stream's next block, asked for before the previous one
+    /// arrived.
+    pub inter_arrivals: u64,
+    /// Arrivals that ended a stream's chain instead: the block was asked for only after the
+    /// previous one arrived (a full buffer), or it is not the stream's next block (a seek, a
+    /// new video, an overtaking read).
+    pub held_back: u64,
+    /// Windows of l inter-arrivals counted.
+    pub windows: Vec<u64>,
+    /// Of them, the windows whose l blocks arrived in less time than they play (eq. 9).
+    pub in_time: Vec<u64>,
+    /// `in_time / windows`: the measured P_c(l), directly comparable with eq. 10 (`null`
+    /// without windows).
+    pub p_c: Vec<Option<f64>>,
+}
+
 /// Glitches during the measured period (SPIFFI §5.1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Glitches {
@@ -289,6 +312,10 @@ pub struct Summary {
     /// table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buses: Option<BusSummary>,
+    /// Continuity measured: the share of windows of l consecutive block arrivals that came in
+    /// time (`[run] continuity`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continuity: Option<ContinuitySummary>,
 }
 
 /// The SCSI buses over the measured period (Wu et al. §3, eq. 5).

@@ -23,6 +23,7 @@
 
 use super::admission::AdmissionControl;
 use super::bus::BusConfig;
+use super::continuity::{Arrival, Continuity};
 use super::delays::Delays;
 use super::disk::{DiskStation, Disks};
 use super::error::{Faults, SimError};
@@ -67,6 +68,7 @@ struct Engine<'a> {
     prefetch: Prefetching,
     admission: AdmissionControl,
     delays: Delays,
+    continuity: Continuity,
     /// The interface nodes' CPUs (`[server.interface_cpu]`).
     iface_cpu: Option<InterfaceCpus>,
     reqs: Requests,
@@ -258,6 +260,7 @@ impl<'a> Engine<'a> {
                 s.interface_nodes,
             ),
             delays: Delays::new(f.run.request_delays),
+            continuity: Continuity::new(f.run.continuity, f.terminals.count, f.videos.bit_rate.0),
             iface_cpu: s.interface_cpu.as_ref().map(|c| {
                 InterfaceCpus::new(
                     s.interface_nodes,
@@ -698,8 +701,19 @@ impl<'a> Engine<'a> {
         let req = *self.reqs.read(r);
         self.reqs.reads.release(r);
         self.net.in_transit_bytes -= req.bytes;
-        self.delays
-            .arrived(&req, self.q.now(), self.period.w.measuring);
+        let (now, measuring) = (self.q.now(), self.period.w.measuring);
+        self.delays.arrived(&req, now, measuring);
+        self.continuity.arrived(
+            Arrival {
+                terminal: req.terminal,
+                epoch: req.epoch,
+                block: req.block.index,
+                bytes: req.bytes,
+                sent: req.sent,
+            },
+            now,
+            measuring,
+        );
         let (terms, mut p) = self.split();
         terms.arrive(&req, &mut p);
     }
@@ -862,6 +876,7 @@ impl<'a> Engine<'a> {
         }
         let admission = self.admission.report(w1, window, measured);
         let delays = self.delays.report();
+        let continuity = self.continuity.report();
         let live = self.reqs.reads.live();
         let serving: u64 = self
             .reqs
@@ -918,6 +933,7 @@ impl<'a> Engine<'a> {
             admission,
             request_delays: delays.as_ref().map(|(s, _)| s.clone()),
             buses: buses.as_ref().map(|(s, _)| s.clone()),
+            continuity: continuity.as_ref().map(|(s, _)| s.clone()),
         };
         let mut tables = vec![
             disk_table,
@@ -933,6 +949,9 @@ impl<'a> Engine<'a> {
             tables.push(t);
         }
         if let Some((_, t)) = buses {
+            tables.push(t);
+        }
+        if let Some((_, t)) = continuity {
             tables.push(t);
         }
         RunResults { summary, tables }

@@ -21,6 +21,7 @@ mod admission;
 mod block_set;
 mod bus;
 pub mod calibrate;
+pub mod continuity;
 pub mod delays;
 mod disk;
 mod engine;

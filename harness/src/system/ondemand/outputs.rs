@@ -188,6 +188,25 @@ pub fn summary_table(s: &Summary) -> String {
             ),
         ));
     }
+    if let Some(c) = &s.continuity {
+        // a few lengths of the curve: 1, 2, 5, 10, 20 … up to the longest
+        let shown: Vec<String> = (1..=c.max_l)
+            .filter(|l| [1, 2, 5, 10, 15, 20, 50, 100].contains(l) || *l == c.max_l)
+            .map(|l| match c.p_c[l as usize - 1] {
+                Some(p) => format!("l={l} {p:.3}"),
+                None => format!("l={l} -"),
+            })
+            .collect();
+        rows.push((
+            "continuity P_c".into(),
+            format!(
+                "{} ({} inter-arrivals, {} held back)",
+                shown.join(", "),
+                c.inter_arrivals,
+                c.held_back
+            ),
+        ));
+    }
     let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();
     for (k, v) in rows {

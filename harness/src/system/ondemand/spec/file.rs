@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 /// Largest terminal count a scenario may ask for.
 pub const MAX_TERMINALS: u32 = 1_000_000;
-/// Largest terminal buffer, in stripe blocks.
-pub const MAX_TERMINAL_BLOCKS: u64 = 128;
+/// Largest terminal buffer, in stripe blocks (of which at most 128 are asked for and not
+/// yet arrived at any time).
+pub const MAX_TERMINAL_BLOCKS: u64 = 1 << 20;
 
 /// A whole scenario file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -120,6 +121,13 @@ pub struct RunSection {
     /// report's stacked charts). Default false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub request_delays: bool,
+    /// Measure continuity as Wu et al. define it (§4.2, eq. 9–10): for each buffer length
+    /// l = 1…`continuity`, the share of windows of l consecutive block arrivals of a
+    /// continuously served stream that arrived in less time than they play
+    /// (`summary.json`'s `continuity`, `continuity.csv`). 0 (default) measures nothing; at
+    /// most 100.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub continuity: u32,
 }
 
 fn default_sample_interval() -> Duration {
@@ -427,7 +435,8 @@ pub struct DiskSection {
 pub struct TerminalSection {
     /// Number of terminals (1..=1000000; `--terminals` overrides).
     pub count: u32,
-    /// Buffer memory of each terminal (at least one stripe block, at most 128).
+    /// Buffer memory of each terminal (at least one stripe block, at most 2^20; a terminal
+    /// has at most 128 blocks asked for and not yet arrived at a time).
     pub memory: Bytes,
     /// Data to buffer before display starts or resumes after a glitch (and at least the
     /// whole of the first frame to show). Default: fill the whole buffer (SPIFFI's priming).
@@ -554,6 +563,14 @@ impl ScenarioFile {
             u64::from(self.run.request_sample_every),
             1,
             u64::from(u32::MAX),
+            &plain,
+        )?;
+        // windows of 0 … 100 blocks (0: not measured)
+        range(
+            "run.continuity",
+            u64::from(self.run.continuity),
+            0,
+            u64::from(super::super::continuity::MAX_WINDOW),
             &plain,
         )?;
         // the description is copied into the manifest and the report
