@@ -273,3 +273,45 @@ fn issue32_bad_bus_input_names_the_key_and_what_is_allowed() {
         "{err}"
     );
 }
+
+/// Fig. 11 measured (issue 32, Deliver 6): every point of `fig11-bus-utilisation.toml`, each
+/// configuration at eq. 3's floor n on a 10 MB/s bus, uses the share of the bus's bandwidth
+/// eq. 5 gives for that n, within 5 % (what falls short is the streams' start-up waits at
+/// each new video, when they read but do not yet play), with no glitch; and the first two
+/// configurations stay under their asymptote r_s/r_bus = 0.4.
+#[test]
+fn issue32_fig11_bus_share_is_eq5_within_5_percent_at_every_block() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("fig11");
+    let o = vodbench(&[
+        "run",
+        root()
+            .join("scenarios/wu/fig11-bus-utilisation.toml")
+            .to_str()
+            .unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let mut points: Vec<_> = std::fs::read_dir(out.join("points"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    points.sort();
+    assert_eq!(points.len(), 24, "3 configurations × 8 blocks");
+    for (i, p) in points.iter().enumerate() {
+        let s: Value =
+            serde_json::from_slice(&std::fs::read(p.join("summary.json")).unwrap()).unwrap();
+        let what = p.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(s["glitches"]["count"], 0, "{what}");
+        let b = &s["buses"];
+        let n = f(&s["terminals"]);
+        let eq5 = n * 1.5e6 / (8.0 * 10e6);
+        assert!((f(&b["model_eq5_ratio"]) - eq5).abs() < 1e-9, "{what}");
+        near(f(&b["bandwidth_mean_ratio"]), eq5, 0.05, &what);
+        if i < 16 {
+            assert!(f(&b["bandwidth_mean_ratio"]) < 0.4, "{what}");
+        }
+    }
+}
