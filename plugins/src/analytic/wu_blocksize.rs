@@ -17,7 +17,9 @@
 //! are the model's parameters, defaulting to Wu's single-disk case (§6.1.1: 15 ms, 4 MB/s,
 //! 10 MB/s). `max_terminals` is ⌊n(B)⌋, the glitch-free count a search of the same
 //! configuration should find; `disks.utilization_mean_ratio` at `n` streams is `n / n(B)`, the
-//! share of each cycle the disk is busy.
+//! share of each cycle the disk is busy; `buses.bandwidth_mean_ratio` is eq. 5 at `n`, the
+//! share of the bus's bandwidth a run on a bus (`[server.bus]`) measures under the same key;
+//! `bus.utilization_ratio` is eq. 6, Fig. 11's value at the real-valued n(B).
 
 use super::{bit_rate, bytes_per_s, positive_rate, secs};
 use schemars::JsonSchema;
@@ -99,7 +101,8 @@ impl AnalyticModel for WuBlocksize {
             .value("terminals_limit", limit)
             .value("bus.utilization_ratio", bus_utilization(b, d_m, r_s, r_bus));
         if let Some(n) = input.get("terminals") {
-            out.value("bus.utilization_at_terminals_ratio", n * a / (8.0 * r_bus))
+            // eq. 5 at the scenario's n, under the key of what a run measures of it
+            out.value("buses.bandwidth_mean_ratio", n * a / (8.0 * r_bus))
                 .value("disks.utilization_mean_ratio", n / n_real);
             match block_for(n, d_m, r_s, a) {
                 Some(bn) => {
@@ -231,7 +234,7 @@ mod tests {
         let a = model(15, 4).evaluate(&input(256e3, Some(18.0))).unwrap();
         let n_real = 8.0 * 256e3 / (A * (0.015 + 256e3 / 4e6));
         assert!((a.values["disks.utilization_mean_ratio"] - 18.0 / n_real).abs() < 1e-12);
-        assert!((a.values["bus.utilization_at_terminals_ratio"] - 18.0 * A / 80e6).abs() < 1e-12);
+        assert!((a.values["buses.bandwidth_mean_ratio"] - 18.0 * A / 80e6).abs() < 1e-12);
         assert!(
             (a.values["block_for_terminals_bytes"] - block_for(18.0, 0.015, 4e6, A).unwrap()).abs()
                 < 1e-6
