@@ -315,3 +315,34 @@ fn issue32_fig11_bus_share_is_eq5_within_5_percent_at_every_block() {
         }
     }
 }
+
+/// `vodbench compare` of a run with SCSI buses and one without stacks the bus wait among the
+/// I/O time parts (0 for the run without).
+#[test]
+fn issue32_compare_shows_the_bus_wait_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = point(tmp.path(), "fig9-bus.toml", "with-bus", |t| t);
+    let without = point(tmp.path(), "fig9-bus.toml", "without-bus", |t| {
+        let start = t.find("\n[server.bus]").unwrap() + 1;
+        let end = start + t[start..].find("\n\n").unwrap();
+        format!("{}{}", &t[..start], &t[end + 2..])
+    });
+    let (s1, out1) = run(tmp.path(), &with, &[]);
+    let (s2, out2) = run(tmp.path(), &without, &[]);
+    assert!(s1["disks"]["io_time"]["bus_wait"].is_object());
+    assert!(s2["disks"]["io_time"].get("bus_wait").is_none());
+    let report = tmp.path().join("compare");
+    let o = vodbench(&[
+        "compare",
+        out1.to_str().unwrap(),
+        out2.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    let chart = &html[html.find("id=\"chart-io-time-parts\"").unwrap()..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert!(chart.contains("bus wait"), "no bus wait part in the chart");
+}

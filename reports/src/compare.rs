@@ -267,7 +267,7 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
         )
         .map_err(fail)?;
     }
-    let parts: Vec<(String, Vec<f64>)> = IO_PARTS
+    let mut parts: Vec<(String, Vec<f64>)> = IO_PARTS
         .iter()
         .map(|(label, _)| {
             let key = format!("disks.io_time.{label}.mean_ns");
@@ -280,13 +280,25 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
             )
         })
         .collect();
+    // with SCSI buses (`[server.bus]`) in any run, the wait for the bus is a part too (0 in
+    // a run without)
+    let bus_key = "disks.io_time.bus_wait.mean_ns";
+    if sides.iter().any(|s| s.value(bus_key).is_some()) {
+        parts.push((
+            "bus wait".into(),
+            sides
+                .iter()
+                .map(|s| s.value(bus_key).unwrap_or(0.0) / 1e6)
+                .collect(),
+        ));
+    }
     p.chart(
         "io-time-parts",
         "I/O time per request, by part",
         &format!(
             "Mean time a disk request spent queued, seeking, waiting for rotation, \
-             transferring and in controller overhead, over all disks, per run \
-             (summary.json).{numbered_note}"
+             transferring, in controller overhead and (with SCSI buses) waiting for the bus, \
+             over all disks, per run (summary.json).{numbered_note}"
         ),
         charts::bars(
             &run_categories,
