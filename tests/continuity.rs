@@ -31,6 +31,9 @@ fn measured_and_model(dir: &Path, file: &str) -> Vec<(String, Vec<f64>, Vec<f64>
         assert!(o.status.success(), "{cmd}: {}", text(&o).1);
     }
     let a = json(&analysis.join("analysis.json"));
+    // the run's report draws a curve per point
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(html.contains("id=\"chart-continuity-per-point\""));
     let mut points: Vec<_> = std::fs::read_dir(run.join("points"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -131,6 +134,8 @@ fn issue32_a_buffer_that_fills_holds_arrivals_back() {
     assert!(o.status.success(), "{}", text(&o).1);
     let c = &json(&out.join("summary.json"))["continuity"];
     assert_eq!(c["max_l"], 5);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("id=\"chart-continuity\""));
     assert!(c["held_back"].as_u64().unwrap() > 100, "{c}");
     let (w, i) = (&c["windows"], &c["in_time"]);
     for l in 0..5 {
@@ -151,6 +156,8 @@ fn issue32_a_buffer_that_fills_holds_arrivals_back() {
     let s = json(&tmp.path().join("plain/summary.json"));
     assert!(s.get("continuity").is_none());
     assert!(!tmp.path().join("plain/continuity.csv").exists());
+    let html = std::fs::read_to_string(tmp.path().join("plain/report.html")).unwrap();
+    assert!(!html.contains("chart-continuity"));
 }
 
 #[test]

@@ -105,6 +105,16 @@ fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// An axis tick as people write it: `200`, not `200.0`; `0.25`, not `0.25000`.
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 * v.abs().max(1.0) {
+        format!("{:.0}", v.round())
+    } else {
+        let t = format!("{v:.6}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 /// Lines (with a marker at every point when `markers`), one per series, with a legend.
 /// With more series than [`COLOURS`], the colours come round again dashed, then dotted, and
 /// the legend moves to a panel beside the plot. `None` when no series has a point.
@@ -152,6 +162,8 @@ pub fn lines(series: &[Series], axes: Axes<'_>, markers: bool) -> Option<Result<
             .configure_mesh()
             .x_desc(axes.x)
             .y_desc(axes.y)
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .light_line_style(RGBColor(235, 235, 235))
             .draw()?;
         for (i, s) in series.iter().enumerate() {
@@ -611,6 +623,32 @@ fn bar_legend_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_read_as_people_write_them() {
+        assert_eq!(tick(&200.0), "200");
+        assert_eq!(tick(&2.0), "2");
+        assert_eq!(tick(&0.0), "0");
+        assert_eq!(tick(&0.25), "0.25");
+        assert_eq!(tick(&-1.5), "-1.5");
+        assert_eq!(tick(&0.1234567), "0.123457");
+    }
+
+    #[test]
+    fn line_charts_tick_whole_numbers_without_a_point() {
+        let svg = lines(
+            &[Series {
+                name: "s".into(),
+                points: vec![(1.0, 0.5), (20.0, 1.0)],
+            }],
+            Axes { x: "l", y: "p" },
+            true,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(svg.contains(">\n10\n<") || svg.contains(">10<"), "{svg}");
+        assert!(!svg.contains("10.0"), "{svg}");
+    }
 
     #[test]
     fn annotated_bars_draw_error_bars_a_model_curve_and_integer_ticks() {

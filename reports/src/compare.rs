@@ -297,8 +297,12 @@ pub fn page(runs: &[CompareRun]) -> Result<Page, ReportError> {
         "I/O time per request, by part",
         &format!(
             "Mean time a disk request spent queued, seeking, waiting for rotation, \
-             transferring, in controller overhead and (with SCSI buses) waiting for the bus, \
-             over all disks, per run (summary.json).{numbered_note}"
+             transferring{}, over all disks, per run (summary.json).{numbered_note}",
+            if parts.len() > IO_PARTS.len() {
+                ", in controller overhead and waiting for the SCSI bus"
+            } else {
+                " and in controller overhead"
+            }
         ),
         charts::bars(
             &run_categories,

@@ -33,6 +33,26 @@ pub const DELAY_PARTS: [(&str, &str); 6] = [
     ("S_Q disk queue", "s_q"),
 ];
 
+/// The measured P_c against the buffer length l of `c` (`summary.json`'s `continuity`) as a
+/// curve named `name`; `None` without it.
+pub fn continuity_series(name: &str, c: &serde_json::Value) -> Option<Series> {
+    let points: Vec<(f64, f64)> = c["p_c"]
+        .as_array()?
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| Some(((i + 1) as f64, v.as_f64()?)))
+        .collect();
+    (!points.is_empty()).then(|| Series {
+        name: name.to_string(),
+        points,
+    })
+}
+
+/// What the continuity charts say (a run's and a sweep's).
+pub const CONTINUITY_NOTE: &str = "The share of windows of l consecutive block arrivals of a \
+     continuously read stream that came in less time than their blocks play (Wu et al.'s \
+     P_c, eq. 9-10), against the buffer length l (`[run] continuity`; continuity.csv).";
+
 /// Stacked bars of the delay components (ms) of `d` (`request_delays`), one bar per
 /// statistic (mean, p99.9, maximum); `None` without them.
 pub fn delay_chart(d: &serde_json::Value) -> Option<Result<String, String>> {
@@ -266,6 +286,21 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
              maximum of each component over the requests served by their own disk access; the \
              maximum bar is the sum of the per-component maxima (delays.csv).",
             Some(chart),
+        )?;
+    }
+    if let Some(series) = continuity_series("measured P_c", &s["continuity"]) {
+        p.chart(
+            "continuity",
+            "Continuity against buffer length",
+            CONTINUITY_NOTE,
+            charts::lines(
+                &[series],
+                Axes {
+                    x: "buffer length l (blocks)",
+                    y: "windows in time (P_c)",
+                },
+                true,
+            ),
         )?;
     }
     if let (Some(u), Some(bw)) = (

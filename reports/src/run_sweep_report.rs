@@ -7,7 +7,7 @@
 use crate::charts::{self, Axes};
 use crate::folder::RunFolder;
 use crate::html::{Card, Cell, HtmlTable, Page};
-use crate::run_report::{manifest_facts, DELAY_PARTS};
+use crate::run_report::{continuity_series, manifest_facts, CONTINUITY_NOTE, DELAY_PARTS};
 
 /// A point's label: its swept values, in the sweep's order (`elevator / 128KiB`).
 fn label(point: &serde_json::Value, axes: &[String]) -> String {
@@ -164,6 +164,27 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
                 Axes {
                     x: &x,
                     y: "maximum delay (ms)",
+                },
+                true,
+            ),
+        )?;
+    }
+    // one curve per point, labelled as in the Points table (Wu Figs. 12-13)
+    let curves: Vec<_> = points
+        .iter()
+        .zip(&labels)
+        .filter_map(|(pt, l)| continuity_series(l, &pt["summary"]["continuity"]))
+        .collect();
+    if !curves.is_empty() {
+        p.chart(
+            "continuity-per-point",
+            "Continuity against buffer length, per point",
+            &format!("{CONTINUITY_NOTE} One curve per point."),
+            charts::lines(
+                &curves,
+                Axes {
+                    x: "buffer length l (blocks)",
+                    y: "windows in time (P_c)",
                 },
                 true,
             ),
