@@ -172,7 +172,7 @@ proptest! {
         // interface nodes the terminals' messages pass through (0: none)
         interfaces in 0u32..3,
         // their CPUs' cost per message in µs (0: not modelled)
-        iface_us in prop::sample::select(vec![0u64, 0, 30, 2000]),
+        iface_us in prop::sample::select(vec![0u64, 0, 30, 2000, 45]),
     ) {
         let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
         let plugins = Plugins(vec![
@@ -205,6 +205,9 @@ proptest! {
                 send: Duration(iface_us * 1000),
                 receive: Duration(iface_us * 1000),
                 copy_rate: Some(Bandwidth(800_000_000)),
+                // client packets every δ_I of a block's size, costing the same
+                client_packet: (iface_us % 2 == 1).then_some(Bytes(stripe)),
+                client_send: Duration(if iface_us % 2 == 1 { iface_us * 1000 } else { 0 }),
             });
         }
         if round > 0 {

@@ -555,3 +555,89 @@ fn issue30_buffer_admission_keeps_each_interface_nodes_streams_in_its_space() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("admission") && err.contains("total"), "{err}");
 }
+
+/// Issue 30, item 1: the interface node sends each playing client a packet of P_I bytes
+/// every δ_I, its playout time (Jadav §3.2, `client_packet`), at a CPU cost
+/// (`client_send`). With 12 clients playing all the time on one interface node, 64 kB
+/// packets of 4 Mbit/s video go every 0.128 s: 12 × 5 ms / 0.128 s = 46.9 % of the CPU, by
+/// hand; the packets queue the streams' own messages behind them. A cost without a packet,
+/// or a packet shorter than 1 ms of video, is refused at its key.
+#[test]
+fn issue30_interface_nodes_send_their_clients_a_packet_every_delta_i() {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |name: &str, cpu: &str| {
+        // every read its own disk access, so that each is split into its delays
+        let p = scenario(tmp.path(), name, 2, "[prefetcher]\nname = \"none\"\n");
+        let t = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace("nodes = 2\n", "nodes = 2\ninterface_nodes = 1\n")
+            .replace("pauses_per_video = 1.0", "pauses_per_video = 0.0")
+            .replace("seeks_per_video = 1.0", "seeks_per_video = 0.0")
+            .replace(
+                "duration = \"2min\"",
+                "duration = \"2min\"\nrequest_delays = true",
+            )
+            .replace(
+                "[disk.model]",
+                &format!(
+                    "[server.interface_cpu]\nsend = \"100us\"\nreceive = \"100us\"\n{cpu}\n\
+                     [server.network]\nname = \"ports\"\nbandwidth = \"100MB/s\"\n\n[disk.model]"
+                ),
+            );
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let (plain, _, _) = run(tmp.path(), &with("plain", ""));
+    let (packets, _, _) = run(
+        tmp.path(),
+        &with(
+            "packets",
+            "client_packet = \"64KB\"\nclient_send = \"5ms\"\n",
+        ),
+    );
+    let u = |s: &Value| {
+        s["network"]["interface_cpu_utilization_mean_ratio"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(packets["glitches"]["count"], 0);
+    let fragments = |s: &Value| {
+        s["request_delays"]["requests"].as_f64().unwrap()
+            + s["request_delays"]["other_requests"].as_f64().unwrap()
+    };
+    // the streams' own jobs: 200 µs per fragment, as without packets
+    let own = fragments(&packets) * 0.0002 / 120.0;
+    let by_hand = 12.0 * 0.005 / 0.128;
+    let added = u(&packets) - own;
+    assert!(
+        (added - by_hand).abs() < 0.01 * by_hand,
+        "packets use {added} of the CPU, {by_hand} by hand (plain {})",
+        u(&plain)
+    );
+    let nq = |s: &Value| s["request_delays"]["n_q"]["mean_ns"].as_u64().unwrap();
+    assert!(
+        nq(&packets) > nq(&plain),
+        "{} vs {}",
+        nq(&packets),
+        nq(&plain)
+    );
+    // refused: a cost without a packet; a packet of less than 1 ms of video (500 bytes)
+    for (name, cpu, key) in [
+        (
+            "cost-only",
+            "client_send = \"1ms\"\n",
+            "server.interface_cpu.client_send",
+        ),
+        (
+            "tiny",
+            "client_packet = \"400B\"\n",
+            "server.interface_cpu.client_packet",
+        ),
+    ] {
+        let p = with(name, cpu);
+        let o = vodbench(&["check", p.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(key), "{err}");
+    }
+}

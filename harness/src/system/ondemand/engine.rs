@@ -208,6 +208,12 @@ impl<'a> Engine<'a> {
                 block_bytes,
                 warmup: f.run.warmup,
                 report_searches,
+                client_packet: s.interface_cpu.as_ref().and_then(|c| {
+                    let bytes = c.client_packet?.0;
+                    let every = u128::from(bytes) * 8 * 1_000_000_000
+                        / u128::from(f.videos.bit_rate.0.max(1));
+                    Some((bytes, SimDuration::from_nanos(every as u64)))
+                }),
             },
             lib,
             blocks,
@@ -267,6 +273,7 @@ impl<'a> Engine<'a> {
                     c.send.sim(),
                     c.receive.sim(),
                     c.copy_rate,
+                    c.client_send.sim(),
                 )
             }),
             reqs: Requests::new(),
@@ -381,6 +388,10 @@ impl<'a> Engine<'a> {
                 Ev::DiskDone(d) => self.disk_done(d as usize),
                 Ev::Arrive(r) => self.arrive(r),
                 Ev::IfaceDone(i) => self.iface_done(i as usize),
+                Ev::ClientPacket(t) => {
+                    let (terms, mut p) = self.split();
+                    terms.client_packet(t as usize, &mut p);
+                }
                 Ev::Wake(t, g) => {
                     let (terms, mut p) = self.split();
                     terms.woken(t as usize, g, &mut p);
@@ -746,6 +757,8 @@ impl<'a> Engine<'a> {
                 self.reqs.read_mut(r).net_unloaded += unloaded;
             }
             IfaceJob::Receive(r, _) => self.deliver(r),
+            // sent to the client, outside the server's interconnect: nothing follows
+            IfaceJob::Packet(_) => {}
         }
     }
 

@@ -31,6 +31,8 @@ pub(super) enum Ev {
     NetRelease(u32),
     /// An interface node's CPU finished its job.
     IfaceDone(u32),
+    /// A playing client's next packet is due at its interface node (terminal).
+    ClientPacket(u32),
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

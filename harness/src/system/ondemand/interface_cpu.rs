@@ -10,7 +10,10 @@
 //! counts such overheads in the blocking delay N_Q ("the buffering and copying overheads
 //! associated with messages, when multiple messages contend for the network", §5), and so
 //! does [`super::delays`]: the CPU's queueing and work lie in the round trip and in none of
-//! the other components. The CPUs' busy fractions are reported with the network
+//! the other components. With `client_packet`, the CPU also sends every playing client a
+//! packet of P_I bytes every δ_I, the packet's playout time (§3.2, eq. 1), for
+//! `client_send` plus its bytes at `copy_rate`: work that delays the streams' requests and
+//! fragments behind it. The CPUs' busy fractions are reported with the network
 //! (`summary.json`'s `network.interface_cpu_*`).
 
 use super::measure::{fmax, mean, utilization, Window};
@@ -26,6 +29,8 @@ pub(super) enum IfaceJob {
     Send(u32),
     /// Receive terminal read `r`'s fragment (`bytes` of it) and copy it to its stream.
     Receive(u32, u64),
+    /// Send a playing client its next packet of `bytes` (every δ_I, Jadav §3.2).
+    Packet(u64),
 }
 
 struct Cpu {
@@ -40,16 +45,18 @@ pub(super) struct InterfaceCpus {
     send: SimDuration,
     receive: SimDuration,
     copy_rate: Option<Bandwidth>,
+    client_send: SimDuration,
 }
 
 impl InterfaceCpus {
-    /// `count` CPUs spending `send` per request and `receive` per fragment, plus its bytes
-    /// at `copy_rate` when given.
+    /// `count` CPUs spending `send` per request, `receive` per fragment and `client_send`
+    /// per client packet, plus the fragment's or packet's bytes at `copy_rate` when given.
     pub fn new(
         count: u32,
         send: SimDuration,
         receive: SimDuration,
         copy_rate: Option<Bandwidth>,
+        client_send: SimDuration,
     ) -> Self {
         InterfaceCpus {
             cpus: (0..count)
@@ -62,18 +69,19 @@ impl InterfaceCpus {
             send,
             receive,
             copy_rate,
+            client_send,
         }
     }
 
     fn cost(&self, job: IfaceJob) -> SimDuration {
+        let copy = |bytes| {
+            self.copy_rate
+                .map_or(SimDuration::ZERO, |r: Bandwidth| r.time_for(bytes))
+        };
         match job {
             IfaceJob::Send(_) => self.send,
-            IfaceJob::Receive(_, bytes) => {
-                self.receive
-                    + self
-                        .copy_rate
-                        .map_or(SimDuration::ZERO, |r| r.time_for(bytes))
-            }
+            IfaceJob::Receive(_, bytes) => self.receive + copy(bytes),
+            IfaceJob::Packet(bytes) => self.client_send + copy(bytes),
         }
     }
 
@@ -136,6 +144,7 @@ mod tests {
             SimDuration::from_micros(50),
             SimDuration::from_micros(20),
             Some(Bandwidth(8_000_000)),
+            SimDuration::from_micros(30),
         );
         let t0 = SimTime::ZERO;
         // a receive of 1000 bytes: 20 µs + 1 ms at 1 MB/s
@@ -157,5 +166,17 @@ mod tests {
             IfaceJob::Send(8)
         );
         assert_eq!(c.kick(0, SimTime::from_nanos(1_070_000), &w), None);
+        // a client packet of 500 bytes: 30 µs + 0.5 ms at 1 MB/s
+        let t2 = SimTime::from_nanos(2_000_000);
+        assert_eq!(
+            c.push(1, IfaceJob::Packet(500), t2, &w),
+            None,
+            "interface 1 is still sending"
+        );
+        assert_eq!(
+            c.done(1, SimTime::from_nanos(50_000), &w),
+            IfaceJob::Send(9)
+        );
+        assert_eq!(c.kick(1, t2, &w), Some(SimTime::from_nanos(2_530_000)));
     }
 }

@@ -98,6 +98,8 @@ pub(super) struct Term {
     pub session_received: u64,
     /// Its current viewing was admitted (and is counted as an active stream).
     pub admitted: bool,
+    /// Its client's packets are being sent every δ_I (`client_packet`).
+    pub packets_armed: bool,
     /// The video of a viewing admission refused: that viewing's later events are dropped.
     pub refused: Option<u32>,
     // measured
@@ -144,6 +146,7 @@ impl Term {
             stall_since: SimTime::ZERO,
             session_received: 0,
             admitted: false,
+            packets_armed: false,
             refused: None,
             glitches_measured: 0,
             stalled_measured: 0,

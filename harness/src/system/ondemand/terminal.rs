@@ -59,6 +59,8 @@ pub(super) struct TerminalConfig {
     /// Whether the summary reports searches (`[interactive]` present, or `ff`/`rewind`
     /// events in the workload).
     pub report_searches: bool,
+    /// `[server.interface_cpu] client_packet`: the packet's bytes and δ_I, its playout time.
+    pub client_packet: Option<(u64, SimDuration)>,
 }
 
 /// Every terminal, the workload that drives them, and what they measured.
@@ -747,6 +749,15 @@ impl<'a> Terminals<'a> {
         tm.state = TState::Playing;
         tm.base_frame = tm.play_frame;
         tm.base_time = now;
+        if t < self.cfg.count {
+            self.arm_packets(t, p);
+        } else {
+            for i in 0..self.terms[t].members.len() {
+                let m = self.terms[t].members[i] as usize;
+                self.arm_packets(m, p);
+            }
+        }
+        let tm = &mut self.terms[t];
         let first = !tm.warmed;
         tm.has_displayed = true;
         tm.warmed = true;
@@ -763,6 +774,44 @@ impl<'a> Terminals<'a> {
         } else if first {
             self.first_display(p);
         }
+    }
+
+    /// Starts sending real terminal `t`'s client its packets, one now and one every δ_I
+    /// (`client_packet`), unless they are already being sent.
+    fn arm_packets(&mut self, t: usize, p: &mut Ports) {
+        if self.cfg.client_packet.is_none() || self.terms[t].packets_armed {
+            return;
+        }
+        self.terms[t].packets_armed = true;
+        p.q.schedule(p.now(), Ev::ClientPacket(t as u32));
+    }
+
+    /// Terminal `t`'s next client packet is due: while its display runs, its interface node's
+    /// CPU sends it (Jadav §3.2: a packet of P_I bytes at least every δ_I) and the next is
+    /// due δ_I later; otherwise the packets stop until display starts again.
+    pub fn client_packet(&mut self, t: usize, p: &mut Ports) {
+        let Some((bytes, every)) = self.cfg.client_packet else {
+            return;
+        };
+        let tm = &self.terms[t];
+        let playing = match tm.state {
+            TState::Playing => true,
+            TState::Following => self.terms[tm.group as usize].state == TState::Playing,
+            _ => false,
+        };
+        if !playing {
+            self.terms[t].packets_armed = false;
+            return;
+        }
+        let now = p.now();
+        let w = p.period.w;
+        if let Some(cpus) = p.iface_cpu.as_mut() {
+            let i = p.net.interface_of(t as u32);
+            if let Some(at) = cpus.push(i, IfaceJob::Packet(bytes), now, &w) {
+                p.q.schedule(at, Ev::IfaceDone(i as u32));
+            }
+        }
+        p.q.schedule(now + every, Ev::ClientPacket(t as u32));
     }
 
     /// A terminal began display for the first time (auto warm-up bookkeeping).

@@ -337,7 +337,10 @@ fn default_true() -> bool {
 /// `[server.interface_cpu]`: each interface node's CPU, one job at a time, first come first
 /// served (Jadav et al. §5.2's "scheduling, processing and buffering (copying) overhead" per
 /// message): `send` for each stream request it sends, `receive` for each fragment it
-/// receives plus the fragment's bytes at `copy_rate` (copied into the stream's buffer).
+/// receives plus the fragment's bytes at `copy_rate` (copied into the stream's buffer), and,
+/// with `client_packet`, the packets it sends each playing client: one of `client_packet`
+/// bytes every δ_I (the packet's playout time, eq. 1), costing `client_send` plus its bytes
+/// at `copy_rate`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct InterfaceCpuSection {
@@ -347,9 +350,20 @@ pub struct InterfaceCpuSection {
     /// CPU time to receive a fragment (default 0).
     #[serde(default)]
     pub receive: Duration,
-    /// The rate a fragment is copied at (default: no copy time).
+    /// The rate a fragment (and a client packet) is copied at (default: no copy time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_rate: Option<crate::units::Bandwidth>,
+    /// P_I, the packet the interface node sends each playing client every δ_I, its playout
+    /// time (Jadav et al. §3.2, eq. 1: 64KB in the paper; default: no packets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_packet: Option<Bytes>,
+    /// CPU time to send one client packet, besides its bytes at `copy_rate` (default 0).
+    #[serde(default, skip_serializing_if = "is_zero_duration")]
+    pub client_send: Duration,
+}
+
+fn is_zero_duration(d: &Duration) -> bool {
+    d.0 == 0
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -660,6 +674,37 @@ impl ScenarioFile {
                         "must be above 0 (leave it out for no copy time)".into(),
                     ));
                 }
+            }
+            range(
+                "server.interface_cpu.client_send",
+                c.client_send.0,
+                0,
+                10_000_000_000,
+                &ms,
+            )?;
+            if let Some(p) = c.client_packet {
+                // one packet per playout time δ_I: at least 1 ms of video, so that packets
+                // cannot flood the event queue
+                let play_ns =
+                    u128::from(p.0) * 8 * 1_000_000_000 / u128::from(self.videos.bit_rate.0.max(1));
+                if p.0 == 0 || play_ns < 1_000_000 {
+                    return Err((
+                        "server.interface_cpu.client_packet".into(),
+                        format!(
+                            "must hold at least 1 ms of video (at {} that is {} bytes), got {}",
+                            crate::units::fmt_bit_rate(self.videos.bit_rate.0),
+                            (self.videos.bit_rate.0 / 8_000).max(1),
+                            size(&p.0)
+                        ),
+                    ));
+                }
+            } else if c.client_send.0 > 0 {
+                return Err((
+                    "server.interface_cpu.client_send".into(),
+                    "is the cost of a client packet, but client_packet is not set: set \
+                     server.interface_cpu.client_packet (e.g. \"64KB\")"
+                        .into(),
+                ));
             }
         }
         range(
