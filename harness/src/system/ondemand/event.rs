@@ -31,6 +31,10 @@ pub(super) enum Ev {
     NetRelease(u32),
     /// An interface node's CPU finished its job.
     IfaceDone(u32),
+    /// An admission probe (its slot) reaches its storage node, which replies.
+    ProbeAtStorage(u32),
+    /// An admission probe's reply reaches the interface node.
+    ProbeBack(u32),
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

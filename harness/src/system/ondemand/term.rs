@@ -100,6 +100,8 @@ pub(super) struct Term {
     pub admitted: bool,
     /// The video of a viewing admission refused: that viewing's later events are dropped.
     pub refused: Option<u32>,
+    /// A `start` waiting for admission's probes: the terminal's later events wait behind it.
+    pub admitting: Option<crate::trace::TraceEvent>,
     // measured
     pub glitches_measured: u64,
     pub stalled_measured: u64,
@@ -145,6 +147,7 @@ impl Term {
             session_received: 0,
             admitted: false,
             refused: None,
+            admitting: None,
             glitches_measured: 0,
             stalled_measured: 0,
             videos_started: 0,
