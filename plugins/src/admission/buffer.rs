@@ -107,7 +107,11 @@ impl Plugin for Buffer {
     }
 
     fn build(p: &BufferParams, ctx: &BuildContext<'_>) -> Result<Box<dyn Admission>, PluginError> {
-        Ok(Box::new(Buffer::new(p.total.0, ctx.interfaces, ctx.terminals)))
+        Ok(Box::new(Buffer::new(
+            p.total.0,
+            ctx.interfaces,
+            ctx.terminals,
+        )))
     }
 }
 

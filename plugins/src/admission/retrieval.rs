@@ -158,12 +158,8 @@ impl Retrieval {
             .holders
             .iter()
             .filter_map(|&j| {
-                self.history(i, j).or_else(|| {
-                    a.probed
-                        .iter()
-                        .find(|(n, _)| *n == j)
-                        .map(|&(_, w)| w)
-                })
+                self.history(i, j)
+                    .or_else(|| a.probed.iter().find(|(n, _)| *n == j).map(|&(_, w)| w))
             })
             .max();
         let limit = a.round.as_nanos().saturating_sub(self.overhead.as_nanos());
@@ -407,7 +403,10 @@ mod tests {
         );
         assert_eq!(ask(&mut r, &q, &[1, 3, 4, 6], 450, &[]), (vec![], NO));
         // Fig. 12 without node 4: max 300
-        assert_eq!(ask(&mut r, &q, &[1, 3, 6], 301, &[]), (vec![], Verdict::Admit));
+        assert_eq!(
+            ask(&mut r, &q, &[1, 3, 6], 301, &[]),
+            (vec![], Verdict::Admit)
+        );
     }
 
     /// The check is strict, and δ_ov comes off δ_S.
@@ -482,14 +481,12 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_their_key() {
-        let bad = |p: RetrievalParams, key: &str| {
-            match Retrieval::validate(&p) {
-                Err(PluginError::InvalidParam { path, message }) => {
-                    assert_eq!(path, key, "{message}");
-                    assert!(message.contains("must be"), "{message}");
-                }
-                other => panic!("{key}: {other:?}"),
+        let bad = |p: RetrievalParams, key: &str| match Retrieval::validate(&p) {
+            Err(PluginError::InvalidParam { path, message }) => {
+                assert_eq!(path, key, "{message}");
+                assert!(message.contains("must be"), "{message}");
             }
+            other => panic!("{key}: {other:?}"),
         };
         bad(
             RetrievalParams {

@@ -231,7 +231,9 @@ impl AdmissionControl {
             self.probe_rtt.record(rtt.as_nanos());
         }
         let t = p.terminal as usize;
-        let waiting = self.waiting[t].as_mut().expect("a probe of a waiting request");
+        let waiting = self.waiting[t]
+            .as_mut()
+            .expect("a probe of a waiting request");
         let request = waiting.request;
         self.plugin.probed(&request, NodeId(p.node), rtt);
         waiting.outstanding -= 1;

@@ -716,7 +716,8 @@ impl<'a> Engine<'a> {
             let now = self.q.now();
             let [s_q, d_s, d_r, d_t] = req.io;
             self.admission.fetched(&Fetch::new(
-                req.terminal.checked_rem(self.scenario.file.server.interface_nodes),
+                req.terminal
+                    .checked_rem(self.scenario.file.server.interface_nodes),
                 NodeId(req.node),
                 now.saturating_since(req.sent),
                 req.own_io
