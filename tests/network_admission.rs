@@ -1,7 +1,8 @@
 //! The two plugin kinds the architecture issue added, end to end: the interconnect
 //! (`[server.network]`: `ideal`, SPIFFI's network and the default; `ports`, a send and a
 //! receive port per node that messages queue for) and admission control (`[admission]`:
-//! `accept-all`, the default; `static-limit`).
+//! `accept-all`, the default; `static-limit`; Jadav's `buffer` (eq. 4) and `retrieval` (eq. 5),
+//! whose probes travel the interconnect).
 
 mod common;
 use common::{root, text, vodbench};
