@@ -12,7 +12,8 @@
 //! interface node to the storage node and a reply of P_S bytes back, both real messages on
 //! the interconnect (they wait for links and hold them); the storage node answers as soon as
 //! the request arrives, without its CPU or disks. The decision waits until every reply is
-//! back; the probes, their bytes and round trips are counted (`admission.probes`, and
+//! back (the terminal's later events wait behind it, and the stream's start-up latency counts
+//! from its request); the probes, their bytes and round trips are counted (`admission.probes`, and
 //! `network.probe_messages` / `probe_bytes` among the interconnect's messages).
 
 use super::measure::Window;

@@ -100,8 +100,9 @@ pub(super) struct Term {
     pub admitted: bool,
     /// The video of a viewing admission refused: that viewing's later events are dropped.
     pub refused: Option<u32>,
-    /// A `start` waiting for admission's probes: the terminal's later events wait behind it.
-    pub admitting: Option<crate::trace::TraceEvent>,
+    /// A `start` waiting for admission's probes, and when it asked: the terminal's later
+    /// events wait behind it.
+    pub admitting: Option<(crate::trace::TraceEvent, SimTime)>,
     // measured
     pub glitches_measured: u64,
     pub stalled_measured: u64,

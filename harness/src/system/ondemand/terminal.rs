@@ -274,9 +274,10 @@ impl<'a> Terminals<'a> {
         }
     }
 
-    /// Admission decided on terminal `e.terminal`'s `start` `e` (now, or when its probes
-    /// came back): a refused viewing shows nothing, an admitted one begins.
-    fn start_decided(&mut self, e: TraceEvent, admitted: bool, p: &mut Ports) {
+    /// Admission decided on terminal `e.terminal`'s `start` `e`, asked for at `asked` (now,
+    /// or earlier when the decision waited for probes): a refused viewing shows nothing, an
+    /// admitted one begins, its start-up latency counted from `asked`.
+    fn start_decided(&mut self, e: TraceEvent, asked: SimTime, admitted: bool, p: &mut Ports) {
         let t = e.terminal.index();
         let now = p.now();
         let measuring = p.w().measuring;
@@ -296,11 +297,17 @@ impl<'a> Terminals<'a> {
         }
         self.terms[t].videos_started += 1;
         let first = &mut self.terms[t].first_request;
-        *first = (*first).min(now);
+        *first = (*first).min(asked);
         if self.piggyback_start(t, e.video.0, e.position, p) {
+            self.terms[t].requested_at = asked;
             return;
         }
-        if !self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p) {
+        let begun = self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p);
+        if begun && self.terms[t].state == TState::Priming {
+            // the wait for admission's probes is part of the start-up
+            self.terms[t].prime_since = asked;
+        }
+        if !begun {
             self.terms[t].videos_started -= 1;
             if measuring {
                 self.videos_started -= 1;
@@ -320,11 +327,11 @@ impl<'a> Terminals<'a> {
             return;
         };
         let t = t as usize;
-        let e = self.terms[t]
+        let (e, asked) = self.terms[t]
             .admitting
             .take()
             .expect("a terminal waiting for admission");
-        self.start_decided(e, admitted, p);
+        self.start_decided(e, asked, admitted, p);
         self.drain(t, p);
     }
 
@@ -360,10 +367,10 @@ impl<'a> Terminals<'a> {
                     &p.period.w,
                 );
                 match decision {
-                    Decision::Admit => self.start_decided(e, true, p),
-                    Decision::Refuse => self.start_decided(e, false, p),
+                    Decision::Admit => self.start_decided(e, now, true, p),
+                    Decision::Refuse => self.start_decided(e, now, false, p),
                     Decision::Probing => {
-                        self.terms[t].admitting = Some(e);
+                        self.terms[t].admitting = Some((e, now));
                         let from = p.net.terminal_endpoint(t as u32);
                         for &(slot, node) in p.admission.probes_to_send() {
                             p.net.send(
