@@ -1,7 +1,8 @@
 //! The two plugin kinds the architecture issue added, end to end: the interconnect
 //! (`[server.network]`: `ideal`, SPIFFI's network and the default; `ports`, a send and a
 //! receive port per node that messages queue for) and admission control (`[admission]`:
-//! `accept-all`, the default; `static-limit`).
+//! `accept-all`, the default; `static-limit`; Jadav's `buffer` (eq. 4) and `retrieval` (eq. 5),
+//! whose probes travel the interconnect).
 
 mod common;
 use common::{root, text, vodbench};
@@ -639,5 +640,178 @@ fn issue30_interface_nodes_send_their_clients_a_packet_every_delta_i() {
         let (_, err) = text(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(key), "{err}");
+    }
+}
+
+/// A small Jadav server: 8 storage and 2 interface nodes on `ports`, S = 4, P_S = 64 KiB,
+/// fragment sets fetched in rounds, every start a video of its own; `terminals` streams
+/// arriving within a minute, and `admission` appended.
+fn jadav_mini(dir: &Path, name: &str, terminals: u32, admission: &str) -> PathBuf {
+    let text = format!(
+        r#"name = "{name}"
+seed = 3
+
+[run]
+warmup = "0s"
+duration = "120s"
+
+[videos]
+count = 800
+length = "1min"
+bit_rate = "1.5Mbit/s"
+frames = "cbr"
+
+[server]
+nodes = 8
+interface_nodes = 2
+disks_per_node = 1
+memory_per_node = "1MiB"
+stripe = "64KiB"
+
+[server.network]
+name = "ports"
+bandwidth = "13.8MB/s"
+per_message = "0s"
+send_cost = "50us"
+receive_cost = "50us"
+
+[disk.model]
+name = "analytic"
+capacity = "2GiB"
+cylinder_bytes = "1MiB"
+seek_factor_ms = 0.2895
+settle = "1ms"
+rotation = "16.06ms"
+transfer_rate = 10000000
+rotational_latency = "uniform"
+
+[disk.scheduler]
+name = "edf"
+
+[layout]
+name = "stripe-factor"
+factor = 4
+
+[prefetcher]
+name = "none"
+
+[terminals]
+count = {terminals}
+memory = "512KiB"
+
+[terminals.rounds]
+blocks = 4
+issue = "eager"
+
+[workload.generate]
+popularity = "distinct"
+start_spread = "60s"
+
+{admission}"#
+    );
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Issue 30, item 5's retrieval condition (eq. 5): at a light load every stream is admitted;
+/// past what the storage nodes serve, fetch times grow and `retrieval` refuses streams for
+/// `retrieval capacity`, so that fewer fragment sets come late than when every stream is
+/// admitted. Its probes (a request and a P_S-byte reply per storage node without history)
+/// are messages on the interconnect, counted among the network's.
+#[test]
+fn issue30_retrieval_admission_refuses_when_fetch_times_grow_and_its_probes_use_the_network() {
+    let tmp = tempfile::tempdir().unwrap();
+    // δ_S = 4 × 64 KiB at 1.5 Mbit/s = 1.398 s; a low δ_ov + history so that the test sees
+    // the policy react to load
+    let retrieval = "[admission]\nname = \"retrieval\"\nhistory = 8\noverhead = \"1s\"\n";
+    let (light, _, _) = run(tmp.path(), &jadav_mini(tmp.path(), "light", 20, retrieval));
+    let a = &light["admission"];
+    assert_eq!(a["policy"], "retrieval");
+    assert_eq!(a["refused"], 0, "{a}");
+    assert_eq!(a["admitted"], a["requests"], "{a}");
+    let (heavy, m, _) = run(tmp.path(), &jadav_mini(tmp.path(), "heavy", 240, retrieval));
+    assert_eq!(m["plugins"]["admission"]["params"]["history"], 8);
+    let a = &heavy["admission"];
+    let refused = a["refused_by_reason"]["retrieval capacity"]
+        .as_u64()
+        .unwrap();
+    assert!(refused > 0, "{a}");
+    assert_eq!(a["refused"].as_u64().unwrap(), refused, "{a}");
+    assert_eq!(
+        a["requests"].as_u64().unwrap(),
+        a["admitted"].as_u64().unwrap() + refused
+    );
+    // every stream admitted: more late fragment sets than with retrieval's refusals
+    let (all, _, _) = run(
+        tmp.path(),
+        &jadav_mini(
+            tmp.path(),
+            "all",
+            240,
+            "[admission]\nname = \"accept-all\"\n",
+        ),
+    );
+    let glitches = |s: &Value| s["glitches"]["count"].as_u64().unwrap();
+    assert!(
+        glitches(&all) > glitches(&heavy),
+        "{} vs {}",
+        glitches(&all),
+        glitches(&heavy)
+    );
+    assert!(all["admission"].get("probes").is_none());
+    assert!(all["network"].get("probe_messages").is_none());
+    // probes: answered ones counted by admission; their messages (request and reply) by the
+    // network, among its messages and bytes
+    for s in [&light, &heavy] {
+        let probes = s["admission"]["probes"]["probes"].as_u64().unwrap();
+        assert!(probes > 0, "{}", s["admission"]);
+        let rtt = &s["admission"]["probes"]["round_trip"];
+        // a 64 KiB reply alone takes 65536 / 13.8 MB/s = 4.75 ms
+        assert!(rtt["mean_ns"].as_u64().unwrap() > 4_700_000, "{rtt}");
+        let n = &s["network"];
+        let (pm, pb) = (
+            n["probe_messages"].as_u64().unwrap(),
+            n["probe_bytes"].as_u64().unwrap(),
+        );
+        // each answered probe's two messages were delivered in the run; a probe still on its
+        // way at the end may have delivered its request
+        assert!(pm >= 2 * probes && pm <= 2 * probes + 2 * 8, "{n} {probes}");
+        assert!(pb >= probes * 65536, "{n}");
+        assert!(n["messages"].as_u64().unwrap() > pm);
+        assert!(n["bytes"].as_u64().unwrap() > pb);
+    }
+}
+
+/// Both conditions together (`retrieval` with `buffer`): a refusal names the limit that
+/// refused; bad parameters name their key.
+#[test]
+fn issue30_retrieval_with_buffer_checks_both_and_names_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 2 interface nodes of 10.5 stream buffers (512 KiB each): at most 10 streams each
+    let both = "[admission]\nname = \"retrieval\"\nbuffer = \"5376KiB\"\n";
+    let (s, _, _) = run(tmp.path(), &jadav_mini(tmp.path(), "both", 60, both));
+    let a = &s["admission"];
+    assert!(a["active_streams_peak"].as_u64().unwrap() <= 20, "{a}");
+    assert!(
+        a["refused_by_reason"]["buffer space"].as_u64().unwrap() > 0,
+        "{a}"
+    );
+    for (extra, key) in [
+        ("history = 0\n", "admission.history"),
+        ("overhead = \"2h\"\n", "admission.overhead"),
+        ("buffer = 0\n", "admission.buffer"),
+        ("window = 3\n", "window"),
+    ] {
+        let p = jadav_mini(
+            tmp.path(),
+            "bad",
+            4,
+            &format!("[admission]\nname = \"retrieval\"\n{extra}"),
+        );
+        let o = vodbench(&["check", p.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains(key), "{extra}: {err}");
     }
 }

@@ -26,6 +26,11 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("scenarios/spiffi/table2-scaleup-128mb.toml", SPIFFI_SWEEP),
     ("scenarios/spiffi/table2-scaleup-512mb.toml", SPIFFI_SWEEP),
     ("scenarios/spiffi/table3-cost.toml", SPIFFI_SWEEP),
+    (
+        "scenarios/jadav/admission-sensitivity.toml",
+        "15 runs of 30 measured minutes of a 41-node server, about 40 s of `vodbench run` on \
+         one core; admission.toml snapshots the same server and workload",
+    ),
 ];
 
 fn summary_snapshot(path: &Utf8Path) -> datatest_stable::Result<()> {

@@ -376,6 +376,13 @@ pub struct NetworkSummary {
     /// Busy fraction of the busiest interface node's CPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_cpu_utilization_max_ratio: Option<f64>,
+    /// Of `messages`, the admission probes (Jadav §7.2's dummy requests and their P_S-byte
+    /// replies; only with an admission policy that probes, such as `retrieval`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_messages: Option<u64>,
+    /// Of `bytes`, the admission probes'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe_bytes: Option<u64>,
 }
 
 /// Admission control over the measured period.
@@ -397,6 +404,20 @@ pub struct AdmissionSummary {
     pub active_streams_mean: f64,
     /// Streams active at once: the most.
     pub active_streams_peak: u64,
+    /// With a policy that probes storage nodes before it decides (`retrieval`): the probes
+    /// answered in the measured period and their round trips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<ProbeSummary>,
+}
+
+/// Admission probes (Jadav §7.2): a dummy request from the interface node to a storage node
+/// holding the requested stream and a dummy reply of one fragment back.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProbeSummary {
+    /// Probes whose reply came back in the measured period.
+    pub probes: u64,
+    /// Their round trips: from sending the request to the reply's arrival.
+    pub round_trip: Stat,
 }
 
 /// Visual searches over the measured period, and the storage they need.

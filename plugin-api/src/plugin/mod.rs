@@ -39,7 +39,7 @@ pub mod param_schema;
 mod prefetcher;
 mod registry;
 
-pub use admission::{Admission, ServerLoad, StreamRequest, Verdict};
+pub use admission::{Admission, Fetch, Placement, ServerLoad, StreamRequest, Verdict};
 pub use analytic_model::{Analysis, AnalysisTable, AnalyticModel, ModelInput, Quantity};
 pub use broadcast_schedule::{BroadcastSchedule, Schedule, ScheduleSpec, WindowViolation};
 pub use buffer_pool::{BufferPool, CacheRequest};

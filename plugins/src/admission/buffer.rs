@@ -43,6 +43,18 @@ pub struct Buffer {
     held: Vec<Option<(usize, u64)>>,
 }
 
+impl Buffer {
+    /// Eq. 4 with `total` bytes at each of `interfaces` interface nodes (one pool for 0),
+    /// for `terminals` terminals (`retrieval` checks eq. 4 with it when given `buffer`).
+    pub(crate) fn new(total: u64, interfaces: u32, terminals: u32) -> Self {
+        Buffer {
+            total,
+            reserved: vec![0; interfaces.max(1) as usize],
+            held: vec![None; terminals as usize],
+        }
+    }
+}
+
 impl Admission for Buffer {
     fn admit(&mut self, r: &StreamRequest, _: &ServerLoad) -> Verdict {
         let i = r.interface.map_or(0, |i| i as usize);
@@ -95,11 +107,11 @@ impl Plugin for Buffer {
     }
 
     fn build(p: &BufferParams, ctx: &BuildContext<'_>) -> Result<Box<dyn Admission>, PluginError> {
-        Ok(Box::new(Buffer {
-            total: p.total.0,
-            reserved: vec![0; ctx.interfaces.max(1) as usize],
-            held: vec![None; ctx.terminals as usize],
-        }))
+        Ok(Box::new(Buffer::new(
+            p.total.0,
+            ctx.interfaces,
+            ctx.terminals,
+        )))
     }
 }
 

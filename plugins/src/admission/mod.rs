@@ -2,6 +2,7 @@
 
 pub mod accept_all;
 pub mod buffer;
+pub mod retrieval;
 pub mod static_limit;
 
 use vodbench_plugin_api::plugin::Registry;
@@ -11,4 +12,5 @@ pub fn register(r: &mut Registry) {
     r.add::<accept_all::AcceptAll>();
     r.add::<static_limit::StaticLimit>();
     r.add::<buffer::Buffer>();
+    r.add::<retrieval::Retrieval>();
 }

@@ -1,16 +1,53 @@
-//! Admission control (Jadav et al. §5, Pappas et al. §3.3): the [`Admission`] plugin decides,
-//! at each workload `start`, whether the stream is served; this component counts the active
-//! streams it promises the plugin, and what it measured — requests, admissions, refusals by
-//! reason, and the streams active at once (`summary.json`'s `admission`, when the scenario
-//! has an `[admission]` table).
+//! Admission control (Jadav et al. §5, §7; Pappas et al. §3.3): the [`Admission`] plugin
+//! decides, at each workload `start`, whether the stream is served; this component counts
+//! the active streams it promises the plugin, and what it measured — requests, admissions,
+//! refusals by reason, and the streams active at once (`summary.json`'s `admission`, when
+//! the scenario has an `[admission]` table).
+//!
+//! A plugin that [observes](Admission::observes) (eq. 5, `retrieval`) is told where the
+//! requested video lives (the storage nodes holding any of its blocks, from the layout) and
+//! δ_S, and may name storage nodes to probe before it decides (§7.2: "the candidate I node
+//! sends a dummy request to the remaining S nodes storing the requested stream. Each S node
+//! sends a dummy data packet of size P_S"). Each probe is a request message from the stream's
+//! interface node to the storage node and a reply of P_S bytes back, both real messages on
+//! the interconnect (they wait for links and hold them); the storage node answers as soon as
+//! the request arrives, without its CPU or disks. The decision waits until every reply is
+//! back (the terminal's later events wait behind it, and the stream's start-up latency counts
+//! from its request); the probes, their bytes and round trips are counted (`admission.probes`, and
+//! `network.probe_messages` / `probe_bytes` among the interconnect's messages).
 
 use super::measure::Window;
-use super::stats::Level;
-use crate::ids::{TerminalId, VideoId};
-use crate::plugin::{Admission, ServerLoad, StreamRequest, Verdict};
-use crate::results::AdmissionSummary;
-use crate::time::SimTime;
+use super::stats::{DurStat, Level};
+use crate::ids::{BlockId, NodeId, TerminalId, VideoId};
+use crate::plugin::{Admission, Fetch, Layout, Placement, ServerLoad, StreamRequest, Verdict};
+use crate::results::{AdmissionSummary, ProbeSummary};
+use crate::time::{SimDuration, SimTime};
 use std::collections::BTreeMap;
+
+/// What [`AdmissionControl::request`] answers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Decision {
+    Admit,
+    Refuse,
+    /// Probes are on their way ([`AdmissionControl::probes_to_send`]); the decision comes
+    /// when the last reply is back ([`AdmissionControl::probe_back`]).
+    Probing,
+}
+
+/// A probe on its way.
+#[derive(Copy, Clone)]
+struct Probe {
+    terminal: u32,
+    node: u32,
+    sent: SimTime,
+}
+
+/// A request waiting for its probes.
+#[derive(Copy, Clone)]
+struct Waiting {
+    request: StreamRequest,
+    outstanding: u32,
+}
 
 /// The admission policy and the streams it admitted.
 pub(super) struct AdmissionControl {
@@ -18,10 +55,23 @@ pub(super) struct AdmissionControl {
     name: &'static str,
     /// Whether the summary reports it (the scenario has `[admission]`).
     reported: bool,
+    /// Whether the plugin observes fetches and probes.
+    observes: bool,
     terminals: u32,
     /// Each stream's buffer, and the interface nodes streams are dealt to (0: none).
     buffer_bytes: u64,
     interfaces: u32,
+    /// δ_S and P_S, told to an observing plugin.
+    round: SimDuration,
+    fragment_bytes: u64,
+    /// Each video's holders (storage nodes), found in the layout when first asked for.
+    holders: Vec<Option<Vec<NodeId>>>,
+    /// Requests waiting for probes, by terminal.
+    waiting: Vec<Option<Waiting>>,
+    probes: super::requests::Arena<Probe>,
+    /// Probes named by the plugin for the request being decided: (probe slot, node).
+    to_send: Vec<(u32, u32)>,
+    scratch: Vec<NodeId>,
     active: Level,
     // measured
     requests: u64,
@@ -29,31 +79,59 @@ pub(super) struct AdmissionControl {
     refused: u64,
     by_reason: BTreeMap<&'static str, u64>,
     events_dropped: u64,
+    probe_rtt: DurStat,
+}
+
+/// How the engine is set up, as admission needs it.
+pub(super) struct AdmissionSetup {
+    pub reported: bool,
+    pub terminals: u32,
+    pub buffer_bytes: u64,
+    pub interfaces: u32,
+    /// δ_S.
+    pub round: SimDuration,
+    /// P_S.
+    pub fragment_bytes: u64,
+    pub videos: usize,
 }
 
 impl AdmissionControl {
-    pub fn new(
-        plugin: Box<dyn Admission>,
-        name: &'static str,
-        reported: bool,
-        terminals: u32,
-        buffer_bytes: u64,
-        interfaces: u32,
-    ) -> Self {
+    pub fn new(plugin: Box<dyn Admission>, name: &'static str, s: AdmissionSetup) -> Self {
+        let observes = plugin.observes();
         AdmissionControl {
             plugin,
             name,
-            reported,
-            terminals,
-            buffer_bytes,
-            interfaces,
+            reported: s.reported,
+            observes,
+            terminals: s.terminals,
+            buffer_bytes: s.buffer_bytes,
+            interfaces: s.interfaces,
+            round: s.round,
+            fragment_bytes: s.fragment_bytes,
+            holders: if observes {
+                vec![None; s.videos]
+            } else {
+                Vec::new()
+            },
+            waiting: Vec::new(),
+            probes: super::requests::Arena::new(),
+            to_send: Vec::new(),
+            scratch: Vec::new(),
             active: Level::default(),
             requests: 0,
             admitted: 0,
             refused: 0,
             by_reason: BTreeMap::new(),
             events_dropped: 0,
+            probe_rtt: DurStat::new(),
         }
+    }
+
+    /// Whether the plugin observes fetches and probes (the engine then notes every fetch's
+    /// storage-node time and calls [`AdmissionControl::fetched`]).
+    #[inline]
+    pub fn observes(&self) -> bool {
+        self.observes
     }
 
     /// Opens the measured window.
@@ -61,8 +139,19 @@ impl AdmissionControl {
         self.active.open(now);
     }
 
-    /// Terminal `t` asks for `video` (of `bit_rate` bits/s) at `now`: whether it is served.
-    pub fn admit(&mut self, t: u32, video: u32, bit_rate: u64, now: SimTime, w: &Window) -> bool {
+    /// Terminal `t` asks for `video` (of `bit_rate` bits/s, `blocks` blocks, placed by
+    /// `layout`) at `now`: admitted, refused, or waiting for probes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn request(
+        &mut self,
+        t: u32,
+        video: u32,
+        bit_rate: u64,
+        blocks: u32,
+        layout: &dyn Layout,
+        now: SimTime,
+        w: &Window,
+    ) -> Decision {
         let request = StreamRequest {
             terminal: TerminalId(t),
             video: VideoId(video),
@@ -71,11 +160,99 @@ impl AdmissionControl {
             interface: t.checked_rem(self.interfaces),
             now,
         };
+        if self.observes {
+            let v = video as usize;
+            if self.holders.len() <= v {
+                self.holders.resize(v + 1, None);
+            }
+            let holders = self.holders[v].get_or_insert_with(|| {
+                let mut h: Vec<NodeId> = (0..blocks)
+                    .map(|index| {
+                        layout
+                            .locate(BlockId {
+                                video: VideoId(video),
+                                index,
+                            })
+                            .node
+                    })
+                    .collect();
+                h.sort_unstable();
+                h.dedup();
+                h
+            });
+            let placement = Placement::new(holders, self.round, self.fragment_bytes);
+            self.scratch.clear();
+            self.plugin.probe(&request, &placement, &mut self.scratch);
+            self.scratch.sort_unstable();
+            self.scratch.dedup();
+            if !self.scratch.is_empty() {
+                self.to_send.clear();
+                for j in 0..self.scratch.len() {
+                    let node = self.scratch[j].0;
+                    let slot = self.probes.put(Probe {
+                        terminal: t,
+                        node,
+                        sent: now,
+                    });
+                    self.to_send.push((slot, node));
+                }
+                let i = t as usize;
+                if self.waiting.len() <= i {
+                    self.waiting.resize(i + 1, None);
+                }
+                self.waiting[i] = Some(Waiting {
+                    request,
+                    outstanding: self.to_send.len() as u32,
+                });
+                return Decision::Probing;
+            }
+        }
+        self.decide(&request, now, w)
+    }
+
+    /// The probes the last [`AdmissionControl::request`] answered `Probing` for: (probe,
+    /// storage node).
+    pub fn probes_to_send(&self) -> &[(u32, u32)] {
+        &self.to_send
+    }
+
+    /// Probe `slot`'s storage node and its interface's terminal (whose endpoint it answers).
+    pub fn probe_target(&self, slot: u32) -> (u32, u32) {
+        let p = self.probes.slots[slot as usize];
+        (p.terminal, p.node)
+    }
+
+    /// Probe `slot`'s reply is back at `now`: when it was the request's last, the decision
+    /// (terminal, admitted).
+    pub fn probe_back(&mut self, slot: u32, now: SimTime, w: &Window) -> Option<(u32, bool)> {
+        let p = self.probes.slots[slot as usize];
+        self.probes.release(slot);
+        let rtt = now.saturating_since(p.sent);
+        if w.measuring {
+            self.probe_rtt.record(rtt.as_nanos());
+        }
+        let t = p.terminal as usize;
+        let waiting = self.waiting[t]
+            .as_mut()
+            .expect("a probe of a waiting request");
+        let request = waiting.request;
+        self.plugin.probed(&request, NodeId(p.node), rtt);
+        waiting.outstanding -= 1;
+        if waiting.outstanding > 0 {
+            return None;
+        }
+        self.waiting[t] = None;
+        let request = StreamRequest { now, ..request };
+        let d = self.decide(&request, now, w);
+        Some((p.terminal, d == Decision::Admit))
+    }
+
+    fn decide(&mut self, request: &StreamRequest, now: SimTime, w: &Window) -> Decision {
         let load = ServerLoad {
             active_streams: self.active.level() as u32,
             terminals: self.terminals,
         };
-        let verdict = self.plugin.admit(&request, &load);
+        let verdict = self.plugin.admit(request, &load);
         if w.measuring {
             self.requests += 1;
         }
@@ -86,16 +263,22 @@ impl AdmissionControl {
                 }
                 let n = self.active.level() + 1;
                 self.active.set(now, n, w.span);
-                true
+                Decision::Admit
             }
             Verdict::Refuse { reason } => {
                 if w.measuring {
                     self.refused += 1;
                     *self.by_reason.entry(reason).or_insert(0) += 1;
                 }
-                false
+                Decision::Refuse
             }
         }
+    }
+
+    /// A fragment was fetched (only when the plugin observes).
+    #[inline]
+    pub fn fetched(&mut self, fetch: &Fetch) {
+        self.plugin.fetched(fetch);
     }
 
     /// The stream terminal `t` was admitted for ended at `now`.
@@ -138,6 +321,10 @@ impl AdmissionControl {
                 0.0
             },
             active_streams_peak: peak,
+            probes: self.observes.then(|| ProbeSummary {
+                probes: self.probe_rtt.count(),
+                round_trip: self.probe_rtt.stat(),
+            }),
         })
     }
 }

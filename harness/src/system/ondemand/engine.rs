@@ -21,7 +21,7 @@
 //! another block" and "end of video", computed exactly from the frame offsets, instead of one
 //! event per frame.
 
-use super::admission::AdmissionControl;
+use super::admission::{AdmissionControl, AdmissionSetup};
 use super::bus::BusConfig;
 use super::continuity::{Arrival, Continuity};
 use super::delays::Delays;
@@ -44,7 +44,7 @@ use super::visual_search::VisualSearch;
 use super::workload::{Digest, Events};
 use crate::ids::{DiskId, NodeId, TerminalId};
 use crate::plugin::{
-    BuildContext, Endpoint, Layout, PluginError, PrefetchPoll, Reference, RequestClass,
+    BuildContext, Endpoint, Fetch, Layout, PluginError, PrefetchPoll, Reference, RequestClass,
 };
 use crate::results::{Conservation, RunResults, Summary, TerminalBuffers};
 use crate::time::{SimDuration, SimTime};
@@ -230,6 +230,13 @@ impl<'a> Engine<'a> {
             &terms.blocks,
             block_bytes,
         );
+        let mut net = Network::new(
+            interconnect,
+            p.interconnect.name,
+            s.nodes,
+            s.interface_nodes,
+        );
+        net.count_probes = admission.observes();
         Ok(Engine {
             scenario,
             q: EventQueue::new(),
@@ -250,20 +257,20 @@ impl<'a> Engine<'a> {
                 ),
                 s,
             ),
-            net: Network::new(
-                interconnect,
-                p.interconnect.name,
-                s.nodes,
-                s.interface_nodes,
-            ),
+            net,
             prefetch: Prefetching::new(prefetcher, p.prefetcher.name, ndisks as usize),
             admission: AdmissionControl::new(
                 admission,
                 p.admission.name,
-                f.admission.is_some(),
-                f.terminals.count,
-                f.terminals.memory.0,
-                s.interface_nodes,
+                AdmissionSetup {
+                    reported: f.admission.is_some(),
+                    terminals: f.terminals.count,
+                    buffer_bytes: f.terminals.memory.0,
+                    interfaces: s.interface_nodes,
+                    round: round_time(scenario, block_bytes),
+                    fragment_bytes: block_bytes,
+                    videos: f.videos.count as usize,
+                },
             ),
             delays: Delays::new(f.run.request_delays),
             continuity: Continuity::new(f.run.continuity, f.terminals.count, f.videos.bit_rate.0),
@@ -404,6 +411,11 @@ impl<'a> Engine<'a> {
                     if self.prefetch.woken(d as usize, now) {
                         self.prefetch_poll(d as usize);
                     }
+                }
+                Ev::ProbeAtStorage(m) => self.probe_at_storage(m),
+                Ev::ProbeBack(m) => {
+                    let (terms, mut p) = self.split();
+                    terms.probe_back(m, &mut p);
                 }
                 Ev::NetAcquire(m) => self.net.setup_done(m, &mut self.q, &self.period.w),
                 Ev::NetRelease(m) => self.net.release(m, &mut self.q, &self.period.w),
@@ -633,7 +645,7 @@ impl<'a> Engine<'a> {
         }
         let dr = *first;
         self.reqs.disk.release(lead);
-        if dr.owner != NONE && self.delays.on() {
+        if dr.owner != NONE && (self.delays.on() || self.admission.observes()) {
             // the read whose miss made this access: its disk components (a wait for a bus
             // is left in N_Q with the rest of the round trip)
             let queued = now
@@ -725,8 +737,36 @@ impl<'a> Engine<'a> {
             now,
             measuring,
         );
+        if self.admission.observes() {
+            let [s_q, d_s, d_r, d_t] = req.io;
+            self.admission.fetched(&Fetch::new(
+                req.terminal
+                    .checked_rem(self.scenario.file.server.interface_nodes),
+                NodeId(req.node),
+                now.saturating_since(req.sent),
+                req.own_io
+                    .then(|| SimDuration::from_nanos(s_q + d_s + d_r + d_t)),
+                now,
+            ));
+        }
         let (terms, mut p) = self.split();
         terms.arrive(&req, &mut p);
+    }
+
+    /// Admission probe `m` reached its storage node, which sends a dummy reply of one
+    /// fragment back to the probing interface node at once (no CPU or disk time).
+    fn probe_at_storage(&mut self, m: u32) {
+        let (t, node) = self.admission.probe_target(m);
+        let to = self.net.terminal_endpoint(t);
+        self.net.send(
+            Endpoint::Node(NodeId(node)),
+            to,
+            self.block_bytes,
+            Ev::ProbeBack(m),
+            &mut self.q,
+            &self.period.w,
+            &mut self.faults,
+        );
     }
 
     /// Interface node `i`'s CPU finished a job: a request goes into the network, or a
@@ -1127,4 +1167,18 @@ pub fn simulate_stream(
         return Err(e);
     }
     Ok(engine.results())
+}
+
+/// δ_S (Jadav et al. eq. 1 and §5.1–5.2): the playout time of the data one service round
+/// fetches, B_I = `[terminals.rounds] blocks` × P_S, at the videos' bit rate; without rounds,
+/// the playout time of a terminal's whole buffer (`terminals.memory`), ns rounded down.
+fn round_time(scenario: &Scenario, block_bytes: u64) -> SimDuration {
+    let f = &scenario.file;
+    let bytes = match &f.terminals.rounds {
+        Some(r) => u64::from(r.blocks) * block_bytes,
+        None => f.terminals.memory.0,
+    };
+    let bps = u128::from(f.videos.bit_rate.0.max(1));
+    let ns = u128::from(bytes) * 8 * 1_000_000_000 / bps;
+    SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
 }

@@ -33,6 +33,10 @@ pub(super) enum Ev {
     IfaceDone(u32),
     /// A playing client's next packet is due at its interface node (terminal).
     ClientPacket(u32),
+    /// An admission probe (its slot) reaches its storage node, which replies.
+    ProbeAtStorage(u32),
+    /// An admission probe's reply reaches the interface node.
+    ProbeBack(u32),
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

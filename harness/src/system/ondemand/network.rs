@@ -74,6 +74,10 @@ pub(super) struct Network {
     bytes: u64,
     wait: DurStat,
     delivered: DurStat,
+    /// Whether admission probes are counted apart (an admission policy that probes).
+    pub count_probes: bool,
+    probe_messages: u64,
+    probe_bytes: u64,
     /// Block bytes handed to the network and not yet received (conservation).
     pub in_transit_bytes: u64,
 }
@@ -114,6 +118,9 @@ impl Network {
             bytes: 0,
             wait: DurStat::new(),
             delivered: DurStat::new(),
+            count_probes: false,
+            probe_messages: 0,
+            probe_bytes: 0,
             in_transit_bytes: 0,
         }
     }
@@ -288,6 +295,10 @@ impl Network {
             self.bytes += msg.bytes;
             self.delivered
                 .record((now + msg.delivery).saturating_since(msg.sent).as_nanos());
+            if matches!(msg.deliver, Ev::ProbeAtStorage(_) | Ev::ProbeBack(_)) {
+                self.probe_messages += 1;
+                self.probe_bytes += msg.bytes;
+            }
         }
         let path = std::mem::take(&mut self.paths[m as usize]);
         self.msgs.release(m);
@@ -344,6 +355,8 @@ impl Network {
             busiest_link: self.links[busiest].name.clone(),
             interface_cpu_utilization_mean_ratio: None,
             interface_cpu_utilization_max_ratio: None,
+            probe_messages: self.count_probes.then_some(self.probe_messages),
+            probe_bytes: self.count_probes.then_some(self.probe_bytes),
         };
         let table = Table {
             name: "links".into(),

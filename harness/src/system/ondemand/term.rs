@@ -102,6 +102,9 @@ pub(super) struct Term {
     pub packets_armed: bool,
     /// The video of a viewing admission refused: that viewing's later events are dropped.
     pub refused: Option<u32>,
+    /// A `start` waiting for admission's probes, and when it asked: the terminal's later
+    /// events wait behind it.
+    pub admitting: Option<(crate::trace::TraceEvent, SimTime)>,
     // measured
     pub glitches_measured: u64,
     pub stalled_measured: u64,
@@ -148,6 +151,7 @@ impl Term {
             admitted: false,
             packets_armed: false,
             refused: None,
+            admitting: None,
             glitches_measured: 0,
             stalled_measured: 0,
             videos_started: 0,

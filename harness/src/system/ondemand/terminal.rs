@@ -20,6 +20,7 @@
 //! latency, videos started, searches, terminal buffer occupancy, and the terminals' side of
 //! the byte conservation (issued, delivered, received, consumed, discarded).
 
+use super::admission::Decision;
 use super::event::{Ev, NONE};
 use super::interface_cpu::IfaceJob;
 use super::piggyback::Piggyback;
@@ -230,7 +231,10 @@ impl<'a> Terminals<'a> {
         let e = self.event(slot);
         let t = e.terminal.index();
         let tm = &mut self.terms[t];
-        if !tm.deferred.is_empty() || (e.kind == EventKind::Start && tm.state != TState::Idle) {
+        if !tm.deferred.is_empty()
+            || tm.admitting.is_some()
+            || (e.kind == EventKind::Start && tm.state != TState::Idle)
+        {
             tm.deferred.push_back(slot);
             return;
         }
@@ -272,6 +276,67 @@ impl<'a> Terminals<'a> {
         }
     }
 
+    /// Admission decided on terminal `e.terminal`'s `start` `e`, asked for at `asked` (now,
+    /// or earlier when the decision waited for probes): a refused viewing shows nothing, an
+    /// admitted one begins, its start-up latency counted from `asked`.
+    fn start_decided(&mut self, e: TraceEvent, asked: SimTime, admitted: bool, p: &mut Ports) {
+        let t = e.terminal.index();
+        let now = p.now();
+        let measuring = p.w().measuring;
+        if !admitted {
+            self.terms[t].refused = Some(e.video.0);
+            if !self.terms[t].warmed {
+                // nothing to wait for: the warm-up counts it as started
+                self.terms[t].warmed = true;
+                self.first_display(p);
+            }
+            return;
+        }
+        self.terms[t].refused = None;
+        self.terms[t].admitted = true;
+        if measuring {
+            self.videos_started += 1;
+        }
+        self.terms[t].videos_started += 1;
+        let first = &mut self.terms[t].first_request;
+        *first = (*first).min(asked);
+        if self.piggyback_start(t, e.video.0, e.position, p) {
+            self.terms[t].requested_at = asked;
+            return;
+        }
+        let begun = self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p);
+        if begun && self.terms[t].state == TState::Priming {
+            // the wait for admission's probes is part of the start-up
+            self.terms[t].prime_since = asked;
+        }
+        if !begun {
+            self.terms[t].videos_started -= 1;
+            if measuring {
+                self.videos_started -= 1;
+            }
+            self.events_ignored += 1;
+            self.terms[t].state = TState::Idle;
+            self.terms[t].admitted = false;
+            p.admission.ended(t as u32, now, &p.period.w);
+        }
+    }
+
+    /// Admission probe `m`'s reply is back: when it was its request's last, the `start`
+    /// waiting for it is decided and the terminal's events that waited behind it run.
+    pub fn probe_back(&mut self, m: u32, p: &mut Ports) {
+        let now = p.now();
+        let Some((t, admitted)) = p.admission.probe_back(m, now, &p.period.w) else {
+            return;
+        };
+        let t = t as usize;
+        let (e, asked) = self.terms[t]
+            .admitting
+            .take()
+            .expect("a terminal waiting for admission");
+        self.start_decided(e, asked, admitted, p);
+        self.drain(t, p);
+    }
+
     fn apply(&mut self, e: TraceEvent, p: &mut Ports) {
         let t = e.terminal.index();
         let now = p.now();
@@ -293,38 +358,34 @@ impl<'a> Terminals<'a> {
         match e.kind {
             EventKind::Start => {
                 debug_assert_eq!(state, TState::Idle);
-                let admitted =
-                    p.admission
-                        .admit(t as u32, e.video.0, self.cfg.bit_rate, now, &p.period.w);
-                if !admitted {
-                    self.terms[t].refused = Some(e.video.0);
-                    if !self.terms[t].warmed {
-                        // nothing to wait for: the warm-up counts it as started
-                        self.terms[t].warmed = true;
-                        self.first_display(p);
+                let blocks = self.blocks.get(e.video.index()).copied().unwrap_or(0);
+                let decision = p.admission.request(
+                    t as u32,
+                    e.video.0,
+                    self.cfg.bit_rate,
+                    blocks,
+                    p.layout,
+                    now,
+                    &p.period.w,
+                );
+                match decision {
+                    Decision::Admit => self.start_decided(e, now, true, p),
+                    Decision::Refuse => self.start_decided(e, now, false, p),
+                    Decision::Probing => {
+                        self.terms[t].admitting = Some((e, now));
+                        let from = p.net.terminal_endpoint(t as u32);
+                        for &(slot, node) in p.admission.probes_to_send() {
+                            p.net.send(
+                                from,
+                                Endpoint::Node(crate::ids::NodeId(node)),
+                                self.cfg.request_bytes,
+                                Ev::ProbeAtStorage(slot),
+                                p.q,
+                                &p.period.w,
+                                p.faults,
+                            );
+                        }
                     }
-                    return;
-                }
-                self.terms[t].refused = None;
-                self.terms[t].admitted = true;
-                if measuring {
-                    self.videos_started += 1;
-                }
-                self.terms[t].videos_started += 1;
-                let first = &mut self.terms[t].first_request;
-                *first = (*first).min(now);
-                if self.piggyback_start(t, e.video.0, e.position, p) {
-                    return;
-                }
-                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p) {
-                    self.terms[t].videos_started -= 1;
-                    if measuring {
-                        self.videos_started -= 1;
-                    }
-                    self.events_ignored += 1;
-                    self.terms[t].state = TState::Idle;
-                    self.terms[t].admitted = false;
-                    p.admission.ended(t as u32, now, &p.period.w);
                 }
             }
             EventKind::Pause => {
