@@ -11,20 +11,19 @@ use serde_json::Value;
 
 const SIZES: [&str; 4] = ["40KiB", "80KiB", "120KiB", "160KiB"];
 
-#[test]
-fn issue30_figs_4_to_6_claims_that_hold_keep_holding() {
+/// `vodbench run scenarios/jadav/FILE` into a temporary folder: its summary.json.
+fn run_summary(file: &str) -> Value {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("o");
-    let o = vodbench(&[
-        "run",
-        "scenarios/jadav/fig4-5-6-fragment-size.toml",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let path = format!("scenarios/jadav/{file}");
+    let o = vodbench(&["run", &path, "--quiet", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o).1);
-    let s: Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn issue30_figs_4_to_6_claims_that_hold_keep_holding() {
+    let s = run_summary("fig4-5-6-fragment-size.toml");
     let points = s["points"].as_array().unwrap();
     assert_eq!(points.len(), 40);
     // (fragment, streams per interface node) → request_delays
@@ -120,18 +119,7 @@ fn issue30_figs_4_to_6_claims_that_hold_keep_holding() {
 /// limit that refused.
 #[test]
 fn issue30_j9_admission_claims_that_hold_keep_holding() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("o");
-    let o = vodbench(&[
-        "run",
-        "scenarios/jadav/admission.toml",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o).1);
-    let s: Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary("admission.toml");
     let point = |label: &str| -> &Value {
         let p = s["points"]
             .as_array()
