@@ -31,6 +31,10 @@ pub(super) enum Ev {
     NetRelease(u32),
     /// An interface node's CPU finished its job.
     IfaceDone(u32),
+    /// The egress link finished sending its packet.
+    EgressDone,
+    /// The transmission policy's wake-up (it asked to wait until now).
+    EgressWake,
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

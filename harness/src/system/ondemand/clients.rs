@@ -1,0 +1,324 @@
+//! The clients at the end of the egress link (Pappas et al. §2.3, §5): each terminal with a
+//! profile (`[[clients.profile]]`) receives the packets the transmission policy sends it
+//! through its own access link and receive queue, with its CPU.
+//!
+//! A packet that leaves the egress crosses the client's access link (first come first
+//! served at the link's rate; the switch in front of it buffers without bound), then enters
+//! the receive queue (the socket buffer, `rx_queue` bytes: the packets arrived and not yet
+//! taken by the client's CPU). A packet that does not fit whole is lost: Pappas et al.'s
+//! small packets and bursts lose data this way. The CPU takes the queue's packets in order,
+//! each for `rx_cpu_per_packet + bytes × rx_cpu_ns_per_byte`. Receiving comes before
+//! decoding (the network stack runs at interrupt priority); the display decodes frames
+//! with the CPU left, so its frame rate is `fps × min(1, (1 − receive share) /
+//! (fps × decode_per_frame))` (the reading of §2.3's Figs. 5–7 this model takes: loss comes
+//! from receiving alone, the frame rate from receiving and decoding together).
+//!
+//! Jitter is the deviation of a received packet's arrival from the smooth schedule at the
+//! stream's rate r (§3.2: "the variations of the packet arrival times from the expected
+//! ones for smooth transmission rate"): |a_k − (a_0 + B_k / r)|, where a_0 is the client's
+//! first arrival in the measured period and B_k the bytes sent to it (received or lost)
+//! after that packet and before packet k.
+//!
+//! Packets reach their client in the order they leave the egress (one FIFO access link per
+//! client), so each one's whole fate is computed when it leaves the egress: no event per
+//! packet at the client.
+
+use super::measure::Window;
+use super::spec::{ClientProfile, ClientsSection};
+use super::stats::{clip, DurStat};
+use crate::results::transmission::ClientFigures;
+use crate::results::{Column, Table};
+use crate::time::{SimDuration, SimTime};
+use crate::units::Bandwidth;
+use std::collections::VecDeque;
+
+/// What happened to a packet at its client.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Fate {
+    /// When the client was done with it: its CPU took it, or it was lost on arrival.
+    pub done: SimTime,
+    /// Whether it was lost.
+    pub lost: bool,
+}
+
+/// One client's state and counters.
+struct Client {
+    profile: Option<usize>,
+    /// When its access link is free.
+    link_free: SimTime,
+    /// Packets in its receive queue: (when its CPU is done with it, bytes).
+    queue: VecDeque<(SimTime, u64)>,
+    queued: u64,
+    /// When its CPU is free.
+    cpu_free: SimTime,
+    // measured
+    packets: u64,
+    lost: u64,
+    received_bytes: u64,
+    rx_busy: u64,
+    /// (first arrival in the period, bytes sent since it).
+    anchor: Option<(SimTime, u64)>,
+    jitter: Option<DurStat>,
+}
+
+/// Every terminal as a client of the egress link.
+pub(super) struct Clients {
+    profiles: Vec<ClientProfile>,
+    clients: Vec<Client>,
+}
+
+impl Clients {
+    /// `terminals` clients, with the profiles of `section` (none: every client ideal).
+    pub fn new(section: Option<&ClientsSection>, terminals: u32) -> Self {
+        Clients {
+            profiles: section.map_or_else(Vec::new, |s| s.profile.clone()),
+            clients: (0..terminals)
+                .map(|t| Client {
+                    profile: section.and_then(|s| s.profile_of(t)),
+                    link_free: SimTime::ZERO,
+                    queue: VecDeque::new(),
+                    queued: 0,
+                    cpu_free: SimTime::ZERO,
+                    packets: 0,
+                    lost: 0,
+                    received_bytes: 0,
+                    rx_busy: 0,
+                    anchor: None,
+                    jitter: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// The profile of terminal `t`.
+    pub fn profile(&self, t: u32) -> Option<&ClientProfile> {
+        self.clients[t as usize].profile.map(|i| &self.profiles[i])
+    }
+
+    /// A packet of `bytes` for terminal `t` left the egress at `left`; `rate_bps` is its
+    /// stream's rate (for jitter).
+    pub fn packet(&mut self, t: u32, bytes: u64, left: SimTime, rate_bps: u64, w: &Window) -> Fate {
+        let c = &mut self.clients[t as usize];
+        let (arrival, fate) = match c.profile.map(|i| &self.profiles[i]) {
+            None => (
+                left,
+                Fate {
+                    done: left,
+                    lost: false,
+                },
+            ),
+            Some(p) => {
+                let start = left.max(c.link_free);
+                let arrival = start + Bandwidth(p.link.0).time_for(bytes);
+                c.link_free = arrival;
+                // the CPU has taken every packet it finished by now
+                while let Some(&(done, b)) = c.queue.front() {
+                    if done > arrival {
+                        break;
+                    }
+                    c.queue.pop_front();
+                    c.queued -= b;
+                }
+                if c.queued + bytes > p.rx_queue.0 {
+                    (
+                        arrival,
+                        Fate {
+                            done: arrival,
+                            lost: true,
+                        },
+                    )
+                } else {
+                    let cost = p.rx_cpu_per_packet.0
+                        + (bytes as f64 * p.rx_cpu_ns_per_byte).round() as u64;
+                    let begin = arrival.max(c.cpu_free);
+                    let done = begin + SimDuration::from_nanos(cost);
+                    c.cpu_free = done;
+                    c.queue.push_back((done, bytes));
+                    c.queued += bytes;
+                    if w.measuring {
+                        c.rx_busy += clip(begin, done, w.span);
+                    }
+                    (arrival, Fate { done, lost: false })
+                }
+            }
+        };
+        if w.measuring && arrival >= w.span.0 && arrival < w.span.1 {
+            c.packets += 1;
+            if fate.lost {
+                c.lost += 1;
+            } else {
+                c.received_bytes += bytes;
+            }
+            match &mut c.anchor {
+                None if !fate.lost => {
+                    c.anchor = Some((arrival, bytes));
+                    c.jitter.get_or_insert_with(DurStat::new).record(0);
+                }
+                None => {}
+                Some((a0, sent)) => {
+                    if !fate.lost {
+                        let smooth = a0.as_nanos() as u128
+                            + (u128::from(*sent) * 8 * 1_000_000_000) / u128::from(rate_bps.max(1));
+                        let dev = (arrival.as_nanos() as u128).abs_diff(smooth);
+                        let dev = u64::try_from(dev).unwrap_or(u64::MAX);
+                        c.jitter.get_or_insert_with(DurStat::new).record(dev);
+                    }
+                    *sent += bytes;
+                }
+            }
+        }
+        fate
+    }
+
+    /// Each client's figures over a period of `measured` ns (clients that were sent
+    /// nothing are left out).
+    pub fn figures(&self, measured: u64) -> Vec<ClientFigures> {
+        let secs = measured as f64 / 1e9;
+        self.clients
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.packets > 0)
+            .map(|(t, c)| {
+                let p = c.profile.map(|i| &self.profiles[i]);
+                let rx = if measured > 0 {
+                    c.rx_busy as f64 / measured as f64
+                } else {
+                    0.0
+                };
+                let stat = c.jitter.as_ref().map(|j| j.stat()).unwrap_or_default();
+                ClientFigures {
+                    terminal: t as u64,
+                    profile: p.map_or_else(|| "ideal".to_string(), |p| p.name.clone()),
+                    packets: c.packets,
+                    packets_lost: c.lost,
+                    loss_ratio: c.lost as f64 / c.packets as f64,
+                    goodput_bps: if secs > 0.0 {
+                        c.received_bytes as f64 * 8.0 / secs
+                    } else {
+                        0.0
+                    },
+                    jitter_mean_ns: stat.mean_ns,
+                    jitter_p99_ns: stat.p99_ns,
+                    jitter_max_ns: stat.max_ns,
+                    rx_cpu_ratio: rx,
+                    frame_rate_fps: p.map_or(30.0, |p| frame_rate(p, rx)),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The frames per second a client of profile `p` displays when receiving takes `rx` of
+/// its CPU.
+pub(super) fn frame_rate(p: &ClientProfile, rx: f64) -> f64 {
+    let fps = f64::from(p.fps);
+    let decode = fps * p.decode_per_frame.0 as f64 / 1e9;
+    if decode <= 0.0 {
+        return fps;
+    }
+    fps * ((1.0 - rx).max(0.0) / decode).min(1.0)
+}
+
+/// `clients.csv`: one row per client that was sent packets.
+pub(super) fn table(rows: &[ClientFigures]) -> Table {
+    let u = |f: fn(&ClientFigures) -> u64| Column::U64(rows.iter().map(f).collect());
+    let x = |f: fn(&ClientFigures) -> f64| Column::F64(rows.iter().map(f).collect());
+    Table {
+        name: "clients".into(),
+        columns: vec![
+            ("terminal".into(), u(|r| r.terminal)),
+            (
+                "profile".into(),
+                Column::Str(rows.iter().map(|r| r.profile.clone()).collect()),
+            ),
+            ("packets".into(), u(|r| r.packets)),
+            ("packets_lost".into(), u(|r| r.packets_lost)),
+            ("loss_ratio".into(), x(|r| r.loss_ratio)),
+            ("goodput_bps".into(), x(|r| r.goodput_bps)),
+            ("jitter_mean_ns".into(), u(|r| r.jitter_mean_ns)),
+            ("jitter_p99_ns".into(), u(|r| r.jitter_p99_ns)),
+            ("jitter_max_ns".into(), u(|r| r.jitter_max_ns)),
+            ("rx_cpu_ratio".into(), x(|r| r.rx_cpu_ratio)),
+            ("frame_rate_fps".into(), x(|r| r.frame_rate_fps)),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{Bytes, Duration};
+
+    fn section(rx_queue: u64, per_packet_ns: u64) -> ClientsSection {
+        ClientsSection {
+            profile: vec![ClientProfile {
+                name: "c".into(),
+                count: None,
+                link: Bandwidth(8_000_000_000), // 1 byte per ns
+                max_rate: Bandwidth(8_000_000_000),
+                rx_queue: Bytes(rx_queue),
+                rx_cpu_per_packet: Duration(per_packet_ns),
+                rx_cpu_ns_per_byte: 0.0,
+                decode_per_frame: Duration(0),
+                fps: 30,
+                packet: None,
+            }],
+        }
+    }
+
+    fn open() -> Window {
+        Window {
+            span: (SimTime::ZERO, SimTime::from_nanos(1_000_000_000_000)),
+            measuring: true,
+        }
+    }
+
+    #[test]
+    fn a_full_queue_loses_exactly_the_excess() {
+        // queue of 3 packets of 100 B, CPU 1 ms per packet; 10 packets leave the egress at
+        // once: the link spaces them 100 ns apart, far faster than the CPU takes them, so
+        // the queue fills with 3 and the other 7 are lost
+        let s = section(300, 1_000_000);
+        let mut c = Clients::new(Some(&s), 1);
+        let w = open();
+        let fates: Vec<Fate> = (0..10)
+            .map(|_| c.packet(0, 100, SimTime::ZERO, 1_000_000, &w))
+            .collect();
+        assert_eq!(fates.iter().filter(|f| f.lost).count(), 7);
+        assert!(fates[..3].iter().all(|f| !f.lost));
+        // the third is done three CPU times after the first arrival (100 ns)
+        assert_eq!(fates[2].done.as_nanos(), 100 + 3_000_000);
+        let f = &c.figures(1_000_000_000)[0];
+        assert_eq!((f.packets, f.packets_lost), (10, 7));
+        // once the CPU has taken them, there is room again
+        let later = c.packet(0, 100, SimTime::from_nanos(10_000_000), 1_000_000, &w);
+        assert!(!later.lost);
+    }
+
+    #[test]
+    fn smooth_arrivals_have_no_jitter_and_ideal_clients_lose_nothing() {
+        let mut c = Clients::new(None, 2);
+        let w = open();
+        // 8 Mbit/s = 1 byte per µs: 1000-byte packets every ms are on schedule
+        for k in 0..5u64 {
+            let f = c.packet(1, 1000, SimTime::from_nanos(k * 1_000_000), 8_000_000, &w);
+            assert!(!f.lost);
+        }
+        // one 2 ms late
+        c.packet(1, 1000, SimTime::from_nanos(7_000_000), 8_000_000, &w);
+        let f = &c.figures(1_000_000_000)[0];
+        assert_eq!(f.terminal, 1);
+        assert_eq!(f.profile, "ideal");
+        assert_eq!(f.packets_lost, 0);
+        assert_eq!(f.jitter_max_ns, 2_000_000);
+    }
+
+    #[test]
+    fn frame_rate_falls_when_receiving_leaves_too_little_cpu() {
+        let mut p = section(1, 0).profile.remove(0);
+        p.decode_per_frame = Duration(20_000_000); // 30 × 20 ms = 60 % of the CPU
+        assert_eq!(frame_rate(&p, 0.3), 30.0);
+        assert!((frame_rate(&p, 0.7) - 15.0).abs() < 1e-9);
+        assert_eq!(frame_rate(&p, 1.0), 0.0);
+    }
+}
