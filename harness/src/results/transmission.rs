@@ -57,7 +57,7 @@ pub struct ClientFigures {
     pub goodput_bps: f64,
     /// Mean |arrival − smooth schedule| of its received packets.
     pub jitter_mean_ns: u64,
-    /// 99th percentile of it.
+    /// 99th percentile of it (from a histogram with 2 significant digits).
     pub jitter_p99_ns: u64,
     /// Largest.
     pub jitter_max_ns: u64,

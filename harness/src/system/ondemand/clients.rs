@@ -25,11 +25,12 @@
 
 use super::measure::Window;
 use super::spec::{ClientProfile, ClientsSection};
-use super::stats::{clip, DurStat};
+use super::stats::clip;
 use crate::results::transmission::ClientFigures;
 use crate::results::{Column, Table};
 use crate::time::{SimDuration, SimTime};
 use crate::units::Bandwidth;
+use hdrhistogram::Histogram;
 use std::collections::VecDeque;
 
 /// What happened to a packet at its client.
@@ -39,6 +40,46 @@ pub(super) struct Fate {
     pub done: SimTime,
     /// Whether it was lost.
     pub lost: bool,
+}
+
+/// A client's jitter: exact count, sum and maximum, and a histogram with 2 significant
+/// digits for the 99th percentile (about 27 KiB at most, so thousands of clients fit).
+struct Jitter {
+    count: u64,
+    sum: u128,
+    max: u64,
+    hist: Histogram<u64>,
+}
+
+impl Jitter {
+    fn new() -> Self {
+        Jitter {
+            count: 0,
+            sum: 0,
+            max: 0,
+            hist: Histogram::new(2).expect("2 significant digits is valid"),
+        }
+    }
+
+    fn record(&mut self, ns: u64) {
+        self.count += 1;
+        self.sum += u128::from(ns);
+        self.max = self.max.max(ns);
+        // auto-resizing histogram: recording never fails for u64 values
+        let _ = self.hist.record(ns.max(1));
+    }
+
+    /// (mean, p99, max) in nanoseconds.
+    fn figures(&self) -> (u64, u64, u64) {
+        if self.count == 0 {
+            return (0, 0, 0);
+        }
+        (
+            (self.sum / u128::from(self.count)) as u64,
+            self.hist.value_at_quantile(0.99).min(self.max),
+            self.max,
+        )
+    }
 }
 
 /// One client's state and counters.
@@ -58,7 +99,7 @@ struct Client {
     rx_busy: u64,
     /// (first arrival in the period, bytes sent since it).
     anchor: Option<(SimTime, u64)>,
-    jitter: Option<DurStat>,
+    jitter: Option<Jitter>,
 }
 
 /// Every terminal as a client of the egress link.
@@ -152,7 +193,7 @@ impl Clients {
             match &mut c.anchor {
                 None if !fate.lost => {
                     c.anchor = Some((arrival, bytes));
-                    c.jitter.get_or_insert_with(DurStat::new).record(0);
+                    c.jitter.get_or_insert_with(Jitter::new).record(0);
                 }
                 None => {}
                 Some((a0, sent)) => {
@@ -161,7 +202,7 @@ impl Clients {
                             + (u128::from(*sent) * 8 * 1_000_000_000) / u128::from(rate_bps.max(1));
                         let dev = (arrival.as_nanos() as u128).abs_diff(smooth);
                         let dev = u64::try_from(dev).unwrap_or(u64::MAX);
-                        c.jitter.get_or_insert_with(DurStat::new).record(dev);
+                        c.jitter.get_or_insert_with(Jitter::new).record(dev);
                     }
                     *sent += bytes;
                 }
@@ -185,7 +226,8 @@ impl Clients {
                 } else {
                     0.0
                 };
-                let stat = c.jitter.as_ref().map(|j| j.stat()).unwrap_or_default();
+                let (jitter_mean_ns, jitter_p99_ns, jitter_max_ns) =
+                    c.jitter.as_ref().map_or((0, 0, 0), Jitter::figures);
                 ClientFigures {
                     terminal: t as u64,
                     profile: p.map_or_else(|| "ideal".to_string(), |p| p.name.clone()),
@@ -197,9 +239,9 @@ impl Clients {
                     } else {
                         0.0
                     },
-                    jitter_mean_ns: stat.mean_ns,
-                    jitter_p99_ns: stat.p99_ns,
-                    jitter_max_ns: stat.max_ns,
+                    jitter_mean_ns,
+                    jitter_p99_ns,
+                    jitter_max_ns,
                     rx_cpu_ratio: rx,
                     frame_rate_fps: p.map_or(30.0, |p| frame_rate(p, rx)),
                 }
