@@ -478,7 +478,7 @@ proptest! {
                             left.remove(&k.token);
                         }
                         // a packet takes 100 µs on the link
-                        now = now + SimDuration::from_micros(100);
+                        now += SimDuration::from_micros(100);
                     }
                     TxPoll::WaitUntil(t) => {
                         prop_assert!(t > now, "{name} asked to wait until {t:?} at {now:?}");
