@@ -15,9 +15,12 @@
 //!
 //! Jitter is the deviation of a received packet's arrival from the smooth schedule at the
 //! stream's rate r (§3.2: "the variations of the packet arrival times from the expected
-//! ones for smooth transmission rate"): |a_k − (a_0 + B_k / r)|, where a_0 is the client's
-//! first arrival in the measured period and B_k the bytes sent to it (received or lost)
-//! after that packet and before packet k.
+//! ones for smooth transmission rate"): |a_k − e_k|, with the expected time
+//! e_k = max(e_{k−1} + P_{k−1} / r, ready_k): the previous packet's P bytes (received or
+//! lost) at the stream's rate r after the previous expected time, or when packet k's block
+//! became ready at the server if that is later. A block the terminal asked for late thus
+//! restarts the schedule instead of offsetting every later packet: what is measured is how
+//! the transmission spreads the data it has, not when the terminal asked for it.
 //!
 //! Packets reach their client in the order they leave the egress (one FIFO access link per
 //! client), so each one's whole fate is computed when it leaves the egress: no event per
@@ -98,14 +101,35 @@ struct Client {
     received_bytes: u64,
     rx_busy: u64,
     /// (first arrival in the period, bytes sent since it).
-    anchor: Option<(SimTime, u64)>,
+    /// Where the smooth schedule has reached: nanoseconds × the stream's rate (exact).
+    expected: Option<u128>,
     jitter: Option<Jitter>,
+    /// Whether it has been sent a packet.
+    seen: bool,
+}
+
+/// The monitored client's (terminal 0's, the paper's first client) figures since the last
+/// sample, and the rows sampled so far (`monitored.csv`: Pappas et al. Figs. 11–19 plot its
+/// arrival rate and jitter against the clients inserted).
+#[derive(Default)]
+struct Monitor {
+    bytes: u64,
+    packets: u64,
+    lost: u64,
+    jitter_sum: u128,
+    jitter_n: u64,
+    jitter_max: u64,
+    /// Clients sent a packet so far.
+    started: u64,
+    last: Option<SimTime>,
+    rows: Vec<[u64; 7]>,
 }
 
 /// Every terminal as a client of the egress link.
 pub(super) struct Clients {
     profiles: Vec<ClientProfile>,
     clients: Vec<Client>,
+    monitor: Monitor,
 }
 
 impl Clients {
@@ -124,10 +148,12 @@ impl Clients {
                     lost: 0,
                     received_bytes: 0,
                     rx_busy: 0,
-                    anchor: None,
+                    expected: None,
                     jitter: None,
+                    seen: false,
                 })
                 .collect(),
+            monitor: Monitor::default(),
         }
     }
 
@@ -136,10 +162,29 @@ impl Clients {
         self.clients[t as usize].profile.map(|i| &self.profiles[i])
     }
 
-    /// A packet of `bytes` for terminal `t` left the egress at `left`; `rate_bps` is its
-    /// stream's rate (for jitter).
-    pub fn packet(&mut self, t: u32, bytes: u64, left: SimTime, rate_bps: u64, w: &Window) -> Fate {
+    /// A packet of `bytes` for terminal `t` left the egress at `left`; its block became
+    /// ready at the server at `ready`; `rate_bps` is its stream's rate (for jitter).
+    pub fn packet(
+        &mut self,
+        t: u32,
+        bytes: u64,
+        (ready, left): (SimTime, SimTime),
+        rate_bps: u64,
+        w: &Window,
+    ) -> Fate {
         let c = &mut self.clients[t as usize];
+        // the smooth schedule: the packet is expected when the previous one's bytes have
+        // passed at the stream's rate, or when its block became ready if that is later
+        let rate = u128::from(rate_bps.max(1));
+        let expected = c
+            .expected
+            .unwrap_or(0)
+            .max(u128::from(ready.as_nanos()) * rate);
+        c.expected = Some(expected + u128::from(bytes) * 8 * 1_000_000_000);
+        if !c.seen {
+            c.seen = true;
+            self.monitor.started += 1;
+        }
         let (arrival, fate) = match c.profile.map(|i| &self.profiles[i]) {
             None => (
                 left,
@@ -184,31 +229,88 @@ impl Clients {
             }
         };
         if w.measuring && arrival >= w.span.0 && arrival < w.span.1 {
+            let m = &mut self.monitor;
+            if t == 0 {
+                m.packets += 1;
+                if fate.lost {
+                    m.lost += 1;
+                } else {
+                    m.bytes += bytes;
+                }
+            }
             c.packets += 1;
             if fate.lost {
                 c.lost += 1;
             } else {
                 c.received_bytes += bytes;
             }
-            match &mut c.anchor {
-                None if !fate.lost => {
-                    c.anchor = Some((arrival, bytes));
-                    c.jitter.get_or_insert_with(Jitter::new).record(0);
-                }
-                None => {}
-                Some((a0, sent)) => {
-                    if !fate.lost {
-                        let smooth = a0.as_nanos() as u128
-                            + (u128::from(*sent) * 8 * 1_000_000_000) / u128::from(rate_bps.max(1));
-                        let dev = (arrival.as_nanos() as u128).abs_diff(smooth);
-                        let dev = u64::try_from(dev).unwrap_or(u64::MAX);
-                        c.jitter.get_or_insert_with(Jitter::new).record(dev);
-                    }
-                    *sent += bytes;
+            if !fate.lost {
+                let dev = u64::try_from(
+                    (u128::from(arrival.as_nanos()) * rate).abs_diff(expected) / rate,
+                )
+                .unwrap_or(u64::MAX);
+                c.jitter.get_or_insert_with(Jitter::new).record(dev);
+                if t == 0 {
+                    m.jitter_n += 1;
+                    m.jitter_sum += u128::from(dev);
+                    m.jitter_max = m.jitter_max.max(dev);
                 }
             }
         }
         fate
+    }
+
+    /// A sample of the monitored client at `now` (each `run.sample_interval` of the
+    /// measured period): its figures since the previous sample, which it then forgets.
+    pub fn sample(&mut self, now: SimTime, w: &Window) {
+        if !w.measuring {
+            return;
+        }
+        let m = &mut self.monitor;
+        let since = m.last.unwrap_or(w.span.0);
+        let span = now.saturating_since(since).as_nanos();
+        if span > 0 {
+            let goodput = (u128::from(m.bytes) * 8 * 1_000_000_000 / u128::from(span)) as u64;
+            let mean = if m.jitter_n > 0 {
+                (m.jitter_sum / u128::from(m.jitter_n)) as u64
+            } else {
+                0
+            };
+            m.rows.push([
+                now.as_nanos(),
+                m.started,
+                goodput,
+                m.packets,
+                m.lost,
+                mean,
+                m.jitter_max,
+            ]);
+        }
+        let started = m.started;
+        let rows = std::mem::take(&mut m.rows);
+        *m = Monitor {
+            started,
+            last: Some(now),
+            rows,
+            ..Monitor::default()
+        };
+    }
+
+    /// `monitored.csv`: the monitored client per sample.
+    pub fn monitored_table(&self) -> Table {
+        let col = |i: usize| Column::U64(self.monitor.rows.iter().map(|r| r[i]).collect());
+        Table {
+            name: "monitored".into(),
+            columns: vec![
+                ("time_ns".into(), col(0)),
+                ("clients".into(), col(1)),
+                ("goodput_bps".into(), col(2)),
+                ("packets".into(), col(3)),
+                ("packets_lost".into(), col(4)),
+                ("jitter_mean_ns".into(), col(5)),
+                ("jitter_max_ns".into(), col(6)),
+            ],
+        }
     }
 
     /// Each client's figures over a period of `measured` ns (clients that were sent
@@ -324,7 +426,7 @@ mod tests {
         let mut c = Clients::new(Some(&s), 1);
         let w = open();
         let fates: Vec<Fate> = (0..10)
-            .map(|_| c.packet(0, 100, SimTime::ZERO, 1_000_000, &w))
+            .map(|_| c.packet(0, 100, (SimTime::ZERO, SimTime::ZERO), 1_000_000, &w))
             .collect();
         assert_eq!(fates.iter().filter(|f| f.lost).count(), 7);
         assert!(fates[..3].iter().all(|f| !f.lost));
@@ -333,7 +435,8 @@ mod tests {
         let f = &c.figures(1_000_000_000)[0];
         assert_eq!((f.packets, f.packets_lost), (10, 7));
         // once the CPU has taken them, there is room again
-        let later = c.packet(0, 100, SimTime::from_nanos(10_000_000), 1_000_000, &w);
+        let at = SimTime::from_nanos(10_000_000);
+        let later = c.packet(0, 100, (at, at), 1_000_000, &w);
         assert!(!later.lost);
     }
 
@@ -342,12 +445,25 @@ mod tests {
         let mut c = Clients::new(None, 2);
         let w = open();
         // 8 Mbit/s = 1 byte per µs: 1000-byte packets every ms are on schedule
+        // (the block is ready at 0)
         for k in 0..5u64 {
-            let f = c.packet(1, 1000, SimTime::from_nanos(k * 1_000_000), 8_000_000, &w);
+            let at = SimTime::from_nanos(k * 1_000_000);
+            let f = c.packet(1, 1000, (SimTime::ZERO, at), 8_000_000, &w);
             assert!(!f.lost);
         }
         // one 2 ms late
-        c.packet(1, 1000, SimTime::from_nanos(7_000_000), 8_000_000, &w);
+        let at = SimTime::from_nanos(7_000_000);
+        c.packet(1, 1000, (SimTime::ZERO, at), 8_000_000, &w);
+        // a block ready only at 20 ms restarts the schedule: its first packet, at 20.5 ms,
+        // is 0.5 ms late, not 14.5
+        let at = SimTime::from_nanos(20_500_000);
+        c.packet(
+            1,
+            1000,
+            (SimTime::from_nanos(20_000_000), at),
+            8_000_000,
+            &w,
+        );
         let f = &c.figures(1_000_000_000)[0];
         assert_eq!(f.terminal, 1);
         assert_eq!(f.profile, "ideal");

@@ -27,6 +27,8 @@ pub(super) struct Sending {
     pub terminal: u32,
     pub left: u64,
     pub rate_bps: u64,
+    /// When it became ready.
+    pub ready: SimTime,
     /// The latest time a packet of it was done at the client.
     pub done: SimTime,
 }
@@ -98,6 +100,7 @@ impl Egress {
                 terminal: b.client.0,
                 left: b.bytes,
                 rate_bps: b.stream_rate_bps,
+                ready: now,
                 done: now,
             },
         );

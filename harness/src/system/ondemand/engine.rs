@@ -533,7 +533,13 @@ impl<'a> Engine<'a> {
             return;
         };
         let (token, bytes, s) = e.done(now, &self.period.w);
-        let fate = c.packet(s.terminal, bytes, now, s.rate_bps, &self.period.w);
+        let fate = c.packet(
+            s.terminal,
+            bytes,
+            (s.ready, now),
+            s.rate_bps,
+            &self.period.w,
+        );
         let s = e.client_done(token, fate.done);
         if s.left == 0 {
             self.q.schedule(s.done, Ev::Arrive(token));
@@ -929,6 +935,9 @@ impl<'a> Engine<'a> {
         };
         self.series
             .push(now, &w, s, self.terms.real(), self.disks.len());
+        if let Some((_, c)) = self.egress.as_mut() {
+            c.sample(now, &w);
+        }
         let next = now + self.sample_interval;
         if next < w.span.1 {
             self.q.schedule(next, Ev::Sample);
@@ -968,7 +977,7 @@ impl<'a> Engine<'a> {
             let rows = c.figures(measured);
             (
                 transmission_summary(e, &rows, measured),
-                clients::table(&rows),
+                [clients::table(&rows), c.monitored_table()],
             )
         });
         let live = self.reqs.reads.live();
@@ -1050,7 +1059,7 @@ impl<'a> Engine<'a> {
             tables.push(t);
         }
         if let Some((_, t)) = transmission {
-            tables.push(t);
+            tables.extend(t);
         }
         RunResults { summary, tables }
     }
