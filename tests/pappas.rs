@@ -211,3 +211,46 @@ fn bad_transmission_and_client_input_is_named_by_its_key() {
         &["rx_buffer"],
     );
 }
+
+#[test]
+fn the_monitored_client_is_sampled_as_clients_are_inserted() {
+    let dir = tempfile::tempdir().unwrap();
+    // clients 0, 1, 2 start at 0, 4 and 8 s; a sample every 2 s over 12 s
+    std::fs::write(
+        dir.path().join("insert.trace"),
+        "# vodbench-trace v1\n# terminals=3 videos=2\n0 0 start 0 0\n4 1 start 1 0\n8 2 start 0 0\n",
+    )
+    .unwrap();
+    let text_ = scenario(3, "name = \"rate-edf\"\nsubround = \"50ms\"", SPARC20)
+        .replace(
+            "[workload.generate]\npopularity = \"uniform\"\nstart_spread = \"2s\"",
+            "[workload]\ntrace = \"insert.trace\"",
+        )
+        .replace(
+            "warmup = \"5s\"\nduration = \"10s\"",
+            "warmup = \"0s\"\nduration = \"12s\"\nsample_interval = \"2s\"",
+        );
+    let out = run(dir.path(), "insert", &text_);
+    let csv = std::fs::read_to_string(out.join("monitored.csv")).unwrap();
+    let rows: Vec<Vec<u64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert!(
+        csv.starts_with("time_ns,clients,goodput_bps,packets,packets_lost,"),
+        "{csv}"
+    );
+    // samples at 2, 4, …, 10 s (the one at the end of the period is not taken)
+    assert!(rows.len() >= 5, "{csv}");
+    assert_eq!(rows[0][0], 2_000_000_000);
+    let clients: Vec<u64> = rows.iter().map(|r| r[1]).collect();
+    assert_eq!(clients[..5], [1, 1, 2, 2, 3], "{csv}");
+    // the monitored client gets about its rate in every interval, in whole 48 KiB packets
+    // (a 2 s interval holds 7.6 of them at 1.5 Mbit/s), and loses none
+    for r in &rows {
+        assert_eq!(r[4], 0, "{csv}");
+        assert_eq!(r[2], r[3] * 48 * 1024 * 8 / 2, "{csv}");
+        assert!((5..=9).contains(&r[3]), "{csv}");
+    }
+}

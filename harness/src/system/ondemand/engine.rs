@@ -12,7 +12,9 @@
 //! Each component owns its state and what it measures: [`Terminals`] (playout, glitches,
 //! the workload), [`Nodes`] (CPUs and buffer pools), [`Disks`] (queues, schedulers, disk
 //! models), [`Network`] (the interconnect's links), [`Prefetching`] and
-//! [`AdmissionControl`]. The engine asks each for its part and schedules the events that
+//! [`AdmissionControl`]; with `[transmission]`, a block the node sends goes to the
+//! [`Egress`] (the transmission policy cuts it into packets, Pappas et al. §3.2) and each
+//! packet to its terminal's client model ([`Clients`]) instead of over the network. The engine asks each for its part and schedules the events that
 //! follow, in an order that is the same on every run: a scenario and seed give byte-identical
 //! results.
 //!
