@@ -479,4 +479,50 @@ mod tests {
         assert!((frame_rate(&p, 0.7) - 15.0).abs() < 1e-9);
         assert_eq!(frame_rate(&p, 1.0), 0.0);
     }
+
+    proptest::proptest! {
+        /// Every packet that reaches a client is received or counted lost, its bytes once;
+        /// a lost packet is one that did not fit (the queue never holds more than
+        /// `rx_queue`), and the CPU takes the received ones in order, never before they
+        /// arrive.
+        #[test]
+        fn every_packet_is_received_or_counted_lost(
+            packets in proptest::collection::vec((0u32..3, 1u64..20_000, 0u64..50_000_000), 1..200),
+            queue in 1u64..60_000,
+            per_packet in 0u64..2_000_000,
+        ) {
+            let s = section(queue, per_packet);
+            let mut c = Clients::new(Some(&s), 3);
+            let w = open();
+            let mut left = packets.clone();
+            left.sort_by_key(|p| p.2);
+            let (mut sent, mut lost, mut bytes_in) = ([0u64; 3], [0u64; 3], [0u64; 3]);
+            let mut last_done = [SimTime::ZERO; 3];
+            for (t, bytes, at) in left {
+                let at = SimTime::from_nanos(at);
+                let f = c.packet(t, bytes, (at, at), 1_500_000, &w);
+                sent[t as usize] += 1;
+                proptest::prop_assert!(f.done >= at);
+                if f.lost {
+                    lost[t as usize] += 1;
+                } else {
+                    bytes_in[t as usize] += bytes;
+                    proptest::prop_assert!(f.done >= last_done[t as usize]);
+                    last_done[t as usize] = f.done;
+                    proptest::prop_assert!(bytes <= queue);
+                }
+                let q = &c.clients[t as usize];
+                proptest::prop_assert!(q.queued <= queue);
+                proptest::prop_assert_eq!(q.queued, q.queue.iter().map(|e| e.1).sum::<u64>());
+            }
+            let figures = c.figures(1_000_000_000_000);
+            for f in &figures {
+                let t = f.terminal as usize;
+                proptest::prop_assert_eq!(f.packets, sent[t]);
+                proptest::prop_assert_eq!(f.packets_lost, lost[t]);
+                proptest::prop_assert_eq!(c.clients[t].received_bytes, bytes_in[t]);
+            }
+            proptest::prop_assert_eq!(figures.len(), sent.iter().filter(|n| **n > 0).count());
+        }
+    }
 }
