@@ -14,9 +14,9 @@
 //! models), [`Network`] (the interconnect's links), [`Prefetching`] and
 //! [`AdmissionControl`]; with `[transmission]`, a block the node sends goes to the
 //! [`Egress`] (the transmission policy cuts it into packets, Pappas et al. §3.2) and each
-//! packet to its terminal's client model ([`Clients`]) instead of over the network. The engine asks each for its part and schedules the events that
-//! follow, in an order that is the same on every run: a scenario and seed give byte-identical
-//! results.
+//! packet to its terminal's client model ([`Clients`]) instead of over the network. The
+//! engine asks each for its part and schedules the events that follow, in an order that is
+//! the same on every run: a scenario and seed give byte-identical results.
 //!
 //! Events are block-granular: a terminal schedules one wake-up for the earliest of "a frame's
 //! display time comes before its data" (a glitch), "enough frames consumed to make room for
