@@ -246,6 +246,10 @@ fn the_monitored_client_is_sampled_as_clients_are_inserted() {
     assert_eq!(rows[0][0], 2_000_000_000);
     let clients: Vec<u64> = rows.iter().map(|r| r[1]).collect();
     assert_eq!(clients[..5], [1, 1, 2, 2, 3], "{csv}");
+    // the report draws them against the clients started
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Arrival rate at the monitored client"));
+    assert!(html.contains("Jitter at the monitored client"));
     // the monitored client gets about its rate in every interval, in whole 48 KiB packets
     // (a 2 s interval holds 7.6 of them at 1.5 Mbit/s), and loses none
     for r in &rows {
