@@ -258,3 +258,39 @@ fn the_monitored_client_is_sampled_as_clients_are_inserted() {
         assert!((5..=9).contains(&r[3]), "{csv}");
     }
 }
+
+#[test]
+fn a_search_counts_lost_packets_as_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    // FIFO blocks of four 48 KiB packets, 3.2 ms apart on the 122 Mbit/s egress, to a client
+    // that takes 5 ms per packet and holds one: half of every block is lost, without a glitch
+    let slow = SPARC20.replace(
+        "rx_cpu_per_packet = \"200us\"",
+        "rx_cpu_per_packet = \"3ms\"",
+    );
+    let search = |name: &str, policy: &str, profile: &str| -> Value {
+        let file = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&file, scenario(8, policy, profile)).unwrap();
+        let out = dir.path().join(name);
+        let o = vodbench(&[
+            "search",
+            file.to_str().unwrap(),
+            "--seeds",
+            "3",
+            "--max-terminals",
+            "40",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{name}: {:?}", text(&o));
+        serde_json::from_slice(&std::fs::read(out.join("search.json")).unwrap()).unwrap()
+    };
+    let fifo = "name = \"fifo-blocks\"\npacket = \"48KiB\"";
+    let lossy = search("lossy", fifo, &slow);
+    let fine = search("fine", fifo, SPARC20);
+    let max = |v: &Value| v["max_terminals"].as_f64().unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(max(&lossy), 0.0, "{lossy}");
+    // 40 clients of 1.5 Mbit/s fit the egress: the search reaches its limit
+    assert_eq!(max(&fine), 40.0, "{fine}");
+}
