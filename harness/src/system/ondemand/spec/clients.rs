@@ -1,28 +1,9 @@
-//! `[server.egress]` and `[[clients.profile]]`: the server's egress link and the clients it
-//! sends to (Pappas et al. §2.2–2.3, §3.2). Only read when the scenario has `[transmission]`.
+//! `[[clients.profile]]`: the clients the egress link sends to (Pappas et al. §2.3, §3.2).
+//! Only read when the scenario has `[transmission]`.
 
 use crate::units::{Bandwidth, Bytes, Duration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// `[server.egress]`: the link the Xmt-Server sends every packet on, and the server CPU it
-/// spends per packet (Pappas et al. §2.2: UDP over a 155 Mbit/s ATM card; 56 / 100 /
-/// 122 Mbit/s of transmit throughput on three server machines). A packet holds the egress
-/// for the longer of its time on the link (`bytes / rate`) and its CPU time
-/// (`cpu_per_packet + bytes × cpu_ns_per_byte`): the CPU prepares the next packet while the
-/// card sends this one, so the transmit capacity is the smaller of the two rates.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EgressSection {
-    /// The link's rate (1kbit/s..=10Tbit/s), e.g. `"155Mbit/s"`.
-    pub rate: Bandwidth,
-    /// Server CPU time per packet (default 0; at most 1s).
-    #[serde(default)]
-    pub cpu_per_packet: Duration,
-    /// Server CPU nanoseconds per byte sent (default 0; 0..=1000000).
-    #[serde(default)]
-    pub cpu_ns_per_byte: f64,
-}
 
 /// `[clients]`: the client profiles (Pappas et al. §2.3: a profile measured when a client
 /// registers tells the server its maximum rate and buffering).
@@ -78,7 +59,7 @@ fn default_fps() -> u32 {
 
 const SECOND: u64 = 1_000_000_000;
 
-fn check_rate(key: &str, b: Bandwidth) -> Result<(), (String, String)> {
+pub(super) fn check_rate(key: &str, b: Bandwidth) -> Result<(), (String, String)> {
     if !(1_000..=10_000_000_000_000).contains(&b.0) {
         return Err((
             key.into(),
@@ -88,7 +69,7 @@ fn check_rate(key: &str, b: Bandwidth) -> Result<(), (String, String)> {
     Ok(())
 }
 
-fn check_per_byte(key: &str, v: f64) -> Result<(), (String, String)> {
+pub(super) fn check_per_byte(key: &str, v: f64) -> Result<(), (String, String)> {
     if !v.is_finite() || !(0.0..=1_000_000.0).contains(&v) {
         return Err((
             key.into(),
@@ -98,20 +79,11 @@ fn check_per_byte(key: &str, v: f64) -> Result<(), (String, String)> {
     Ok(())
 }
 
-fn check_at_most_a_second(key: &str, d: Duration) -> Result<(), (String, String)> {
+pub(super) fn check_at_most_a_second(key: &str, d: Duration) -> Result<(), (String, String)> {
     if d.0 > SECOND {
         return Err((key.into(), format!("must be at most 1s, got {d}")));
     }
     Ok(())
-}
-
-impl EgressSection {
-    /// Checks every key's range.
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        check_rate("server.egress.rate", self.rate)?;
-        check_at_most_a_second("server.egress.cpu_per_packet", self.cpu_per_packet)?;
-        check_per_byte("server.egress.cpu_ns_per_byte", self.cpu_ns_per_byte)
-    }
 }
 
 impl ClientsSection {

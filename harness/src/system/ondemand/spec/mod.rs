@@ -32,13 +32,15 @@
 //! ```
 
 mod clients;
+mod egress;
 mod file;
 mod interactive;
 mod piggyback;
 pub mod suite;
 
 pub use crate::spec::ScenarioError;
-pub use clients::{ClientProfile, ClientsSection, EgressSection};
+pub use clients::{ClientProfile, ClientsSection};
+pub use egress::EgressSection;
 pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
 pub use piggyback::PiggybackSection;
