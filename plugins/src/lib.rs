@@ -25,6 +25,7 @@ pub mod interconnect;
 pub mod layout;
 pub mod prefetcher;
 pub mod scheduler;
+pub mod transmission;
 
 use vodbench_plugin_api::plugin::{
     Admission, AnalyticModel, BroadcastSchedule, BufferPool, DiskModel, DiskScheduler,
@@ -43,6 +44,7 @@ pub fn register_all(r: &mut Registry) {
     broadcast::register(r);
     client_buffer::register(r);
     analytic::register(r);
+    transmission::register(r);
     set_defaults(r);
 }
 

@@ -334,6 +334,58 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
             ),
         )?;
     }
+    // Pappas et al.'s monitored client (terminal 0) against the clients started so far
+    // (`[transmission]`: monitored.csv, one row per sample interval)
+    if let (Some(n), Some(g), Some(jm), Some(jx)) = (
+        f.f64s("monitored", "clients"),
+        f.f64s("monitored", "goodput_bps"),
+        f.f64s("monitored", "jitter_mean_ns"),
+        f.f64s("monitored", "jitter_max_ns"),
+    ) {
+        let against = |v: &[f64], scale: f64| -> Vec<(f64, f64)> {
+            n.iter().zip(v).map(|(n, v)| (*n, v * scale)).collect()
+        };
+        let axes = |y| Axes {
+            x: "clients started",
+            y,
+        };
+        p.chart(
+            "monitored-rate",
+            "Arrival rate at the monitored client",
+            "Bytes terminal 0 received in each sample interval (run.sample_interval) against \
+             the clients started by its end, as Pappas et al.'s Figs. 11, 12, 14 and 18 plot \
+             it (monitored.csv).",
+            charts::lines(
+                &[Series {
+                    name: "terminal 0".into(),
+                    points: against(&g, 1e-6),
+                }],
+                axes("arrival rate (Mbit/s)"),
+                true,
+            ),
+        )?;
+        p.chart(
+            "monitored-jitter",
+            "Jitter at the monitored client",
+            "Deviation of terminal 0's packet arrivals from the smooth schedule in each sample \
+             interval, mean and maximum, against the clients started (Pappas et al.'s Figs. \
+             13, 15 and 19; monitored.csv).",
+            charts::lines(
+                &[
+                    Series {
+                        name: "mean".into(),
+                        points: against(&jm, 1e-6),
+                    },
+                    Series {
+                        name: "max".into(),
+                        points: against(&jx, 1e-6),
+                    },
+                ],
+                axes("jitter (ms)"),
+                true,
+            ),
+        )?;
+    }
     let time = f.f64s("timeseries", "time_ns");
     let over_time = |col: &str, scale: f64| -> Vec<Series> {
         match (&time, f.f64s("timeseries", col)) {

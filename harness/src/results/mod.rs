@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod broadcast;
 pub mod search;
 pub mod sweep;
+pub mod transmission;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -316,6 +317,10 @@ pub struct Summary {
     /// time (`[run] continuity`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub continuity: Option<ContinuitySummary>,
+    /// The egress link and the clients (Pappas et al.): present when the scenario has
+    /// `[transmission]` (per client in the `clients` table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transmission: Option<transmission::TransmissionSummary>,
 }
 
 /// The SCSI buses over the measured period (Wu et al. §3, eq. 5).

@@ -13,7 +13,7 @@ use super::context::BuildContext;
 use super::error::PluginError;
 use super::{
     Admission, AnalyticModel, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel,
-    DiskScheduler, Interconnect, Layout, Prefetcher,
+    DiskScheduler, Interconnect, Layout, Prefetcher, Transmission,
 };
 use serde::Serialize;
 use std::any::Any;
@@ -263,6 +263,9 @@ kinds! {
     /// `[admission]`: [`Admission`].
     Admission => dyn Admission, admissions, "admission",
         "whether a new stream is accepted";
+    /// `[transmission]`: [`Transmission`].
+    Transmission => dyn Transmission, transmissions, "transmission",
+        "which packet the egress link sends next, and when";
     /// `[broadcast.schedule]`: [`BroadcastSchedule`].
     BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule",
         "which frames a periodic broadcast sends when";

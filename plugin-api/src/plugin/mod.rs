@@ -38,6 +38,7 @@ mod layout;
 pub mod param_schema;
 mod prefetcher;
 mod registry;
+mod transmission;
 
 pub use admission::{Admission, Fetch, Placement, ServerLoad, StreamRequest, Verdict};
 pub use analytic_model::{Analysis, AnalysisTable, AnalyticModel, ModelInput, Quantity};
@@ -53,3 +54,4 @@ pub use kinds::{Entry, EntryInfo, Kind, ParamInfo, PluginKind};
 pub use layout::{Layout, Location};
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
 pub use registry::{DefaultChoice, Plugin, Registry, Resolved};
+pub use transmission::{Packet, ReadyBlock, Transmission, TxPoll};

@@ -12,9 +12,11 @@
 //! Each component owns its state and what it measures: [`Terminals`] (playout, glitches,
 //! the workload), [`Nodes`] (CPUs and buffer pools), [`Disks`] (queues, schedulers, disk
 //! models), [`Network`] (the interconnect's links), [`Prefetching`] and
-//! [`AdmissionControl`]. The engine asks each for its part and schedules the events that
-//! follow, in an order that is the same on every run: a scenario and seed give byte-identical
-//! results.
+//! [`AdmissionControl`]; with `[transmission]`, a block the node sends goes to the
+//! [`Egress`] (the transmission policy cuts it into packets, Pappas et al. §3.2) and each
+//! packet to its terminal's client model ([`Clients`]) instead of over the network. The
+//! engine asks each for its part and schedules the events that follow, in an order that is
+//! the same on every run: a scenario and seed give byte-identical results.
 //!
 //! Events are block-granular: a terminal schedules one wake-up for the earliest of "a frame's
 //! display time comes before its data" (a glitch), "enough frames consumed to make room for
@@ -23,9 +25,11 @@
 
 use super::admission::{AdmissionControl, AdmissionSetup};
 use super::bus::BusConfig;
+use super::clients::{self, Clients};
 use super::continuity::{Arrival, Continuity};
 use super::delays::Delays;
 use super::disk::{DiskStation, Disks};
+use super::egress::{Egress, Next};
 use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
 use super::interface_cpu::{IfaceJob, InterfaceCpus};
@@ -44,7 +48,8 @@ use super::visual_search::VisualSearch;
 use super::workload::{Digest, Events};
 use crate::ids::{DiskId, NodeId, TerminalId};
 use crate::plugin::{
-    BuildContext, Endpoint, Fetch, Layout, PluginError, PrefetchPoll, Reference, RequestClass,
+    BuildContext, Endpoint, Fetch, Layout, PluginError, PrefetchPoll, ReadyBlock, Reference,
+    RequestClass,
 };
 use crate::results::{Conservation, RunResults, Summary, TerminalBuffers};
 use crate::time::{SimDuration, SimTime};
@@ -71,6 +76,9 @@ struct Engine<'a> {
     continuity: Continuity,
     /// The interface nodes' CPUs (`[server.interface_cpu]`).
     iface_cpu: Option<InterfaceCpus>,
+    /// The egress link and its clients (`[transmission]`, `[server.egress]`,
+    /// `[[clients.profile]]`).
+    egress: Option<(Egress, Clients)>,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -179,6 +187,24 @@ impl<'a> Engine<'a> {
             .admission
             .build(&ctx("admission", 0))
             .map_err(err("admission", p.admission.name))?;
+        let egress = match (&p.transmission, &s.egress) {
+            (Some(t), Some(e)) => {
+                let policy = t
+                    .build(&ctx("transmission", 0))
+                    .map_err(err("transmission", t.name))?;
+                Some((
+                    Egress::new(
+                        policy,
+                        t.name,
+                        e.rate,
+                        e.cpu_per_packet.sim(),
+                        e.cpu_ns_per_byte,
+                    ),
+                    Clients::new(f.clients.as_ref(), f.terminals.count),
+                ))
+            }
+            _ => None,
+        };
         let mut nodes = Vec::with_capacity(s.nodes as usize);
         for n in 0..s.nodes {
             let pool = p
@@ -283,6 +309,7 @@ impl<'a> Engine<'a> {
                     c.client_send.sim(),
                 )
             }),
+            egress,
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -419,6 +446,17 @@ impl<'a> Engine<'a> {
                 }
                 Ev::NetAcquire(m) => self.net.setup_done(m, &mut self.q, &self.period.w),
                 Ev::NetRelease(m) => self.net.release(m, &mut self.q, &self.period.w),
+                Ev::EgressDone => self.egress_done(),
+                Ev::EgressWake => {
+                    if let Some((e, _)) = self.egress.as_mut() {
+                        if e.wake == Some(now) {
+                            e.wake = None;
+                            if !e.busy() {
+                                self.egress_poll();
+                            }
+                        }
+                    }
+                }
                 Ev::Sample => self.sample(),
                 Ev::MeasureStart => {
                     let (terms, mut p) = self.split();
@@ -464,6 +502,23 @@ impl<'a> Engine<'a> {
         let (bytes, node, terminal) = (req.bytes, req.node, req.terminal);
         self.nodes.sent(bytes);
         self.net.in_transit_bytes += bytes;
+        if let Some((e, c)) = self.egress.as_mut() {
+            let stream_rate_bps = self.scenario.file.videos.bit_rate.0;
+            let profile = c.profile(terminal);
+            let block = ReadyBlock {
+                token: r,
+                client: TerminalId(terminal),
+                bytes,
+                stream_rate_bps,
+                max_rate_bps: profile.map_or(stream_rate_bps, |p| p.max_rate.0),
+                packet_bytes: profile.and_then(|p| p.packet).map(|b| b.0 as u32),
+            };
+            e.ready(block, self.q.now());
+            if !e.busy() {
+                self.egress_poll();
+            }
+            return;
+        }
         let to = self.net.terminal_endpoint(terminal);
         let unloaded = self.net.send(
             Endpoint::Node(NodeId(node)),
@@ -475,6 +530,47 @@ impl<'a> Engine<'a> {
             &mut self.faults,
         );
         self.reqs.read_mut(r).net_unloaded += unloaded;
+    }
+
+    /// The egress link is free: asks the transmission policy what to send.
+    fn egress_poll(&mut self) {
+        let now = self.q.now();
+        let Some((e, _)) = self.egress.as_mut() else {
+            return;
+        };
+        match e.poll(now, &self.period.w) {
+            Next::Busy(at) => self.q.schedule(at, Ev::EgressDone),
+            Next::Wake(at) => {
+                if e.wake != Some(at) {
+                    e.wake = Some(at);
+                    self.q.schedule(at, Ev::EgressWake);
+                }
+            }
+            Next::Idle => {}
+            Next::Broken(m) => self.faults.plugin("transmission", e.name, now, m),
+        }
+    }
+
+    /// The egress sent its packet: its client receives it (or loses it); a block whose
+    /// last packet is done reaches its terminal then.
+    fn egress_done(&mut self) {
+        let now = self.q.now();
+        let Some((e, c)) = self.egress.as_mut() else {
+            return;
+        };
+        let (token, bytes, s) = e.done(now, &self.period.w);
+        let fate = c.packet(
+            s.terminal,
+            bytes,
+            (s.ready, now),
+            s.rate_bps,
+            &self.period.w,
+        );
+        let s = e.client_done(token, fate.done);
+        if s.left == 0 {
+            self.q.schedule(s.done, Ev::Arrive(token));
+        }
+        self.egress_poll();
     }
 
     /// A terminal's request reached the buffer pool of its node.
@@ -895,6 +991,9 @@ impl<'a> Engine<'a> {
         };
         self.series
             .push(now, &w, s, self.terms.real(), self.disks.len());
+        if let Some((_, c)) = self.egress.as_mut() {
+            c.sample(now, &w);
+        }
         let next = now + self.sample_interval;
         if next < w.span.1 {
             self.q.schedule(next, Ev::Sample);
@@ -930,6 +1029,13 @@ impl<'a> Engine<'a> {
         let admission = self.admission.report(w1, window, measured);
         let delays = self.delays.report();
         let continuity = self.continuity.report();
+        let transmission = self.egress.as_ref().map(|(e, c)| {
+            let rows = c.figures(measured);
+            (
+                transmission_summary(e, &rows, measured),
+                [clients::table(&rows), c.monitored_table()],
+            )
+        });
         let live = self.reqs.reads.live();
         let serving: u64 = self
             .reqs
@@ -987,6 +1093,7 @@ impl<'a> Engine<'a> {
             request_delays: delays.as_ref().map(|(s, _)| s.clone()),
             buses: buses.as_ref().map(|(s, _)| s.clone()),
             continuity: continuity.as_ref().map(|(s, _)| s.clone()),
+            transmission: transmission.as_ref().map(|(s, _)| s.clone()),
         };
         let mut tables = vec![
             disk_table,
@@ -1007,6 +1114,9 @@ impl<'a> Engine<'a> {
         if let Some((_, t)) = continuity {
             tables.push(t);
         }
+        if let Some((_, t)) = transmission {
+            tables.extend(t);
+        }
         RunResults { summary, tables }
     }
 
@@ -1021,6 +1131,54 @@ impl<'a> Engine<'a> {
             }
             _ => 0.0,
         }
+    }
+}
+
+/// `summary.json`'s `transmission` from the egress's counters and the clients' figures.
+fn transmission_summary(
+    e: &Egress,
+    rows: &[crate::results::transmission::ClientFigures],
+    measured: u64,
+) -> crate::results::transmission::TransmissionSummary {
+    let (packets, bytes, busy, cpu) = e.counters();
+    let share = |x: u64| {
+        if measured > 0 {
+            x as f64 / measured as f64
+        } else {
+            0.0
+        }
+    };
+    let n = rows.len().max(1) as f64;
+    let client_packets: u64 = rows.iter().map(|r| r.packets).sum();
+    let lost: u64 = rows.iter().map(|r| r.packets_lost).sum();
+    crate::results::transmission::TransmissionSummary {
+        policy: e.name.to_string(),
+        egress_rate_bps: e.rate_bps(),
+        packets,
+        bytes,
+        throughput_bps: if measured > 0 {
+            bytes as f64 * 8.0 * 1e9 / measured as f64
+        } else {
+            0.0
+        },
+        egress_utilization_ratio: share(busy),
+        cpu_utilization_ratio: share(cpu),
+        client_packets,
+        client_packets_lost: lost,
+        loss_ratio: if client_packets > 0 {
+            lost as f64 / client_packets as f64
+        } else {
+            0.0
+        },
+        goodput_mean_bps: rows.iter().map(|r| r.goodput_bps).sum::<f64>() / n,
+        jitter_mean_ns: (rows
+            .iter()
+            .map(|r| u128::from(r.jitter_mean_ns))
+            .sum::<u128>()
+            / rows.len().max(1) as u128) as u64,
+        jitter_max_ns: rows.iter().map(|r| r.jitter_max_ns).max().unwrap_or(0),
+        frame_rate_mean_fps: rows.iter().map(|r| r.frame_rate_fps).sum::<f64>() / n,
+        monitored: rows.iter().find(|r| r.terminal == 0).cloned(),
     }
 }
 

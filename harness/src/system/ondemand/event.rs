@@ -37,6 +37,10 @@ pub(super) enum Ev {
     ProbeAtStorage(u32),
     /// An admission probe's reply reaches the interface node.
     ProbeBack(u32),
+    /// The egress link finished sending its packet.
+    EgressDone,
+    /// The transmission policy's wake-up (it asked to wait until now).
+    EgressWake,
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

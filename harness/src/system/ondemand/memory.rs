@@ -106,6 +106,14 @@ pub fn estimate(s: &Scenario) -> Estimate {
             bytes: PROCESS,
         },
     ];
+    if f.transmission.is_some() {
+        // each client's state and jitter histogram (clients.rs)
+        parts.push(Part {
+            what: "the clients of [transmission] (a jitter histogram each)",
+            key: "terminals.count",
+            bytes: mul(u64::from(f.terminals.count), 32 << 10),
+        });
+    }
     parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
     Estimate { parts }
 }

@@ -1,7 +1,8 @@
 //! The on-demand server as a [`Searchable`] system: its load is the terminal count, and one
 //! probe of a search is one simulation of the scenario with another seed and terminal count,
-//! of which the search keeps the glitches — every terminal never served counted as one — and
-//! at its answer the disk utilization and buffer-pool ratios.
+//! of which the search keeps the glitches — every terminal never served counted as one, and
+//! with `[transmission]` every packet a client lost (Pappas et al.: the most clients served
+//! "without packet loss") — and at its answer the disk utilization and buffer-pool ratios.
 
 use super::engine::SimOptions;
 use super::runner;
@@ -60,10 +61,16 @@ impl Searchable for OnDemand {
             search_figures_only: true,
         };
         let (results, _) = runner::run_with(&s, &mut |_, _| {}, sim)?;
-        // a terminal never served is as much a failure as a glitch
+        // a terminal never served is as much a failure as a glitch, and so is a packet lost
+        // at a client
         let g = &results.summary.glitches;
+        let lost = results
+            .summary
+            .transmission
+            .as_ref()
+            .map_or(0, |t| t.client_packets_lost);
         Ok(ProbeOutcome {
-            glitches: g.count + g.never_displayed,
+            glitches: g.count + g.never_displayed + lost,
             stats: AnswerStats::of(&results.summary),
         })
     }

@@ -49,6 +49,14 @@ pub struct ScenarioFile {
     /// `accept-all`, every stream, as SPIFFI). Recorded in manifests only when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admission: Option<PluginTable>,
+    /// Transmission scheduling on the egress link (Pappas et al. §3.2; no default: without
+    /// it a block goes to its terminal as one message over `[server.network]`). Needs
+    /// `[server.egress]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transmission: Option<PluginTable>,
+    /// Client profiles (Pappas et al. §2.3; with `[transmission]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<super::ClientsSection>,
     /// The video terminals (clients).
     pub terminals: TerminalSection,
     /// Where the viewers' events come from: a trace file or a generator.
@@ -279,6 +287,9 @@ pub struct ServerSection {
     /// times its accesses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bus: Option<BusSection>,
+    /// The egress link the transmission policy sends packets on (with `[transmission]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub egress: Option<super::EgressSection>,
 }
 
 /// `[server.bus]`: SCSI buses between each node and its disks (Wu et al. §3, eq. 1–2). A
@@ -544,6 +555,32 @@ impl ScenarioFile {
         let size = |v: &u64| crate::units::fmt_bytes(*v);
         let rate = |v: &u64| crate::units::fmt_bit_rate(*v);
         const HOUR: u64 = 3_600_000_000_000;
+        match (&self.transmission, &self.server.egress) {
+            (Some(_), None) => {
+                return Err((
+                    "transmission".into(),
+                    "needs [server.egress] (the link and CPU cost the packets are sent with)"
+                        .into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err((
+                    "server.egress".into(),
+                    "is used only with [transmission] (the policy that sends on it)".into(),
+                ))
+            }
+            (Some(_), Some(e)) => e.validate()?,
+            (None, None) => {}
+        }
+        if let Some(c) = &self.clients {
+            if self.transmission.is_none() {
+                return Err((
+                    "clients".into(),
+                    "client profiles are used only with [transmission]".into(),
+                ));
+            }
+            c.validate()?;
+        }
         if let Some(c) = &self.cost {
             for (k, v) in [
                 ("cost.disk", c.disk),

@@ -31,12 +31,16 @@
 //! z = 1.0
 //! ```
 
+mod clients;
+mod egress;
 mod file;
 mod interactive;
 mod piggyback;
 pub mod suite;
 
 pub use crate::spec::ScenarioError;
+pub use clients::{ClientProfile, ClientsSection};
+pub use egress::EgressSection;
 pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
 pub use piggyback::PiggybackSection;
@@ -45,6 +49,7 @@ pub use suite::{has_sweep, SweepPoint, SweepSuite};
 use crate::plugin::{
     Admission, Analysis, AnalyticModel, BufferPool, BuildContext, DiskModel, DiskScheduler,
     Interconnect, Kind, Layout, ModelInput, PluginKind, Prefetcher, Registry, Resolved,
+    Transmission,
 };
 use crate::spec::slots::{self, Chosen, PluginTable, Slot};
 use crate::spec::Source;
@@ -89,6 +94,11 @@ pub const SLOTS: &[Slot] = &[
         recorded_when_chosen: true,
     },
     Slot {
+        key: "transmission",
+        kind: Kind::Transmission,
+        recorded_when_chosen: true,
+    },
+    Slot {
         key: "analytic",
         kind: Kind::AnalyticModel,
         recorded_when_chosen: true,
@@ -127,6 +137,8 @@ pub struct Plugins {
     pub interconnect: Resolved<dyn Interconnect>,
     /// `[admission]`
     pub admission: Resolved<dyn Admission>,
+    /// `[transmission]`, when the scenario names a policy (there is no default).
+    pub transmission: Option<Resolved<dyn Transmission>>,
     /// `[analytic]`, when the scenario names a model (there is no default).
     pub analytic: Option<Resolved<dyn AnalyticModel>>,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
@@ -210,6 +222,19 @@ impl Plugins {
             // a scenario without [admission] is recorded as it was written
             file.admission = None;
         }
+        let transmission = match &file.transmission {
+            Some(table) => {
+                let r = slots::resolve::<dyn Transmission>(registry, "transmission", table, at)?;
+                chosen.push(Chosen {
+                    key: "transmission",
+                    name: r.name,
+                    params: r.params.clone(),
+                    named: true,
+                });
+                Some(r)
+            }
+            None => None,
+        };
         let analytic = match &file.analytic {
             Some(table) => {
                 let r = slots::resolve::<dyn AnalyticModel>(registry, "analytic", table, at)?;
@@ -232,6 +257,7 @@ impl Plugins {
             layout,
             interconnect,
             admission,
+            transmission,
             analytic,
             chosen,
         })
