@@ -293,4 +293,6 @@ fn a_search_counts_lost_packets_as_failures() {
     assert_eq!(max(&lossy), 0.0, "{lossy}");
     // 40 clients of 1.5 Mbit/s fit the egress: the search reaches its limit
     assert_eq!(max(&fine), 40.0, "{fine}");
+    // the answer says what counted as a failure
+    assert_eq!(fine["failures"], "glitches or lost packets");
 }

@@ -348,6 +348,7 @@ pub fn assemble<S: Searchable>(
         per_replication: reps,
         at_answer: AnswerStats::mean(&answers),
         paper_max_terminals: S::published_max(point),
+        failures: S::failures(point).map(str::to_string),
         // checked by `search_cached` before the search ran
         model_max_terminals: S::model_max(point).ok().flatten(),
         start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
@@ -578,10 +579,11 @@ pub fn summary_text(r: &SearchResult) -> String {
     let ci = &r.confidence_interval;
     let capped = r.per_replication.iter().filter(|x| x.capped).count();
     let mut out = format!(
-        "{}: at most {} terminals without glitches (90 % CI {:.1}–{:.1}, ±{:.1} %; {} \
+        "{}: at most {} terminals without {} (90 % CI {:.1}–{:.1}, ±{:.1} %; {} \
          replications, {} runs)\n",
         r.scenario,
         r.max_terminals,
+        r.failures.as_deref().unwrap_or("glitches"),
         ci.low,
         ci.high,
         ci.relative_half_width * 100.0,

@@ -127,6 +127,10 @@ pub struct SearchResult {
     /// The maximum the scenario's analytic model predicts (`[analytic]`), if it gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_max_terminals: Option<f64>,
+    /// What the runs counted as failures when more than glitches (`glitches or lost
+    /// packets` with `[transmission]`); absent: glitches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<String>,
     /// Terminal count the replications start from
     /// ([`climb_start_at`](crate::experiment::search::climb_start_at) of `terminals.count`).
     pub start_terminals: u32,

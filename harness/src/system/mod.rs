@@ -295,6 +295,11 @@ pub trait Searchable: System {
     fn expected_load(point: &Self::Point) -> u32;
     /// The published maximum it carries (`[paper] max_terminals`), if any.
     fn published_max(point: &Self::Point) -> Option<f64>;
+    /// What its runs count as failures, when more than glitches (the on-demand system with
+    /// `[transmission]`: packets lost at a client, too); `None` (the default) for glitches.
+    fn failures(_point: &Self::Point) -> Option<&'static str> {
+        None
+    }
     /// The maximum its analytic model predicts (`max_terminals` of its `[analytic]` model),
     /// if it has one; a model that cannot take the point is an error at its key.
     fn model_max(point: &Self::Point) -> Result<Option<f64>, ScenarioError>;

@@ -34,6 +34,13 @@ impl Searchable for OnDemand {
         s.file.paper.get("max_terminals").copied()
     }
 
+    fn failures(s: &Scenario) -> Option<&'static str> {
+        s.file
+            .transmission
+            .is_some()
+            .then_some("glitches or lost packets")
+    }
+
     fn model_max(s: &Scenario) -> Result<Option<f64>, ScenarioError> {
         Ok(s.analysis()?
             .and_then(|a| a.values.get("max_terminals").copied()))
