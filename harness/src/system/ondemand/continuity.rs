@@ -236,6 +236,63 @@ mod tests {
         assert_eq!(t.name, "continuity");
     }
 
+    proptest::proptest! {
+        /// Against a brute-force count over the same arrivals: every window of l
+        /// consecutive counted inter-arrivals within one chain is counted once, and is in
+        /// time exactly when its l gaps are shorter than its l blocks' playout; windows
+        /// never grow with l and never hold more in time than counted.
+        #[test]
+        fn windows_match_a_brute_force_count(
+            // (gap ms, asked late?, skips a block?, bytes in kB)
+            steps in proptest::collection::vec((1u64..3_000, proptest::bool::weighted(0.1),
+                proptest::bool::weighted(0.05), 1u64..4), 1..200),
+            max_l in 1u32..8,
+        ) {
+            let mut c = Continuity::new(max_l, 1, 8_000);
+            let (mut t, mut block) = (0u64, 0u32);
+            c.arrived(arrival(0, 0), at(0), true);
+            // the chains as the brute force sees them: (gap ns, bytes) runs
+            let mut chains: Vec<Vec<(u64, u64)>> = vec![Vec::new()];
+            for &(gap, late, skip, kb) in &steps {
+                let sent = if late { t + gap / 2 + 1 } else { t };
+                block += if skip { 2 } else { 1 };
+                t += gap;
+                let mut a = arrival(block, sent);
+                a.bytes = kb * 1_000;
+                c.arrived(a, at(t), true);
+                if late || skip {
+                    chains.push(Vec::new());
+                } else {
+                    chains.last_mut().unwrap().push((gap * MS, kb * 1_000));
+                }
+            }
+            let (s, _) = c.report().unwrap();
+            for l in 1..=max_l as usize {
+                let (mut w, mut i) = (0u64, 0u64);
+                for ch in &chains {
+                    for win in ch.windows(l) {
+                        w += 1;
+                        let took: u64 = win.iter().map(|x| x.0).sum();
+                        let bytes: u64 = win.iter().map(|x| x.1).sum();
+                        // bytes·8 / 8000 bit/s = bytes ms
+                        if took < bytes * MS {
+                            i += 1;
+                        }
+                    }
+                }
+                proptest::prop_assert_eq!(s.windows[l - 1], w, "l = {}", l);
+                proptest::prop_assert_eq!(s.in_time[l - 1], i, "l = {}", l);
+                proptest::prop_assert!(s.in_time[l - 1] <= s.windows[l - 1]);
+                if l > 1 {
+                    proptest::prop_assert!(s.windows[l - 1] <= s.windows[l - 2]);
+                }
+            }
+            let counted: usize = chains.iter().map(Vec::len).sum();
+            proptest::prop_assert_eq!(s.inter_arrivals, counted as u64);
+            proptest::prop_assert_eq!(s.held_back as usize, chains.len() - 1);
+        }
+    }
+
     #[test]
     fn off_records_nothing() {
         let mut c = Continuity::new(0, 4, 8_000);
