@@ -63,9 +63,18 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         "search",
         name.clone(),
         format!(
-            "Largest number of terminals without a glitch: {} replications (seeds derived \
-             from {}), {} simulations, starting at {} terminals",
-            s["replications"], s["seed"], s["runs"], s["start_terminals"]
+            "Largest number of terminals without {}: {} replications (seeds derived from {}), \
+             {} simulations, starting at {} terminals{}",
+            s["failures"].as_str().unwrap_or("a glitch"),
+            s["replications"],
+            s["seed"],
+            s["runs"],
+            s["start_terminals"],
+            if s["failures"].is_string() {
+                " (the charts' glitches count every failure)"
+            } else {
+                ""
+            }
         ),
     );
     let converged = s["converged"] == true;
