@@ -322,3 +322,50 @@ fn issue3_hp_c2247a_vod50x512k_closed() {
 fn issue3_hp_c2247a_mixed_open() {
     check("hp_c2247a", "d-mixed-open");
 }
+
+// Issue 35: the Cheetah 9LP (`Buffer continuous read = 4`, DEC's prefetch scheme).
+
+#[test]
+fn issue35_cheetah9lp_rand4k_closed() {
+    check("cheetah9LP", "a-rand4k-closed");
+}
+
+#[test]
+fn issue35_cheetah9lp_rand512k_closed() {
+    check("cheetah9LP", "b-rand512k-closed");
+}
+
+#[test]
+fn issue35_cheetah9lp_vod50x512k_closed() {
+    check("cheetah9LP", "c-vod50x512k-closed");
+}
+
+/// Mixed open reads and writes: mean error within the issue's 2 %, but the demerit is
+/// 1.49 % where the target is 1 % (issue 35 stays open for it: about 33 requests of 10,000
+/// still differ by a revolution). Guards what is reached.
+#[test]
+fn issue35_cheetah9lp_mixed_open_as_far_as_reached() {
+    let (want, got) = replay("cheetah9LP", "d-mixed-open");
+    let (demerit, err) = figures(&want, &got);
+    println!("cheetah9LP d-mixed-open: demerit {demerit:.3} %, mean error {err:.3} %");
+    assert!(demerit <= 1.5, "demerit {demerit:.3} %");
+    assert!(err <= 2.0, "mean error {err:.3} %");
+}
+
+/// The cause found: with `Buffer continuous read = 4` DiskSim reads ahead only to the end of
+/// the track after a read, so the next request never waits for a head switch of the
+/// read-ahead. Reading ahead a whole segment instead (mode 3, as before) made request 7 of
+/// the random 4 KB workload wait 2.19 ms for the read-ahead to stop on the next track, miss
+/// its sector and take a revolution (5.97 ms) more than DiskSim.
+#[test]
+fn issue35_dec_read_ahead_stops_at_the_track_end() {
+    let (want, got) = replay("cheetah9LP", "a-rand4k-closed");
+    for i in [7, 44, 145] {
+        assert!(
+            (want[i] - got[i]).abs() < 0.001,
+            "request {i}: DiskSim {} ms, mechanical {} ms",
+            want[i],
+            got[i]
+        );
+    }
+}

@@ -98,6 +98,7 @@ pub struct Disk {
     segment_size: u64,
     max_readahead: u64,
     readahead_over_requested: bool,
+    continuous_read: u8,
     fast_write: u8,
     keep_writes: bool,
     read_water: f64,
@@ -173,6 +174,7 @@ impl Disk {
             segment_size: u64::from(spec.cache.segment_size),
             max_readahead: u64::from(spec.cache.max_readahead),
             readahead_over_requested: spec.cache.readahead_over_requested,
+            continuous_read: spec.cache.continuous_read,
             fast_write: spec.cache.fast_write,
             keep_writes: spec.cache.read_hits_on_write_data,
             read_water: spec.cache.read_water,
@@ -343,12 +345,7 @@ impl Disk {
         let completion = last_bus.max(end) + self.costs.completion[0];
         self.hda_free = end;
         // read-ahead continues from where the media stopped
-        let limit = if self.readahead_over_requested {
-            (lbn + n + self.max_readahead).min(lbn.max(lbn + n).max(lbn + self.segment_size))
-        } else {
-            lbn + self.max_readahead.max(n)
-        }
-        .min(self.layout.blocks);
+        let limit = self.readahead_limit(lbn, n).min(self.layout.blocks);
         if limit > lbn + n {
             self.ra = Some(ReadAhead {
                 next: lbn + n,
@@ -363,6 +360,53 @@ impl Disk {
             rotation,
             transfer: completion - media_start,
             cache_hit: false,
+        }
+    }
+
+    /// Where read-ahead after a read of `n` sectors from `lbn` stops (exclusive), by the
+    /// spec's `Buffer continuous read` (DiskSim's `disk_buffer_get_max_readahead` and, for
+    /// modes 1 and 2, the background seek it abandons at a head switch or a seek).
+    fn readahead_limit(&self, lbn: u64, n: u64) -> u64 {
+        let end = lbn + n;
+        let segment = if self.readahead_over_requested {
+            (end + self.max_readahead).min(lbn.max(end).max(lbn + self.segment_size))
+        } else {
+            lbn + self.max_readahead.max(n)
+        };
+        if end >= self.layout.blocks {
+            return end;
+        }
+        // the track the head is on when the read ends, and where it ends
+        let track_end = |l: u64| {
+            let t = self.layout.locate(l);
+            l + t.run
+        };
+        match self.continuous_read {
+            0 => end,
+            1 => segment.min(track_end(end.saturating_sub(1).max(lbn))),
+            2 => {
+                // to the end of the last block's cylinder: follow its tracks while they stay
+                let last = end.saturating_sub(1).max(lbn);
+                let cyl = self.layout.ltop(last).cyl;
+                let mut stop = track_end(last);
+                while stop < self.layout.blocks && self.layout.ltop(stop).cyl == cyl {
+                    stop = track_end(stop);
+                }
+                segment.min(stop)
+            }
+            4 => {
+                // DEC: the end of the track holding the first block after the read; one track
+                // more when the read began before that track (its segment starts there)
+                let t = self.layout.locate(end);
+                let start = end - u64::from(t.pbn.sector).min(end);
+                let stop = end + t.run;
+                if lbn < start {
+                    stop + u64::from(self.layout.locate(lbn).spt)
+                } else {
+                    stop
+                }
+            }
+            _ => segment,
         }
     }
 

@@ -127,6 +127,11 @@ pub struct CacheSpec {
     pub max_readahead: u32,
     /// `Read-ahead over requested`: read-ahead counts from the request's end (else from its start).
     pub readahead_over_requested: bool,
+    /// `Buffer continuous read`: how far read-ahead goes after a read (DiskSim's
+    /// `disk_cont_read_t`): 0 none, 1 to the end of the track, 2 to the end of the cylinder,
+    /// 3 to the read-ahead limit (the segment), 4 DEC's scheme (to the end of the track,
+    /// one track more when the read began on an earlier track).
+    pub continuous_read: u8,
     /// 0 write-through, 1 limited fast write, 2 full fast write.
     pub fast_write: u8,
     /// Reads may hit data written earlier.
@@ -410,6 +415,7 @@ fn from_blocks(
         segment_size: u(d, "Segment size (in blks)", 1..=1 << 24)?,
         max_readahead: d.int_or("Maximum read-ahead (blks)", 0..=1 << 24, 0)? as u32,
         readahead_over_requested: flag(d, "Read-ahead over requested", true)?,
+        continuous_read: d.int_or("Buffer continuous read", 0..=4, 3)? as u8,
         fast_write: d.int_or("Fast write level", 0..=2, 0)? as u8,
         read_hits_on_write_data: flag(d, "Allow read hits on write data", false)?,
         read_water: {
