@@ -290,6 +290,10 @@ pub struct ServerSection {
     /// The egress link the transmission policy sends packets on (with `[transmission]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub egress: Option<super::EgressSection>,
+    /// Server-push retrieval in rounds and the release policy (Pappas et al. §4; with
+    /// `[transmission]`). Without it each terminal asks for blocks while its buffer has room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<super::ServerRoundsSection>,
 }
 
 /// `[server.bus]`: SCSI buses between each node and its disks (Wu et al. §3, eq. 1–2). A
@@ -571,6 +575,24 @@ impl ScenarioFile {
             }
             (Some(_), Some(e)) => e.validate()?,
             (None, None) => {}
+        }
+        if let Some(r) = &self.server.rounds {
+            if self.transmission.is_none() {
+                return Err((
+                    "server.rounds".into(),
+                    "needs [transmission] (the blocks read in a round leave through the egress)"
+                        .into(),
+                ));
+            }
+            if self.terminals.rounds.is_some() {
+                return Err((
+                    "server.rounds".into(),
+                    "cannot be combined with [terminals.rounds] (the server, not the terminals, \
+                     sets the rounds)"
+                        .into(),
+                ));
+            }
+            r.validate(self.server.stripe, self.videos.bit_rate.0)?;
         }
         if let Some(c) = &self.clients {
             if self.transmission.is_none() {
