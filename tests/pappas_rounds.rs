@@ -216,3 +216,53 @@ fn bad_rounds_input_is_named_by_its_key() {
     .replace("[server.egress]\nrate = \"52428800bit/s\"\n", "");
     refused(&no_tx, &["server.rounds", "[transmission]"]);
 }
+
+#[test]
+fn the_stream_memory_cap_admits_what_fits() {
+    // 8 clients, a cap of 640 KiB: under dblbuf (2S = 128 KiB each) 5 fit, the other 3 are
+    // refused for memory; under clbuf (S each) all 8 fit
+    let dir = tempfile::tempdir().unwrap();
+    let capped = |release: &str| {
+        scenario(8, release, "10ms").replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"640KiB\"",
+        )
+    };
+    let out = run(dir.path(), "cap-dbl", &capped("dblbuf"));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let a = &s["admission"];
+    assert_eq!(a["active_streams_peak"], 5, "{a}");
+    assert_eq!(s["stream_memory"]["reserved_peak_bytes"], 2 * 5 * S);
+    let out = run(dir.path(), "cap-cl", &capped("clbuf"));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["admission"]["active_streams_peak"], 8);
+    assert!(s["stream_memory"]["reserved_peak_bytes"].as_u64().unwrap() <= 8 * S);
+    // bad caps
+    let ok = scenario(2, "dblbuf", "10ms");
+    refused(
+        &ok.replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"64KiB\"",
+        ),
+        &["server.stream_memory", "one stream's reservation", "128KiB"],
+    );
+    refused(
+        &scenario(2, "clbufrate", "10ms").replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"1MiB\"",
+        ),
+        &["server.stream_memory", "clbufrate"],
+    );
+    let no_rounds = ok
+        .replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"1MiB\"",
+        )
+        .replace(
+            "[server.rounds]\nlength = \"400ms\"\nrelease = \"dblbuf\"\n",
+            "",
+        );
+    refused(&no_rounds, &["server.stream_memory", "[server.rounds]"]);
+}

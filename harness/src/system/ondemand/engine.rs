@@ -296,8 +296,15 @@ impl<'a> Engine<'a> {
                 admission,
                 p.admission.name,
                 AdmissionSetup {
-                    reported: f.admission.is_some(),
+                    reported: f.admission.is_some() || s.stream_memory.is_some(),
                     terminals: f.terminals.count,
+                    stream_memory: s.stream_memory.zip(s.rounds.as_ref()).map(|(cap, r)| {
+                        let per_stream = match r.release {
+                            Release::Dblbuf => 2 * s.stripe.0,
+                            Release::Clbuf | Release::Clbufrate => s.stripe.0,
+                        };
+                        (cap.0, per_stream)
+                    }),
                     buffer_bytes: f.terminals.memory.0,
                     interfaces: s.interface_nodes,
                     round: round_time(scenario, block_bytes),
