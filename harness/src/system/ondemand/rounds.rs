@@ -4,7 +4,8 @@
 //! How it maps onto the on-demand engine (the least new machinery):
 //!
 //! * **Requests.** At every round boundary (multiples of `length` from time 0) every
-//!   terminal with a session and blocks left asks for its next block, all in the same
+//!   terminal that is priming, playing or stalled and has blocks left (a paused or
+//!   searching one gets nothing) asks for its next block, all in the same
 //!   instant, so they reach the disks' queues together and the disk scheduler orders the
 //!   round (`gss` with `groups = 1` serves each stream once per pass in SCAN order). A
 //!   terminal asks for nothing between boundaries: the round clock, not its buffer's room,
