@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod broadcast;
 pub mod search;
+pub mod stream_memory;
 pub mod sweep;
 pub mod transmission;
 
@@ -321,6 +322,10 @@ pub struct Summary {
     /// `[transmission]` (per client in the `clients` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transmission: Option<transmission::TransmissionSummary>,
+    /// The server's stream memory under round-based retrieval: present when the scenario
+    /// has `[server.rounds]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_memory: Option<stream_memory::StreamMemorySummary>,
 }
 
 /// The SCSI buses over the measured period (Wu et al. §3, eq. 5).

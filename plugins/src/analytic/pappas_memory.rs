@@ -60,7 +60,8 @@ impl AnalyticModel for PappasMemory {
         out.value("round_s", round);
         if let Some(n) = input.get("terminals") {
             out.value("memory_dblbuf_bytes", 2.0 * n * s)
-                .value("buffer_pool.memory_in_use_peak_bytes", 2.0 * n * s)
+                // what a run with `[server.rounds] release = "dblbuf"` measures
+                .value("stream_memory.reserved_peak_bytes", 2.0 * n * s)
                 .value("memory_clbuf_bytes", n * s);
         }
         let mut bounds: Vec<(&str, f64)> = Vec::new();

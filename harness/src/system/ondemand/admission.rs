@@ -73,6 +73,8 @@ pub(super) struct AdmissionControl {
     to_send: Vec<(u32, u32)>,
     scratch: Vec<NodeId>,
     active: Level,
+    /// `server.stream_memory` with `[server.rounds]`: (the cap, each stream's reservation).
+    stream_memory: Option<(u64, u64)>,
     // measured
     requests: u64,
     admitted: u64,
@@ -86,6 +88,9 @@ pub(super) struct AdmissionControl {
 pub(super) struct AdmissionSetup {
     pub reported: bool,
     pub terminals: u32,
+    /// `server.stream_memory`: (the cap, each stream's reservation: 2S for `dblbuf`, S for
+    /// `clbuf`; Pappas et al. §4, M1/M2).
+    pub stream_memory: Option<(u64, u64)>,
     pub buffer_bytes: u64,
     pub interfaces: u32,
     /// δ_S.
@@ -118,6 +123,7 @@ impl AdmissionControl {
             to_send: Vec::new(),
             scratch: Vec::new(),
             active: Level::default(),
+            stream_memory: s.stream_memory,
             requests: 0,
             admitted: 0,
             refused: 0,
@@ -252,7 +258,16 @@ impl AdmissionControl {
             active_streams: self.active.level() as u32,
             terminals: self.terminals,
         };
-        let verdict = self.plugin.admit(request, &load);
+        // the stream memory's cap comes first: a stream whose reservation does not fit is
+        // refused whatever the policy would say
+        let verdict = match self.stream_memory {
+            Some((cap, per)) if (self.active.level() + 1).saturating_mul(per) > cap => {
+                Verdict::Refuse {
+                    reason: "stream_memory",
+                }
+            }
+            _ => self.plugin.admit(request, &load),
+        };
         if w.measuring {
             self.requests += 1;
         }

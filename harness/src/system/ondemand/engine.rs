@@ -41,7 +41,10 @@ use super::ports::Ports;
 use super::prefetch::{Prefetching, MAX_CANDIDATES_PER_POLL};
 use super::queue::EventQueue;
 use super::requests::{DReq, Requests};
+use super::rounds::Rounds;
+use super::spec::Release;
 use super::spec::{RoundIssue, Scenario, ScenarioError, Warmup};
+use super::stream_memory::StreamMemory;
 use super::terminal::{TerminalConfig, Terminals};
 use super::video::{LibraryMemo, VideoLibrary};
 use super::visual_search::VisualSearch;
@@ -51,6 +54,7 @@ use crate::plugin::{
     BuildContext, Endpoint, Fetch, Layout, PluginError, PrefetchPoll, ReadyBlock, Reference,
     RequestClass,
 };
+use crate::results::stream_memory::StreamMemorySummary;
 use crate::results::{Conservation, RunResults, Summary, TerminalBuffers};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
@@ -79,6 +83,8 @@ struct Engine<'a> {
     /// The egress link and its clients (`[transmission]`, `[server.egress]`,
     /// `[[clients.profile]]`).
     egress: Option<(Egress, Clients)>,
+    /// Round-based retrieval and the server's stream memory (`[server.rounds]`).
+    rounds: Option<(Rounds, StreamMemory)>,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -240,6 +246,7 @@ impl<'a> Engine<'a> {
                         / u128::from(f.videos.bit_rate.0.max(1));
                     Some((bytes, SimDuration::from_nanos(every as u64)))
                 }),
+                server_rounds: s.rounds.is_some(),
             },
             lib,
             blocks,
@@ -289,8 +296,15 @@ impl<'a> Engine<'a> {
                 admission,
                 p.admission.name,
                 AdmissionSetup {
-                    reported: f.admission.is_some(),
+                    reported: f.admission.is_some() || s.stream_memory.is_some(),
                     terminals: f.terminals.count,
+                    stream_memory: s.stream_memory.zip(s.rounds.as_ref()).map(|(cap, r)| {
+                        let per_stream = match r.release {
+                            Release::Dblbuf => 2 * s.stripe.0,
+                            Release::Clbuf | Release::Clbufrate => s.stripe.0,
+                        };
+                        (cap.0, per_stream)
+                    }),
                     buffer_bytes: f.terminals.memory.0,
                     interfaces: s.interface_nodes,
                     round: round_time(scenario, block_bytes),
@@ -310,6 +324,12 @@ impl<'a> Engine<'a> {
                 )
             }),
             egress,
+            rounds: s.rounds.as_ref().map(|r| {
+                (
+                    Rounds::new(r.length.nanos(s.stripe, f.videos.bit_rate.0), r.release),
+                    StreamMemory::default(),
+                )
+            }),
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -362,6 +382,9 @@ impl<'a> Engine<'a> {
         {
             let (terms, mut p) = self.split();
             terms.schedule_next_trace(&mut p);
+        }
+        if self.rounds.is_some() {
+            self.q.schedule(SimTime::ZERO, Ev::Round);
         }
         let (to_start, last_first_start) = self.terms.warmup_limit();
         match self.scenario.file.run.warmup {
@@ -457,6 +480,7 @@ impl<'a> Engine<'a> {
                         }
                     }
                 }
+                Ev::Round => self.round(),
                 Ev::Sample => self.sample(),
                 Ev::MeasureStart => {
                     let (terms, mut p) = self.split();
@@ -502,6 +526,7 @@ impl<'a> Engine<'a> {
         let (bytes, node, terminal) = (req.bytes, req.node, req.terminal);
         self.nodes.sent(bytes);
         self.net.in_transit_bytes += bytes;
+        let issued = self.reqs.read(r).sent;
         if let Some((e, c)) = self.egress.as_mut() {
             let stream_rate_bps = self.scenario.file.videos.bit_rate.0;
             let profile = c.profile(terminal);
@@ -513,7 +538,22 @@ impl<'a> Engine<'a> {
                 max_rate_bps: profile.map_or(stream_rate_bps, |p| p.max_rate.0),
                 packet_bytes: profile.and_then(|p| p.packet).map(|b| b.0 as u32),
             };
-            e.ready(block, self.q.now());
+            let now = self.q.now();
+            let block = match self.rounds.as_mut() {
+                Some((rounds, mem)) => {
+                    let span = self.period.w.span;
+                    mem.read(bytes, rounds.late(issued, now), now, span);
+                    if rounds.release != Release::Dblbuf {
+                        mem.reserve(bytes, now, span);
+                    }
+                    match rounds.read(block, issued, now) {
+                        Some(b) => b,
+                        None => return,
+                    }
+                }
+                None => block,
+            };
+            e.ready(block, now);
             if !e.busy() {
                 self.egress_poll();
             }
@@ -530,6 +570,36 @@ impl<'a> Engine<'a> {
             &mut self.faults,
         );
         self.reqs.read_mut(r).net_unloaded += unloaded;
+    }
+
+    /// A round boundary (`[server.rounds]`): the blocks held for it go to the transmission
+    /// policy, then every active stream asks for its next block.
+    fn round(&mut self) {
+        let now = self.q.now();
+        let Some((rounds, _)) = self.rounds.as_mut() else {
+            return;
+        };
+        let held = rounds.boundary();
+        let next = now + SimDuration::from_nanos(rounds.length);
+        if let Some((e, _)) = self.egress.as_mut() {
+            let any = !held.is_empty();
+            for b in held {
+                e.ready(b, now);
+            }
+            if any && !e.busy() {
+                self.egress_poll();
+            }
+        }
+        let bytes = {
+            let (terms, mut p) = self.split();
+            terms.round(&mut p)
+        };
+        if let Some((rounds, mem)) = self.rounds.as_mut() {
+            if rounds.release == Release::Dblbuf {
+                mem.reserve(bytes, now, self.period.w.span);
+            }
+        }
+        self.q.schedule(next, Ev::Round);
     }
 
     /// The egress link is free: asks the transmission policy what to send.
@@ -559,6 +629,18 @@ impl<'a> Engine<'a> {
             return;
         };
         let (token, bytes, s) = e.done(now, &self.period.w);
+        if let Some((rounds, mem)) = self.rounds.as_mut() {
+            let span = self.period.w.span;
+            mem.sent(bytes, now, span);
+            match rounds.release {
+                // the block's buffer is given back whole with its last packet
+                Release::Dblbuf if s.left == 0 => {
+                    mem.release(self.reqs.read(token).bytes, now, span)
+                }
+                Release::Dblbuf => {}
+                Release::Clbuf | Release::Clbufrate => mem.release(bytes, now, span),
+            }
+        }
         let fate = c.packet(
             s.terminal,
             bytes,
@@ -988,6 +1070,7 @@ impl<'a> Engine<'a> {
             disk_queue: self.disks.queued(),
             disk_busy: self.disks.busy_integral(now, w.span),
             disks_busy_now: self.disks.busy_now(),
+            stream_memory: self.rounds.as_ref().map(|(_, m)| m.levels()),
         };
         self.series
             .push(now, &w, s, self.terms.real(), self.disks.len());
@@ -1035,6 +1118,19 @@ impl<'a> Engine<'a> {
                 transmission_summary(e, &rows, measured),
                 [clients::table(&rows), c.monitored_table()],
             )
+        });
+        let stream_memory = self.rounds.as_mut().map(|(r, m)| {
+            let f = m.figures(w1, window, measured);
+            StreamMemorySummary {
+                release: r.release.name().to_string(),
+                round_ns: r.length,
+                reserved_peak_bytes: f.reserved_peak,
+                reserved_mean_bytes: f.reserved_mean,
+                used_peak_bytes: f.used_peak,
+                used_mean_bytes: f.used_mean,
+                blocks_read: f.blocks_read,
+                late_blocks: f.late_blocks,
+            }
         });
         let live = self.reqs.reads.live();
         let serving: u64 = self
@@ -1094,6 +1190,7 @@ impl<'a> Engine<'a> {
             buses: buses.as_ref().map(|(s, _)| s.clone()),
             continuity: continuity.as_ref().map(|(s, _)| s.clone()),
             transmission: transmission.as_ref().map(|(s, _)| s.clone()),
+            stream_memory,
         };
         let mut tables = vec![
             disk_table,

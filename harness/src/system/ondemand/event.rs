@@ -41,6 +41,8 @@ pub(super) enum Ev {
     EgressDone,
     /// The transmission policy's wake-up (it asked to wait until now).
     EgressWake,
+    /// A round boundary of `[server.rounds]`.
+    Round,
     /// Take a sample of terminal buffers.
     Sample,
     MeasureStart,

@@ -58,6 +58,8 @@ pub(super) struct Sample {
     pub disk_queue: u64,
     /// Busy integral of all disks so far in the window (ns).
     pub disk_busy: u128,
+    /// `[server.rounds]`: stream memory (reserved, used) now.
+    pub stream_memory: Option<(u64, u64)>,
     /// Disks busy right now.
     pub disks_busy_now: usize,
 }
@@ -71,6 +73,9 @@ pub(super) struct Series {
     glitches: Vec<u64>,
     disk_queue: Vec<u64>,
     disk_util: Vec<f64>,
+    /// `[server.rounds]`: stream memory reserved and used at each sample.
+    stream_reserved: Vec<u64>,
+    stream_used: Vec<u64>,
     /// (time, summed busy integral of all disks) at the previous sample.
     last_busy: (SimTime, u128),
 }
@@ -84,6 +89,10 @@ impl Series {
         self.pages_used.push(s.pages_used);
         self.glitches.push(s.glitches);
         self.disk_queue.push(s.disk_queue);
+        if let Some((r, u)) = s.stream_memory {
+            self.stream_reserved.push(r);
+            self.stream_used.push(u);
+        }
         let (t0, b0) = self.last_busy;
         let span = now.saturating_since(t0).as_nanos();
         let n_disks = disks.max(1) as f64;
@@ -99,7 +108,7 @@ impl Series {
 
     /// The `timeseries` table; pages become bytes of `block_bytes` each.
     pub fn table(&self, block_bytes: u64) -> Table {
-        Table {
+        let mut t = Table {
             name: "timeseries".into(),
             columns: vec![
                 ("time_ns".into(), Column::U64(self.time.clone())),
@@ -121,7 +130,19 @@ impl Series {
                     Column::F64(self.disk_util.clone()),
                 ),
             ],
+        };
+        if self.stream_reserved.len() == self.time.len() && !self.time.is_empty() {
+            // only with [server.rounds]: the tables of other runs stay as they were
+            t.columns.push((
+                "stream_memory_reserved_bytes".into(),
+                Column::U64(self.stream_reserved.clone()),
+            ));
+            t.columns.push((
+                "stream_memory_used_bytes".into(),
+                Column::U64(self.stream_used.clone()),
+            ));
         }
+        t
     }
 }
 

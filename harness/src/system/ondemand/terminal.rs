@@ -62,6 +62,8 @@ pub(super) struct TerminalConfig {
     pub report_searches: bool,
     /// `[server.interface_cpu] client_packet`: the packet's bytes and δ_I, its playout time.
     pub client_packet: Option<(u64, SimDuration)>,
+    /// `[server.rounds]`: the round clock, not the buffer's room, drives the requests.
+    pub server_rounds: bool,
 }
 
 /// Every terminal, the workload that drives them, and what they measured.
@@ -608,12 +610,37 @@ impl<'a> Terminals<'a> {
     /// Requests blocks while there is room (reading in rounds with `issue = "latest"`, a
     /// playing terminal's next set waits until `lead` before its first frame is due).
     fn fill(&mut self, t: usize, p: &mut Ports) {
+        if self.cfg.server_rounds {
+            return;
+        }
         while self.playout().can_request(&self.terms[t]) {
             if self.set_due(t).is_some_and(|due| due > p.now()) {
                 return;
             }
             self.issue(t, p);
         }
+    }
+
+    /// A round boundary of `[server.rounds]` (Pappas et al. §4): every terminal that is
+    /// priming, playing or stalled and has blocks left asks for its next block now, in
+    /// terminal order. Returns the bytes asked for.
+    pub fn round(&mut self, p: &mut Ports) -> u64 {
+        let mut bytes = 0;
+        for t in 0..self.terms.len() {
+            let tm = &self.terms[t];
+            if !matches!(
+                tm.state,
+                TState::Priming | TState::Playing | TState::Stalled
+            ) || tm.next_block >= self.blocks[tm.video as usize]
+                || tm.next_block >= tm.limit_block
+                || tm.next_block - tm.frontier_block >= 128
+            {
+                continue;
+            }
+            bytes += self.playout().block_len(tm.video, tm.next_block);
+            self.issue(t, p);
+        }
+        bytes
     }
 
     /// Reading in rounds with `issue = "latest"`, a playing terminal about to open a set:

@@ -290,6 +290,15 @@ pub struct ServerSection {
     /// The egress link the transmission policy sends packets on (with `[transmission]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub egress: Option<super::EgressSection>,
+    /// Server-push retrieval in rounds and the release policy (Pappas et al. §4; with
+    /// `[transmission]`). Without it each terminal asks for blocks while its buffer has room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<super::ServerRoundsSection>,
+    /// A cap on the server's stream memory (with `[server.rounds]`, `release = "dblbuf"` or
+    /// `"clbuf"`): a stream is admitted only if its reservation (2 stripe blocks under
+    /// `dblbuf`, 1 under `clbuf`) fits beside the admitted streams' (Pappas et al. §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_memory: Option<Bytes>,
 }
 
 /// `[server.bus]`: SCSI buses between each node and its disks (Wu et al. §3, eq. 1–2). A
@@ -571,6 +580,56 @@ impl ScenarioFile {
             }
             (Some(_), Some(e)) => e.validate()?,
             (None, None) => {}
+        }
+        if let Some(r) = &self.server.rounds {
+            if self.transmission.is_none() {
+                return Err((
+                    "server.rounds".into(),
+                    "needs [transmission] (the blocks read in a round leave through the egress)"
+                        .into(),
+                ));
+            }
+            if self.terminals.rounds.is_some() {
+                return Err((
+                    "server.rounds".into(),
+                    "cannot be combined with [terminals.rounds] (the server, not the terminals, \
+                     sets the rounds)"
+                        .into(),
+                ));
+            }
+            r.validate(self.server.stripe, self.videos.bit_rate.0)?;
+        }
+        if let Some(cap) = self.server.stream_memory {
+            let Some(r) = &self.server.rounds else {
+                return Err((
+                    "server.stream_memory".into(),
+                    "needs [server.rounds] (it caps the memory of round-based retrieval)".into(),
+                ));
+            };
+            let per = match r.release {
+                super::Release::Dblbuf => 2 * self.server.stripe.0,
+                super::Release::Clbuf => self.server.stripe.0,
+                super::Release::Clbufrate => {
+                    return Err((
+                        "server.stream_memory".into(),
+                        "is supported with server.rounds.release = \"dblbuf\" or \"clbuf\" \
+                         (a fixed reservation per stream); \"clbufrate\" allocates as blocks \
+                         are read, which a cap does not limit yet"
+                            .into(),
+                    ))
+                }
+            };
+            if cap.0 < per {
+                return Err((
+                    "server.stream_memory".into(),
+                    format!(
+                        "must hold at least one stream's reservation ({} under {}), got {}",
+                        crate::units::fmt_bytes(per),
+                        r.release.name(),
+                        crate::units::fmt_bytes(cap.0)
+                    ),
+                ));
+            }
         }
         if let Some(c) = &self.clients {
             if self.transmission.is_none() {

@@ -36,6 +36,7 @@ mod egress;
 mod file;
 mod interactive;
 mod piggyback;
+mod server_rounds;
 pub mod suite;
 
 pub use crate::spec::ScenarioError;
@@ -44,6 +45,7 @@ pub use egress::EgressSection;
 pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
 pub use piggyback::PiggybackSection;
+pub use server_rounds::{Release, RoundLength, ServerRoundsSection};
 pub use suite::{has_sweep, SweepPoint, SweepSuite};
 
 use crate::plugin::{

@@ -1,0 +1,268 @@
+//! Round-based retrieval and server stream memory (issue 31, Deliver 1; Pappas et al. §4):
+//! runs of small scenarios with `[server.rounds]` — memory figures worked by hand for
+//! double buffering and ClBufRate, 2NS at the round boundaries, late blocks, the time
+//! series columns, runs that repeat byte for byte — and bad input named by its key.
+
+mod common;
+use common::{text, vodbench};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// One disk of `access` per read, 64 KiB blocks, rounds of 400 ms, `n` clients started at
+/// time 0, fifo-blocks in whole-block packets on a 52.4288 Mbit/s egress (a 64 KiB packet
+/// holds it exactly 10 ms), clients that take anything (`max_rate` = the egress).
+fn scenario(n: u32, release: &str, access: &str) -> String {
+    format!(
+        r#"
+name = "rounds"
+seed = 5
+[run]
+warmup = "2s"
+duration = "4s"
+sample_interval = "1s"
+[videos]
+count = 16
+length = "60s"
+bit_rate = "1.5Mbit/s"
+frames = "cbr"
+[server]
+nodes = 1
+disks_per_node = 1
+memory_per_node = "16MiB"
+stripe = "64KiB"
+[server.cpu]
+start_io = 0
+send = 0
+receive = 0
+[server.network]
+latency = "0s"
+per_byte = "0s"
+[server.egress]
+rate = "52428800bit/s"
+[server.rounds]
+length = "400ms"
+release = "{release}"
+[disk.model]
+name = "linear"
+access = "{access}"
+per_block = "0s"
+[prefetcher]
+name = "none"
+[transmission]
+name = "fifo-blocks"
+packet = "64KiB"
+[terminals]
+count = {n}
+memory = "192KiB"
+prime = "64KiB"
+[workload.generate]
+popularity = "distinct"
+start_spread = "0s"
+[[clients.profile]]
+name = "fast"
+link = "52428800bit/s"
+max_rate = "52428800bit/s"
+rx_queue = "1MiB"
+"#
+    )
+}
+
+/// Runs `text_` as a scenario file in `dir`; the output folder.
+fn run(dir: &Path, name: &str, text_: &str) -> PathBuf {
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text_).unwrap();
+    let out = dir.join(name);
+    let o = vodbench(&[
+        "run",
+        file.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{name}: {:?}", text(&o));
+    out
+}
+
+fn memory(out: &Path) -> Value {
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    s["stream_memory"].clone()
+}
+
+const S: u64 = 64 * 1024;
+
+#[test]
+fn double_buffering_by_hand() {
+    // One stream. Block k is asked for at boundary b_k = 0.4 k s, read by b_k + 10 ms,
+    // held until b_(k+1), on the egress for 10 ms, and its buffer released at
+    // b_(k+1) + 10 ms. Reserved: 2S over [b, b + 10 ms), S over the other 390 ms of each
+    // round; mean S × 410 / 400 = 67174.4 bytes, peak 2S (M1 with N = 1). Used (data in
+    // memory): the block read at b + 10 ms replaces the one sent until b + 10 ms, so S.
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(&run(dir.path(), "dbl", &scenario(1, "dblbuf", "10ms")));
+    assert_eq!(m["release"], "dblbuf");
+    assert_eq!(m["round_ns"], 400_000_000);
+    assert_eq!(m["reserved_peak_bytes"], 2 * S);
+    assert_eq!(m["reserved_mean_bytes"], S * 410 / 400);
+    assert_eq!(m["used_peak_bytes"], S);
+    assert_eq!(m["used_mean_bytes"], S);
+    // ten rounds measured, one block each, all in time
+    assert_eq!(m["blocks_read"], 10);
+    assert_eq!(m["late_blocks"], 0);
+}
+
+#[test]
+fn clbufrate_by_hand() {
+    // The block is sent as soon as it is read (b + 10 ms) and is on the egress for 10 ms:
+    // S held for 10 ms of every 400, mean 65536 / 40 = 1638.4 bytes, reserved as used.
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(&run(dir.path(), "rate", &scenario(1, "clbufrate", "10ms")));
+    assert_eq!(m["reserved_peak_bytes"], S);
+    assert_eq!(m["reserved_mean_bytes"], S / 40);
+    assert_eq!(m["used_peak_bytes"], S);
+    assert_eq!(m["used_mean_bytes"], S / 40);
+}
+
+#[test]
+fn dblbuf_peaks_at_2ns_and_clbuf_holds_less() {
+    // 5 streams on one disk of 10 ms reads: 50 ms of each 400 ms round.
+    let dir = tempfile::tempdir().unwrap();
+    let dbl = memory(&run(dir.path(), "dbl5", &scenario(5, "dblbuf", "10ms")));
+    assert_eq!(dbl["reserved_peak_bytes"], 2 * 5 * S);
+    assert_eq!(dbl["late_blocks"], 0);
+    let cl = memory(&run(dir.path(), "cl5", &scenario(5, "clbuf", "10ms")));
+    let peak = cl["reserved_peak_bytes"].as_u64().unwrap();
+    assert!(peak <= 5 * S, "clbuf peak {peak}");
+    assert!(
+        cl["reserved_mean_bytes"].as_u64().unwrap() < dbl["reserved_mean_bytes"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn reads_longer_than_the_round_are_late_and_glitch() {
+    // a 500 ms read in a 400 ms round: every block ends its read after its round
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), "late", &scenario(1, "dblbuf", "500ms"));
+    let m = memory(&out);
+    let read = m["blocks_read"].as_u64().unwrap();
+    assert!(read > 0);
+    assert_eq!(m["late_blocks"].as_u64().unwrap(), read);
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert!(s["glitches"]["count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn the_time_series_has_the_stream_memory_and_runs_repeat() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = run(dir.path(), "a", &scenario(3, "dblbuf", "10ms"));
+    let b = run(dir.path(), "b", &scenario(3, "dblbuf", "10ms"));
+    let csv = std::fs::read_to_string(a.join("timeseries.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.ends_with("stream_memory_reserved_bytes,stream_memory_used_bytes"),
+        "{header}"
+    );
+    for f in ["summary.json", "timeseries.csv", "clients.csv"] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+/// `vodbench check` on `text_`: exit code 2 and stderr naming each of `needles`.
+fn refused(text_: &str, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, text_).unwrap();
+    let o = vodbench(&["check", file.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_rounds_input_is_named_by_its_key() {
+    let ok = scenario(2, "dblbuf", "10ms");
+    refused(
+        &ok.replace("release = \"dblbuf\"", "release = \"triple\""),
+        &["release", "dblbuf", "clbufrate"],
+    );
+    refused(
+        &ok.replace("length = \"400ms\"", "length = \"10us\""),
+        &["server.rounds.length", "1ms"],
+    );
+    refused(
+        &ok.replace("length = \"400ms\"", "length = \"soon\""),
+        &["length", "\"auto\""],
+    );
+    refused(
+        &ok.replace("[terminals]", "[terminals.rounds]\nblocks = 2\n[terminals]"),
+        &["server.rounds", "terminals.rounds"],
+    );
+    // without [transmission] (and so without the egress and the profiles)
+    let cut = ok.find("[transmission]").unwrap();
+    let end = ok.find("[terminals]").unwrap();
+    let no_tx = format!(
+        "{}{}",
+        &ok[..cut],
+        &ok[end..ok.find("[[clients.profile]]").unwrap()]
+    )
+    .replace("[server.egress]\nrate = \"52428800bit/s\"\n", "");
+    refused(&no_tx, &["server.rounds", "[transmission]"]);
+}
+
+#[test]
+fn the_stream_memory_cap_admits_what_fits() {
+    // 8 clients, a cap of 640 KiB: under dblbuf (2S = 128 KiB each) 5 fit, the other 3 are
+    // refused for memory; under clbuf (S each) all 8 fit
+    let dir = tempfile::tempdir().unwrap();
+    let capped = |release: &str| {
+        scenario(8, release, "10ms").replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"640KiB\"",
+        )
+    };
+    let out = run(dir.path(), "cap-dbl", &capped("dblbuf"));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let a = &s["admission"];
+    assert_eq!(a["active_streams_peak"], 5, "{a}");
+    assert_eq!(s["stream_memory"]["reserved_peak_bytes"], 2 * 5 * S);
+    let out = run(dir.path(), "cap-cl", &capped("clbuf"));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["admission"]["active_streams_peak"], 8);
+    assert!(s["stream_memory"]["reserved_peak_bytes"].as_u64().unwrap() <= 8 * S);
+    // bad caps
+    let ok = scenario(2, "dblbuf", "10ms");
+    refused(
+        &ok.replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"64KiB\"",
+        ),
+        &["server.stream_memory", "one stream's reservation", "128KiB"],
+    );
+    refused(
+        &scenario(2, "clbufrate", "10ms").replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"1MiB\"",
+        ),
+        &["server.stream_memory", "clbufrate"],
+    );
+    let no_rounds = ok
+        .replace(
+            "stripe = \"64KiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"1MiB\"",
+        )
+        .replace(
+            "[server.rounds]\nlength = \"400ms\"\nrelease = \"dblbuf\"\n",
+            "",
+        );
+    refused(&no_rounds, &["server.stream_memory", "[server.rounds]"]);
+}
