@@ -266,3 +266,34 @@ fn the_stream_memory_cap_admits_what_fits() {
         );
     refused(&no_rounds, &["server.stream_memory", "[server.rounds]"]);
 }
+
+/// `vodbench search` over rounds counts a block read too late for its round as a failure:
+/// reads of 60 ms in rounds of one block's playout (`auto`, 349.5 ms) fit 5 streams a round
+/// (300 ms) but not 6 (360 ms), so the answer is 5, by hand, and it says what it counted.
+#[test]
+fn a_search_counts_late_blocks_as_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("search.toml");
+    std::fs::write(
+        &file,
+        scenario(4, "dblbuf", "60ms").replace("length = \"400ms\"", "length = \"auto\""),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = vodbench(&[
+        "search",
+        file.to_str().unwrap(),
+        "--seeds",
+        "3",
+        "--max-terminals",
+        "12",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("search.json")).unwrap()).unwrap();
+    assert_eq!(s["failures"], "glitches, lost packets or late blocks");
+    assert_eq!(s["max_terminals"], 5, "{s}");
+}

@@ -2,7 +2,8 @@
 //! probe of a search is one simulation of the scenario with another seed and terminal count,
 //! of which the search keeps the glitches — every terminal never served counted as one, and
 //! with `[transmission]` every packet a client lost (Pappas et al.: the most clients served
-//! "without packet loss") — and at its answer the disk utilization and buffer-pool ratios.
+//! "without packet loss"), with `[server.rounds]` every block read too late for its round's
+//! boundary (the storage's share of Pappas's capacity, §3.1) — and at its answer the disk utilization and buffer-pool ratios.
 
 use super::engine::SimOptions;
 use super::runner;
@@ -35,10 +36,14 @@ impl Searchable for OnDemand {
     }
 
     fn failures(s: &Scenario) -> Option<&'static str> {
-        s.file
-            .transmission
-            .is_some()
-            .then_some("glitches or lost packets")
+        match (
+            s.file.transmission.is_some(),
+            s.file.server.rounds.is_some(),
+        ) {
+            (_, true) => Some("glitches, lost packets or late blocks"),
+            (true, false) => Some("glitches or lost packets"),
+            (false, false) => None,
+        }
     }
 
     fn model_max(s: &Scenario) -> Result<Option<f64>, ScenarioError> {
@@ -76,8 +81,14 @@ impl Searchable for OnDemand {
             .transmission
             .as_ref()
             .map_or(0, |t| t.client_packets_lost);
+        // and so is a block a round read too late to send from its boundary (Pappas §3.1)
+        let late = results
+            .summary
+            .stream_memory
+            .as_ref()
+            .map_or(0, |m| m.late_blocks);
         Ok(ProbeOutcome {
-            glitches: g.count + g.never_displayed + lost,
+            glitches: g.count + g.never_displayed + lost + late,
             stats: AnswerStats::of(&results.summary),
         })
     }
