@@ -5,7 +5,7 @@
 //! loses them all, runs repeat byte for byte — and bad input named by its key.
 
 mod common;
-use common::{text, vodbench};
+use common::{run_text as run, text, vodbench};
 use serde_json::Value;
 use std::path::Path;
 
@@ -64,22 +64,6 @@ max_rate = "155Mbit/s"
 rx_queue = "64KiB"
 rx_cpu_per_packet = "200us"
 rx_cpu_ns_per_byte = 40.0"#;
-
-/// Runs `text` as a scenario file in `dir`; the output folder.
-fn run(dir: &Path, name: &str, text_: &str) -> std::path::PathBuf {
-    let file = dir.join(format!("{name}.toml"));
-    std::fs::write(&file, text_).unwrap();
-    let out = dir.join(name);
-    let o = vodbench(&[
-        "run",
-        file.to_str().unwrap(),
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{name}: {:?}", text(&o));
-    out
-}
 
 fn summary(out: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()

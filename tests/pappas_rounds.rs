@@ -4,9 +4,9 @@
 //! series columns, runs that repeat byte for byte — and bad input named by its key.
 
 mod common;
-use common::{text, vodbench};
+use common::{run_text as run, text, vodbench};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One disk of `access` per read, 64 KiB blocks, rounds of 400 ms, `n` clients started at
 /// time 0, fifo-blocks in whole-block packets on a 52.4288 Mbit/s egress (a 64 KiB packet
@@ -65,22 +65,6 @@ max_rate = "52428800bit/s"
 rx_queue = "1MiB"
 "#
     )
-}
-
-/// Runs `text_` as a scenario file in `dir`; the output folder.
-fn run(dir: &Path, name: &str, text_: &str) -> PathBuf {
-    let file = dir.join(format!("{name}.toml"));
-    std::fs::write(&file, text_).unwrap();
-    let out = dir.join(name);
-    let o = vodbench(&[
-        "run",
-        file.to_str().unwrap(),
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{name}: {:?}", text(&o));
-    out
 }
 
 fn memory(out: &Path) -> Value {

@@ -95,3 +95,20 @@ pub fn children_peak_bytes() -> u64 {
     let kib = unsafe { usage.assume_init() }.ru_maxrss;
     u64::try_from(kib).unwrap() * 1024
 }
+
+/// Writes `text_` as the scenario file `dir/NAME.toml` and runs it into `dir/NAME` (the run
+/// must succeed); the output folder.
+pub fn run_text(dir: &Path, name: &str, text_: &str) -> PathBuf {
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text_).unwrap();
+    let out = dir.join(name);
+    let o = vodbench(&[
+        "run",
+        file.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{name}: {:?}", text(&o));
+    out
+}
