@@ -170,39 +170,48 @@ impl JsonSchema for Warmup {
         "Warmup".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        // as the deserializer below takes it: "auto", nanoseconds, or a duration string
-        schemars::json_schema!({
-            "description": "\"auto\" or a duration such as \"5min\" (or nanoseconds)",
-            "anyOf": [
-                { "const": "auto" },
-                { "type": "integer", "minimum": 0 },
-                { "type": "string" }
-            ]
-        })
+        auto_or_duration_schema("5min")
     }
 }
 
 impl<'de> Deserialize<'de> for Warmup {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            S(String),
-            N(u64),
-        }
-        match Raw::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("expected \"auto\" or a duration such as \"5min\"")
-        })? {
-            Raw::S(s) if s == "auto" => Ok(Warmup::Auto),
-            Raw::S(s) => crate::units::parse_duration_ns(&s)
-                .map(|n| Warmup::Fixed(Duration(n)))
-                .ok_or_else(|| {
-                    serde::de::Error::custom(format!(
-                        "invalid value \"{s}\", expected \"auto\" or a duration such as \"5min\""
-                    ))
-                }),
-            Raw::N(n) => Ok(Warmup::Fixed(Duration(n))),
-        }
+        Ok(auto_or_duration(d, "5min")?.map_or(Warmup::Auto, Warmup::Fixed))
+    }
+}
+
+/// The schema of a key that takes `"auto"` or a duration (`example` is one), as
+/// [`auto_or_duration`] takes it: "auto", nanoseconds, or a duration string.
+pub(super) fn auto_or_duration_schema(example: &str) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": format!("\"auto\" or a duration such as \"{example}\" (or nanoseconds)"),
+        "anyOf": [
+            { "const": "auto" },
+            { "type": "integer", "minimum": 0 },
+            { "type": "string" }
+        ]
+    })
+}
+
+/// Reads `"auto"` (`None`), a duration string or nanoseconds; an error names `example` as
+/// what is allowed.
+pub(super) fn auto_or_duration<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    example: &str,
+) -> Result<Option<Duration>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        S(String),
+        N(u64),
+    }
+    let expected = format!("expected \"auto\" or a duration such as \"{example}\"");
+    match Raw::deserialize(d).map_err(|_| serde::de::Error::custom(&expected))? {
+        Raw::S(s) if s == "auto" => Ok(None),
+        Raw::S(s) => crate::units::parse_duration_ns(&s)
+            .map(|n| Some(Duration(n)))
+            .ok_or_else(|| serde::de::Error::custom(format!("invalid value \"{s}\", {expected}"))),
+        Raw::N(n) => Ok(Some(Duration(n))),
     }
 }
 

@@ -87,35 +87,13 @@ impl JsonSchema for RoundLength {
         "RoundLength".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "\"auto\" or a duration such as \"1s\" (or nanoseconds)",
-            "anyOf": [
-                { "const": "auto" },
-                { "type": "integer", "minimum": 0 },
-                { "type": "string" }
-            ]
-        })
+        super::file::auto_or_duration_schema("1s")
     }
 }
 
 impl<'de> Deserialize<'de> for RoundLength {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            S(String),
-            N(u64),
-        }
-        let expected = "expected \"auto\" or a duration such as \"1s\"";
-        match Raw::deserialize(d).map_err(|_| serde::de::Error::custom(expected))? {
-            Raw::S(s) if s == "auto" => Ok(RoundLength::Auto),
-            Raw::S(s) => crate::units::parse_duration_ns(&s)
-                .map(|n| RoundLength::Fixed(Duration(n)))
-                .ok_or_else(|| {
-                    serde::de::Error::custom(format!("invalid value \"{s}\", {expected}"))
-                }),
-            Raw::N(n) => Ok(RoundLength::Fixed(Duration(n))),
-        }
+        Ok(super::file::auto_or_duration(d, "1s")?.map_or(RoundLength::Auto, RoundLength::Fixed))
     }
 }
 
