@@ -24,6 +24,7 @@ fn args(spec: &str, trace: PathBuf) -> ReplayArgs {
         reference: None,
         out: None,
         closed: false,
+        format: Default::default(),
     }
 }
 
@@ -123,4 +124,38 @@ fn issue3_replay_command_errors_name_the_flag() {
     a.model = "analytic".into();
     let r = replay(&reg, &a).unwrap();
     assert!(r.contains("10000 requests through `analytic`"), "{r}");
+}
+
+#[test]
+fn issue35_a_validate_trace_is_compared_with_its_drive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests/fixtures/disksim-validation/cheetah9LP.validate.trace",
+    ]
+    .iter()
+    .collect();
+    let mut a = args("cheetah9LP", trace);
+    a.format = vodbench_harness::experiment::disk_replay::TraceFormat::Validate;
+    a.out = Some(tmp.path().join("out"));
+    let report = replay(&vodbench_plugins::registry(), &a).unwrap();
+    assert!(report.contains("10000 requests"), "{report}");
+    assert!(report.contains("against the real drive (mean 4.272895 ms)"), "{report}");
+    let summary = std::fs::read_to_string(tmp.path().join("out/summary.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(v["format"], "validate");
+    let rms = v["summary"]["drive"]["rms_ms"].as_f64().unwrap();
+    assert!(rms > 0.0 && rms < 0.2, "{rms}");
+    // its arrivals are its own: --closed is refused, naming the flag
+    a.closed = true;
+    let e = replay(&vodbench_plugins::registry(), &a).unwrap_err();
+    assert!(e.is_input());
+    assert!(e.to_string().starts_with("--closed"), "{e}");
+    // an ASCII trace read as validate names its line and the format
+    let mut b = args("cheetah9LP", fix("d-mixed-open.trace"));
+    b.format = a.format;
+    let e = replay(&vodbench_plugins::registry(), &b)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 1") && e.contains("validate format"), "{e}");
 }

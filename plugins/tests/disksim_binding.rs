@@ -382,6 +382,7 @@ mod with_disksim {
             reference: Some(rp),
             out: Some(tmp.path().join("out")),
             closed: false,
+            format: Default::default(),
         };
         let report = replay_command(&vodbench_plugins::registry(), &a).unwrap();
         assert!(report.contains("through `disksim`"), "{report}");

@@ -3,7 +3,7 @@
 //! `requests.csv` and `summary.json` written.
 
 use super::CommandError;
-use crate::experiment::disk_replay::{replay_trace, ReplayArgs, ReplayError};
+use crate::experiment::disk_replay::{replay_trace, ReplayArgs, ReplayError, TraceFormat};
 use crate::output;
 use crate::plugin::Registry;
 use std::path::PathBuf;
@@ -12,8 +12,8 @@ use std::path::PathBuf;
 #[derive(clap::Subcommand)]
 pub(crate) enum DiskCmd {
     /// Replay a block trace (DiskSim ASCII: `arrival_ms device lbn sectors flags`, flags bit 0 =
-    /// read) through one disk model, first come first served; write requests.csv and
-    /// summary.json.
+    /// read; or DiskSim's `validate` format of real drives, `--format validate`) through one
+    /// disk model, first come first served; write requests.csv and summary.json.
     Replay(ReplayFlags),
 }
 
@@ -45,6 +45,12 @@ pub(crate) struct ReplayFlags {
     /// times are ignored).
     #[arg(long)]
     closed: bool,
+    /// The trace's format: `ascii` (DiskSim ASCII) or `validate` (DiskSim's real-drive
+    /// validation traces, `R|W action lbn sectors drive_us think_us`: each request is issued
+    /// its think time after the previous completes, and the replay is compared with the
+    /// drive by DiskSim's validation figure).
+    #[arg(long, value_enum, default_value_t = TraceFormat::Ascii)]
+    format: TraceFormat,
 }
 
 /// The table whose registered default (`Registry::set_default`) is the model `disk replay`
@@ -76,6 +82,7 @@ pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError>
                 reference: f.reference,
                 out: f.out,
                 closed: f.closed,
+                format: f.format,
             };
             print!("{}", replay(registry, &args)?);
             Ok(())

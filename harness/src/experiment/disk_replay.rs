@@ -7,6 +7,15 @@
 //! DiskSim's driver does with queue depth 1: a request starts at `max(arrival, previous
 //! completion)`. In `closed` mode each request instead arrives when the previous completes.
 //!
+//! The other format is DiskSim's `validate` format, the traces of real drives DiskSim was
+//! validated with: `R|W action lbn size_sectors drive_us think_us`, where `drive_us` is the
+//! real drive's access time (µs) and `think_us` the time after this request completes at
+//! which the next one is issued (one request outstanding: DiskSim reads the next line when the
+//! previous request completes and issues it `think_us` later; the first request arrives at
+//! 0). `action` (`Hit`, `Miss`, `Doub`, `Trip`: what the drive's buffer did) is read but not
+//! used. A replay of such a trace is compared with the drive as DiskSim compares itself
+//! ([`super::disksim_rms`]).
+//!
 //! Times are integer nanoseconds in the replay (the engine's unit); results are reported in
 //! milliseconds. The demerit figure is Ruemmler and Wilkes': the root-mean-square horizontal
 //! distance between two response-time distributions, sampled at the quantiles 0.0001, 0.0002,
@@ -19,6 +28,7 @@
 //! assert_eq!(demerit(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
 //! ```
 
+use super::disksim_rms::{rms, AccessTimes};
 use crate::output::OutputError;
 use crate::plugin::{DiskAccess, DiskModel, Registry};
 use crate::time::SimTime;
@@ -30,7 +40,7 @@ pub const SECTOR_BYTES: u64 = 512;
 /// One traced request.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct TraceRequest {
-    /// Arrival in ms.
+    /// Arrival in ms (in a `validate` trace: the time after the previous request completes).
     pub arrival_ms: f64,
     /// First sector.
     pub lbn: u64,
@@ -58,32 +68,114 @@ pub fn parse_trace(text: &str) -> Result<Vec<TraceRequest>, TraceError> {
         .collect()
 }
 
-/// The requests of a DiskSim ASCII trace read line by line, each with its 1-based line: a
-/// trace of any length is read in the memory of one line.
+/// The formats of a block trace.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// DiskSim ASCII: `arrival_ms device lbn sectors flags` (flags in hex, bit 0 = read).
+    #[default]
+    Ascii,
+    /// DiskSim `validate`: `R|W action lbn sectors drive_us think_us`, a real drive's trace
+    /// (one request outstanding, each issued `think_us` after the previous completes).
+    Validate,
+}
+
+/// The requests of a DiskSim ASCII (or `validate`) trace read line by line, each with its
+/// 1-based line: a trace of any length is read in the memory of one line.
 pub struct TraceLines<R> {
     input: R,
+    format: TraceFormat,
     line: usize,
     buf: String,
     first_device: Option<String>,
     last_arrival: Option<f64>,
+    /// `validate`: the think time the previous line gave, and this line's drive time.
+    think_ms: f64,
+    drive_ms: Option<f64>,
     failed: bool,
 }
 
 impl<R: std::io::BufRead> TraceLines<R> {
-    /// The requests of the trace `input`.
+    /// The requests of the ASCII trace `input`.
     pub fn new(input: R) -> Self {
+        Self::with_format(input, TraceFormat::Ascii)
+    }
+
+    /// The requests of the trace `input` in `format`. For `validate`, each request's
+    /// `arrival_ms` is its think time after the previous request completes, and
+    /// [`TraceLines::drive_ms`] its real drive's access time.
+    pub fn with_format(input: R, format: TraceFormat) -> Self {
         TraceLines {
             input,
+            format,
             line: 0,
             buf: String::new(),
             first_device: None,
             last_arrival: None,
+            think_ms: 0.0,
+            drive_ms: None,
             failed: false,
         }
     }
 
+    /// The real drive's access time (ms) of the request last returned, in a `validate` trace.
+    pub fn drive_ms(&self) -> Option<f64> {
+        self.drive_ms
+    }
+
     /// The request on the trimmed line `l` (number `self.line`), after those before it.
     fn request(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
+        match self.format {
+            TraceFormat::Ascii => self.ascii(l),
+            TraceFormat::Validate => self.validate(l),
+        }
+    }
+
+    /// A line of a `validate` trace: `R|W action lbn sectors drive_us think_us`.
+    fn validate(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
+        let line = self.line;
+        let bad = |message: String| TraceError { line, message };
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() != 6 {
+            return Err(bad(format!(
+                "expected 6 fields `R|W action lbn sectors drive_us think_us` (DiskSim's \
+                 validate format), found {}",
+                f.len()
+            )));
+        }
+        let read = match f[0] {
+            "R" => true,
+            "W" => false,
+            o => return Err(bad(format!("bad operation `{o}` (R or W)"))),
+        };
+        let lbn: u64 = f[2]
+            .parse()
+            .map_err(|_| bad(format!("bad block number `{}`", f[2])))?;
+        let sectors: u64 = f[3]
+            .parse()
+            .ok()
+            .filter(|n| *n > 0 && *n <= 1 << 24)
+            .ok_or_else(|| bad(format!("bad size `{}` (1..=16777216 sectors)", f[3])))?;
+        let us = |i: usize, what: &str| {
+            f[i].parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e15)
+                .ok_or_else(|| bad(format!("bad {what} `{}` (µs, ≥ 0)", f[i])))
+        };
+        let drive = us(4, "drive access time")?;
+        let think = us(5, "think time")?;
+        let arrival_ms = std::mem::replace(&mut self.think_ms, think / 1000.0);
+        self.drive_ms = Some(drive / 1000.0);
+        Ok(TraceRequest {
+            arrival_ms,
+            lbn,
+            sectors,
+            read,
+        })
+    }
+
+    /// A line of an ASCII trace: `arrival_ms device lbn sectors flags`.
+    fn ascii(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
         let line = self.line;
         let bad = |message: String| TraceError { line, message };
         let f: Vec<&str> = l.split_whitespace().collect();
@@ -248,18 +340,40 @@ pub struct Replayer<'a> {
     cap: u64,
     /// When the disk is next free (ns).
     free: u64,
-    closed: bool,
+    arrivals: Arrivals,
+}
+
+/// When a replayed request arrives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Arrivals {
+    /// At its trace arrival time.
+    Trace,
+    /// When the previous request completes (closed loop; trace arrival times ignored).
+    Closed,
+    /// Its `arrival_ms` after the previous request completes (a `validate` trace's think
+    /// time).
+    AfterThink,
 }
 
 impl<'a> Replayer<'a> {
     /// A replay through `disk`, closed-loop if `closed`.
     pub fn new(disk: &'a mut dyn DiskModel, closed: bool) -> Self {
+        let arrivals = if closed {
+            Arrivals::Closed
+        } else {
+            Arrivals::Trace
+        };
+        Self::with_arrivals(disk, arrivals)
+    }
+
+    /// A replay through `disk` whose requests arrive as `arrivals` says.
+    pub fn with_arrivals(disk: &'a mut dyn DiskModel, arrivals: Arrivals) -> Self {
         let cap = disk.geometry().capacity_bytes / SECTOR_BYTES;
         Replayer {
             disk,
             cap,
             free: 0,
-            closed,
+            arrivals,
         }
     }
 
@@ -276,10 +390,11 @@ impl<'a> Replayer<'a> {
                 ),
             });
         }
-        let arrival = if self.closed {
-            self.free
-        } else {
-            (r.arrival_ms * 1e6).round() as u64
+        let ns = (r.arrival_ms * 1e6).round() as u64;
+        let arrival = match self.arrivals {
+            Arrivals::Trace => ns,
+            Arrivals::Closed => self.free,
+            Arrivals::AfterThink => self.free + ns,
         };
         let start = arrival.max(self.free);
         let t = self.disk.service(
@@ -378,6 +493,24 @@ pub struct ReplaySummary {
     pub mean_error_percent: Option<f64>,
     /// Reference mean (ms).
     pub reference_mean_ms: Option<f64>,
+    /// Against the real drive of a `validate` trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drive: Option<DriveComparison>,
+}
+
+/// A replay against the real drive whose access times a `validate` trace holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DriveComparison {
+    /// The drive's mean access time (ms).
+    pub mean_ms: f64,
+    /// DiskSim's validation figure: RMS horizontal distance (ms) between the model's and
+    /// the drive's access-time distributions as DiskSim buckets and prints them
+    /// ([`super::disksim_rms`]).
+    pub rms_ms: f64,
+    /// The demerit on the exact samples, as % of the drive's mean.
+    pub demerit_percent: f64,
+    /// Mean |model − drive| per request, as % of the drive's mean.
+    pub mean_error_percent: f64,
 }
 
 /// DiskSim's response-time bucket bounds (`statdefs`).
@@ -406,6 +539,12 @@ pub struct Tally {
     distribution: Vec<(String, usize)>,
     /// Σ |reference − response| over the requests added with a reference.
     error: f64,
+    /// The real drive's access times given ([`Tally::drive`]), the bucketed distributions
+    /// of both sides and Σ |drive − response|.
+    drive: Vec<f64>,
+    drive_dist: AccessTimes,
+    model_dist: AccessTimes,
+    drive_error: f64,
 }
 
 impl Default for Tally {
@@ -430,7 +569,22 @@ impl Tally {
             hits: 0,
             distribution,
             error: -0.0,
+            drive: Vec::new(),
+            drive_dist: AccessTimes::physical_access_time(),
+            model_dist: AccessTimes::physical_access_time(),
+            drive_error: -0.0,
         }
+    }
+
+    /// The real drive's access time (ms) for the request added last (a `validate` trace):
+    /// the summary then compares the replay with the drive ([`DriveComparison`]). Give it for
+    /// every request or for none.
+    pub fn drive(&mut self, ms: f64) {
+        let v = self.responses.last().copied().unwrap_or(0.0);
+        self.drive.push(ms);
+        self.drive_dist.add(ms);
+        self.model_dist.add(v);
+        self.drive_error += (ms - v).abs();
     }
 
     /// Requests added so far.
@@ -461,6 +615,18 @@ impl Tally {
         let n = requests.max(1) as f64;
         self.responses.sort_by(f64::total_cmp);
         let s = &self.responses;
+        let drive = (!self.drive.is_empty()).then(|| {
+            let d = &mut self.drive;
+            let m = d.iter().sum::<f64>() / d.len() as f64;
+            d.sort_by(f64::total_cmp);
+            let pct = |v: f64| if m > 0.0 { 100.0 * v / m } else { 0.0 };
+            DriveComparison {
+                mean_ms: m,
+                rms_ms: rms(&self.model_dist.printed(), &self.drive_dist.printed()),
+                demerit_percent: pct(demerit_sorted(d, s)),
+                mean_error_percent: pct(self.drive_error / d.len() as f64),
+            }
+        });
         let (mut dem, mut err, mut rmean) = (None, None, None);
         if let Some(mut reference) = reference {
             let m = reference.iter().sum::<f64>() / reference.len().max(1) as f64;
@@ -487,6 +653,7 @@ impl Tally {
             demerit_percent: dem,
             mean_error_percent: err,
             reference_mean_ms: rmean,
+            drive,
         }
     }
 }
@@ -508,6 +675,9 @@ pub struct ReplayArgs {
     pub out: Option<std::path::PathBuf>,
     /// Closed loop: each request arrives when the previous completes.
     pub closed: bool,
+    /// The trace's format (`validate`: a real drive's trace, its own arrivals, compared with
+    /// the drive).
+    pub format: TraceFormat,
 }
 
 /// The header of `requests.csv`.
@@ -639,15 +809,31 @@ pub fn replay_trace(
             .map_err(write_error)?;
     }
     let t0 = std::time::Instant::now();
-    let mut replayer = Replayer::new(disk.as_mut(), a.closed);
+    let arrivals = match (a.format, a.closed) {
+        (TraceFormat::Ascii, false) => Arrivals::Trace,
+        (TraceFormat::Ascii, true) => Arrivals::Closed,
+        (TraceFormat::Validate, false) => Arrivals::AfterThink,
+        (TraceFormat::Validate, true) => {
+            return Err(input("--closed", "with --format validate".into())(
+                "a validate trace sets its own arrivals (each request is issued its think \
+                 time after the previous completes); leave out --closed"
+                    .into(),
+            ))
+        }
+    };
+    let mut replayer = Replayer::with_arrivals(disk.as_mut(), arrivals);
     let mut tally = Tally::new();
-    for r in TraceLines::new(trace) {
+    let mut lines = TraceLines::with_format(trace, a.format);
+    while let Some(r) = lines.next() {
         let (line, r) = r.map_err(|e| trace_error()(e.to_string()))?;
         let x = replayer
             .serve(&r, line)
             .map_err(|e| trace_error()(e.to_string()))?;
         let i = tally.requests();
         tally.add(&x, reference.as_ref().and_then(|v| v.get(i).copied()));
+        if let Some(d) = lines.drive_ms() {
+            tally.drive(d);
+        }
         if let Some(w) = rows.as_mut() {
             write_request_row(w, &x).map_err(write_error)?;
         }
@@ -712,6 +898,13 @@ impl TraceReplay {
                 "against the reference (mean {m:.6} ms): demerit {d:.3} %, mean error {e:.3} %\n"
             ));
         }
+        if let Some(d) = &summary.drive {
+            report.push_str(&format!(
+                "against the real drive (mean {:.6} ms): rms {:.6} ms (DiskSim's validation \
+                 figure), demerit {:.3} %, mean error {:.3} %\n",
+                d.mean_ms, d.rms_ms, d.demerit_percent, d.mean_error_percent
+            ));
+        }
         report.push_str(&format!(
             "read and replayed in {:.3} s ({:.0} requests/s)\n",
             self.wall_s,
@@ -728,6 +921,7 @@ impl TraceReplay {
             "params": self.params,
             "trace": a.trace.display().to_string(),
             "closed": a.closed,
+            "format": a.format,
             "summary": self.summary,
         });
         crate::output::to_json(&json)
@@ -756,6 +950,71 @@ mod tests {
         assert!(parse_trace("1 0 1 0 1\n").is_err());
         assert!(parse_trace("1 0 1 8 zz\n").is_err());
         assert!(parse_reference("1.5\nabc\n").is_err());
+    }
+
+    #[test]
+    fn a_validate_trace_gives_think_times_and_the_drives_times() {
+        let text = "R Hit 100 8 1500.0 250.5\nW Doub 200 4 2000.0 0\n";
+        let mut lines = TraceLines::with_format(text.as_bytes(), TraceFormat::Validate);
+        let (l1, r1) = lines.next().unwrap().unwrap();
+        assert_eq!(
+            (l1, r1.lbn, r1.sectors, r1.read, r1.arrival_ms),
+            (1, 100, 8, true, 0.0)
+        );
+        assert_eq!(lines.drive_ms(), Some(1.5));
+        // the second request is issued the first line's think time after the first completes
+        let (_, r2) = lines.next().unwrap().unwrap();
+        assert_eq!((r2.read, r2.arrival_ms), (false, 0.2505));
+        assert_eq!(lines.drive_ms(), Some(2.0));
+        assert!(lines.next().is_none());
+        // a replay: 1 ms each, the second issued 0.2505 ms after the first completes
+        let mut disk = Flat;
+        let mut replayer = Replayer::with_arrivals(&mut disk, Arrivals::AfterThink);
+        assert_eq!(replayer.serve(&r1, 1).unwrap().arrival_ms, 0.0);
+        let x = replayer.serve(&r2, 2).unwrap();
+        assert_eq!((x.arrival_ms, x.response_ms), (1.2505, 1.0));
+        // bad lines name the line and what is allowed
+        for (bad, want) in [
+            ("R Hit 1 8 1.0\n", "expected 6 fields"),
+            ("X Hit 1 8 1.0 2.0\n", "bad operation `X` (R or W)"),
+            ("R Hit 1 0 1.0 2.0\n", "bad size"),
+            ("R Hit 1 8 -1 2.0\n", "bad drive access time"),
+            ("R Hit 1 8 1 x\n", "bad think time"),
+        ] {
+            let e = TraceLines::with_format(bad.as_bytes(), TraceFormat::Validate)
+                .next()
+                .unwrap()
+                .unwrap_err();
+            assert_eq!(e.line, 1);
+            assert!(e.message.contains(want), "{bad}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn a_tally_compares_with_the_drive_by_disksims_figure() {
+        let mut t = Tally::new();
+        for (v, d) in [(1.0, 1.5), (2.0, 2.5), (3.0, 3.5)] {
+            let x = Replayed {
+                arrival_ms: 0.0,
+                response_ms: v,
+                seek_ms: 0.0,
+                rotation_ms: 0.0,
+                transfer_ms: 0.0,
+                cache_hit: false,
+            };
+            t.add(&x, None);
+            t.drive(d);
+        }
+        let s = t.finish(None);
+        let d = s.drive.unwrap();
+        assert_eq!(d.mean_ms, 2.5);
+        assert!((d.mean_error_percent - 20.0).abs() < 1e-9);
+        // every request 0.5 ms short: DiskSim's 1 % buckets give about that
+        assert!((d.rms_ms - 0.5).abs() < 0.03, "{}", d.rms_ms);
+        // no drive: no comparison, and nothing in summary.json
+        let s = summarize(&[], None);
+        assert!(s.drive.is_none());
+        assert!(!serde_json::to_string(&s).unwrap().contains("drive"));
     }
 
     /// A disk of 1 MiB serving every access in 1 ms of transfer.

@@ -10,6 +10,7 @@
 //!  checkpoint each point's search saved as it finishes (sweep --resume)
 //!  task       a share of the points or replications for one of N processes (--task I/N)
 //!  disk_replay  a block trace through one disk model, against a reference
+//!  disksim_rms  DiskSim's validation statistic against a real drive (bucketed RMS)
 //!  cache_replay  a request trace through buffer pools at several cache sizes (miss ratios)
 //!  analyze    every point's analytic model evaluated in closed form (no simulation)
 //! ```
@@ -22,6 +23,7 @@ pub mod cache;
 pub mod cache_replay;
 pub mod checkpoint;
 pub mod disk_replay;
+pub mod disksim_rms;
 pub mod search;
 pub mod statistics;
 pub mod sweep;
