@@ -48,15 +48,29 @@ impl Cache {
         Some(i)
     }
 
+    /// Takes a segment for the write of `lbn..lbn+n`: one already holding some of those LBNs
+    /// (the most recently used of them, its old contents dropped; DiskSim 4.0 prefers a clean
+    /// segment the write overlaps), else as [`Cache::fill`].
+    pub fn fill_write(&mut self, lbn: u64, n: u64) -> usize {
+        let overlapping = self
+            .segs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.start < s.end && s.start < lbn + n && lbn < s.end)
+            .max_by_key(|(_, s)| s.used)
+            .map(|(i, _)| i);
+        match overlapping {
+            Some(i) => {
+                self.segs[i] = Segment::default();
+                self.take(i, lbn, n)
+            }
+            None => self.fill(lbn, n),
+        }
+    }
+
     /// Takes the least recently used segment for `lbn..lbn+n` (dropping other copies of those
     /// LBNs) and returns its index.
     pub fn fill(&mut self, lbn: u64, n: u64) -> usize {
-        for s in &mut self.segs {
-            if s.start < lbn + n && lbn < s.end {
-                // keep the part before the overwritten range
-                s.end = s.end.min(lbn).max(s.start);
-            }
-        }
         let i = self
             .segs
             .iter()
@@ -64,6 +78,17 @@ impl Cache {
             .min_by_key(|(_, s)| s.used)
             .map(|(i, _)| i)
             .unwrap_or(0);
+        self.take(i, lbn, n)
+    }
+
+    /// Segment `i` now holds `lbn..lbn+n`; other copies of those LBNs are dropped.
+    fn take(&mut self, i: usize, lbn: u64, n: u64) -> usize {
+        for s in &mut self.segs {
+            if s.start < lbn + n && lbn < s.end {
+                // keep the part before the overwritten range
+                s.end = s.end.min(lbn).max(s.start);
+            }
+        }
         self.clock += 1;
         self.segs[i] = Segment {
             start: lbn,
@@ -73,11 +98,25 @@ impl Cache {
         i
     }
 
-    /// Extends segment `i` (read-ahead) to end at `end`.
-    pub fn extend(&mut self, i: usize, end: u64) {
-        if self.enabled && self.segs[i].end < end {
-            self.segs[i].end = end;
+    /// Extends segment `i` (read-ahead) to end at `end`, keeping its last `size` sectors
+    /// (DiskSim's segment wrap: read-ahead past the segment's size overwrites its front).
+    pub fn extend(&mut self, i: usize, end: u64, size: u64) {
+        let s = &mut self.segs[i];
+        if self.enabled && s.end < end {
+            s.end = end;
+            s.start = s.start.max(end.saturating_sub(size));
         }
+    }
+
+    /// The segment holding the first LBNs of `lbn..lbn+n` but not all of them (a partial
+    /// hit), if any.
+    pub fn prefix(&self, lbn: u64, n: u64) -> Option<usize> {
+        if !self.enabled {
+            return None;
+        }
+        self.segs
+            .iter()
+            .position(|s| s.start <= lbn && lbn < s.end && s.end < lbn + n)
     }
 
     /// Segment `i`.
@@ -103,7 +142,7 @@ mod tests {
     fn lru_hits_and_overwrites() {
         let mut c = Cache::new(2, true);
         let a = c.fill(0, 8);
-        c.extend(a, 100);
+        c.extend(a, 100, 1000);
         assert_eq!(c.lookup(50, 50), Some(a));
         assert_eq!(c.lookup(50, 51), None);
         let b = c.fill(1000, 8);
@@ -115,5 +154,8 @@ mod tests {
         // a write over part of b's range truncates it
         c.invalidate(1004, 2);
         assert_eq!(c.segment(b).end, 1004);
+        // read-ahead past the segment's size drops its front
+        c.extend(b, 1100, 64);
+        assert_eq!((c.segment(b).start, c.segment(b).end), (1036, 1100));
     }
 }

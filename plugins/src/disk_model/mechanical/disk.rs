@@ -98,6 +98,7 @@ pub struct Disk {
     segment_size: u64,
     max_readahead: u64,
     readahead_over_requested: bool,
+    readahead_on_idle_hit: bool,
     continuous_read: u8,
     fast_write: u8,
     keep_writes: bool,
@@ -174,6 +175,7 @@ impl Disk {
             segment_size: u64::from(spec.cache.segment_size),
             max_readahead: u64::from(spec.cache.max_readahead),
             readahead_over_requested: spec.cache.readahead_over_requested,
+            readahead_on_idle_hit: spec.cache.readahead_on_idle_hit,
             continuous_read: spec.cache.continuous_read,
             fast_write: spec.cache.fast_write,
             keep_writes: spec.cache.read_hits_on_write_data,
@@ -260,15 +262,19 @@ impl Disk {
     }
 
     /// Lets the read-ahead run until `now`, then stops it: the segment keeps what was read,
-    /// the head stays on the last track it reached.
-    fn stop_readahead(&mut self, now: u64) {
-        let Some(ra) = self.ra.take() else { return };
+    /// the head stays on the last track it reached. If it was still running (had not reached
+    /// its limit) at `now`, when it would have gone on: the time its next sector starts under
+    /// the head, or its track switch ends, or it would have begun its next track.
+    fn stop_readahead(&mut self, now: u64) -> Option<u64> {
+        let ra = self.ra.take()?;
+        let mut resume = None;
         let (mut next, mut t) = (ra.next, ra.t);
         while next < ra.limit {
             let tr = self.layout.locate(next);
             let p = tr.pbn;
             let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
             if t > now {
+                resume = Some(t);
                 break;
             }
             if t + s > now {
@@ -276,6 +282,7 @@ impl Disk {
                 self.cyl = p.cyl;
                 self.head = p.head;
                 self.ra_stop = t + s;
+                resume = Some(t + s);
                 break;
             }
             let start = t + s + self.wait_for(t + s, tr.angle(p.sector));
@@ -290,6 +297,7 @@ impl Disk {
                     self.ra_stop = start + w;
                 }
                 t = start;
+                resume = Some(t);
                 break;
             }
             let done = ((now - start) / w).min(run);
@@ -297,19 +305,48 @@ impl Disk {
             self.lose(w, done);
             t = start + done * w;
             if done < run {
+                resume = Some(t);
                 break;
             }
         }
-        let _ = t;
-        self.cache.extend(ra.seg, next);
+        self.cache.extend(ra.seg, next, self.segment_size);
+        resume.filter(|_| next < ra.limit)
     }
 
     /// Serves a request of `n` sectors at `lbn` arriving at `now` (the disk is idle: earlier
     /// requests have completed). `lbn + n` must not exceed the disk.
     pub fn serve(&mut self, lbn: u64, n: u64, write: bool, now: u64) -> Breakdown {
         let n = n.max(1);
-        self.stop_readahead(now);
         let after = usize::from(!self.last_was_read);
+        if !write {
+            if let Some(ra) = self.ra {
+                // A read served from the buffer while read-ahead runs leaves the mechanism
+                // to it, and a hit on the segment being filled moves its bound to the hit's
+                // own (DiskSim 4.0: `maxreadaheadblkno` is raised for every request that
+                // takes the segment).
+                let kept = (self.cyl, self.head, self.ra_stop, self.lag, self.loss_memo);
+                if let Some(resume) = self.stop_readahead(now) {
+                    if let Some(seg) = self.cache.lookup(lbn, n) {
+                        (self.cyl, self.head, self.ra_stop, self.lag, self.loss_memo) = kept;
+                        let limit = if seg == ra.seg {
+                            ra.limit
+                                .max(self.readahead_limit(lbn, n).min(self.layout.blocks))
+                        } else {
+                            ra.limit
+                        };
+                        self.ra = Some(ReadAhead { limit, ..ra });
+                        self.last_was_read = true;
+                        return self.read_hit(n, now, after);
+                    }
+                    let sg = self.cache.segment(ra.seg);
+                    if sg.start <= lbn && lbn <= sg.end {
+                        self.last_was_read = true;
+                        return self.read_on(ra, resume, lbn, n, now, after);
+                    }
+                }
+            }
+        }
+        self.stop_readahead(now);
         let b = if write {
             self.write(lbn, n, now, after)
         } else {
@@ -320,23 +357,39 @@ impl Disk {
     }
 
     fn read(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
-        let bt = self.costs.bus[0];
-        if self.cache.lookup(lbn, n).is_some() {
-            let start = now + self.costs.read_hit[after] + self.costs.data_prep;
-            let completion = start + n * bt + self.costs.completion[0];
-            return Breakdown {
-                completion,
-                seek: 0,
-                rotation: 0,
-                transfer: completion - start,
-                cache_hit: true,
+        if let Some(seg) = self.cache.lookup(lbn, n) {
+            if self.readahead_on_idle_hit {
+                // the mechanism is idle: read-ahead starts again once the command is taken
+                let end = self.cache.segment(seg).end;
+                let limit = self.readahead_limit(lbn, n).min(self.layout.blocks);
+                if limit > end {
+                    self.ra = Some(ReadAhead {
+                        next: end,
+                        limit,
+                        t: (now + self.costs.read_hit[after]).max(self.hda_free),
+                        seg,
+                    });
+                }
+            }
+            return self.read_hit(n, now, after);
+        }
+        if let Some(seg) = self.cache.prefix(lbn, n) {
+            // a partial hit with the mechanism idle: the rest is read after positioning
+            let go = (now + self.costs.read_miss[after] + self.ra_stop.saturating_sub(now))
+                .max(self.hda_free);
+            let ra = ReadAhead {
+                next: self.cache.segment(seg).end,
+                limit: 0,
+                t: go,
+                seg,
             };
+            return self.read_on(ra, go, lbn, n, now, after);
         }
         let seg = self.cache.fill(lbn, n);
         let go = (now + self.costs.read_miss[after] + self.ra_stop.saturating_sub(now))
             .max(self.hda_free);
         let water = self.read_water(n);
-        let (seek, rotation, media_start, end) = self.media(lbn, n, go, false, water);
+        let (seek, rotation, media_start, end) = self.media(lbn, n, go, false, water, None);
         let last_bus = if n > 0 {
             self.bus_done[(n - 1) as usize]
         } else {
@@ -363,15 +416,86 @@ impl Disk {
         }
     }
 
+    /// A read of `lbn..lbn+n` arriving at `now` whose first part is in segment `ra.seg`: a
+    /// partial hit. The buffered part goes to the host at once and the media reads the rest
+    /// from `resume` (DiskSim 4.0 with `Immed transfer partial hit`): when read-ahead `ra`
+    /// (stopped) was filling the segment, it goes on without repositioning, and read-ahead
+    /// goes on past the request.
+    fn read_on(
+        &mut self,
+        ra: ReadAhead,
+        resume: u64,
+        lbn: u64,
+        n: u64,
+        now: u64,
+        after: usize,
+    ) -> Breakdown {
+        let bt = self.costs.bus[0];
+        let have = self.cache.segment(ra.seg).end;
+        let start = now + self.costs.read_hit[after] + self.costs.data_prep;
+        let rest = lbn + n - have;
+        let (seek, rotation, _, end) = self.media(
+            have,
+            rest,
+            resume,
+            false,
+            1,
+            Some(start + (have - lbn) * bt),
+        );
+        let last_bus = self.bus_done[(rest - 1) as usize];
+        let completion = last_bus.max(end) + self.costs.completion[0];
+        self.cache.extend(ra.seg, lbn + n, self.segment_size);
+        self.cache.lookup(lbn + n - 1, 1);
+        self.hda_free = end;
+        let limit = ra
+            .limit
+            .max(self.readahead_limit(lbn, n))
+            .min(self.layout.blocks);
+        if limit > lbn + n {
+            self.ra = Some(ReadAhead {
+                next: lbn + n,
+                limit,
+                t: end,
+                seg: ra.seg,
+            });
+        }
+        Breakdown {
+            completion,
+            seek,
+            rotation,
+            transfer: completion - start,
+            cache_hit: false,
+        }
+    }
+
+    /// A read of `n` sectors found in the buffer, arriving at `now`.
+    fn read_hit(&self, n: u64, now: u64, after: usize) -> Breakdown {
+        let start = now + self.costs.read_hit[after] + self.costs.data_prep;
+        let completion = start + n * self.costs.bus[0] + self.costs.completion[0];
+        Breakdown {
+            completion,
+            seek: 0,
+            rotation: 0,
+            transfer: completion - start,
+            cache_hit: true,
+        }
+    }
+
     /// Where read-ahead after a read of `n` sectors from `lbn` stops (exclusive), by the
     /// spec's `Buffer continuous read` (DiskSim's `disk_buffer_get_max_readahead` and, for
     /// modes 1 and 2, the background seek it abandons at a head switch or a seek).
     fn readahead_limit(&self, lbn: u64, n: u64) -> u64 {
         let end = lbn + n;
-        let segment = if self.readahead_over_requested {
-            (end + self.max_readahead).min(lbn.max(end).max(lbn + self.segment_size))
+        // DiskSim's bound: the request's end plus the maximum read-ahead; without one, a
+        // segment's worth (past the request's end when read-ahead may overwrite the
+        // requested data, else from its start). The segment keeps the last `segment_size`
+        // sectors read ([`Cache::extend`]), so read-ahead past it drops the front.
+        let segment = if self.max_readahead > 0 {
+            end + self.max_readahead
+        } else if self.readahead_over_requested {
+            end + self.segment_size
         } else {
-            lbn + self.max_readahead.max(n)
+            (lbn + self.segment_size).max(end)
         };
         if end >= self.layout.blocks {
             return end;
@@ -443,9 +567,9 @@ impl Disk {
         self.bus_done.extend((1..=n).map(|k| bus_start + k * bt));
         let data_in = bus_start + n * bt;
         let go = (position_at + self.ra_stop.saturating_sub(now)).max(self.hda_free);
-        let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0);
+        let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0, None);
         if self.keep_writes {
-            self.cache.fill(lbn, n);
+            self.cache.fill_write(lbn, n);
         } else {
             self.cache.invalidate(lbn, n);
         }
@@ -473,8 +597,9 @@ impl Disk {
 
     /// Moves the media over `lbn..lbn+n` starting no earlier than `go`. For reads, fills
     /// `bus_done` with each sector's bus transfer end (the bus reconnects after `water`
-    /// sectors); for writes, each sector waits for `bus_done` (its data). Returns the first
-    /// seek, the first rotational wait, the start of the first sector and the end of the last.
+    /// sectors, or is already connected from `connected_at`); for writes, each sector waits
+    /// for `bus_done` (its data). Returns the first seek, the first rotational wait, the start
+    /// of the first sector and the end of the last.
     fn media(
         &mut self,
         lbn: u64,
@@ -482,6 +607,7 @@ impl Disk {
         go: u64,
         write: bool,
         water: u64,
+        connected_at: Option<u64>,
     ) -> (u64, u64, u64, u64) {
         let nn = n as usize;
         // every entry is written before it is read: grow only, never clear
@@ -494,7 +620,7 @@ impl Disk {
             self.media_write(lbn, go, &bus_done[..nn])
         } else {
             let water = (water as usize).clamp(1, nn);
-            self.media_read(lbn, go, water, &mut bus_done[..nn])
+            self.media_read(lbn, go, water, connected_at, &mut bus_done[..nn])
         };
         self.bus_done = bus_done;
         r
@@ -532,6 +658,7 @@ impl Disk {
         lbn: u64,
         go: u64,
         water: usize,
+        connected_at: Option<u64>,
         bd: &mut [u64],
     ) -> (u64, u64, u64, u64) {
         let nn = bd.len();
@@ -540,8 +667,10 @@ impl Disk {
         let mut t = go;
         let mut pos = 0usize;
         let mut first: Option<(u64, u64, u64)> = None;
-        let mut bus_prev = 0u64; // end of the previous bus sector (or the reconnection)
-        let mut connected = false;
+        // end of the previous bus sector (or the reconnection); a read continuing a partial
+        // hit finds the bus already carrying the buffered part
+        let mut bus_prev = connected_at.unwrap_or(0);
+        let mut connected = connected_at.is_some();
         let mut cur = None;
         while pos < nn {
             let (p, track_run, w, angle) = self.track_at(lbn + pos as u64, &mut cur);
@@ -612,6 +741,14 @@ impl Disk {
     /// once its data is in (`bd`).
     fn media_write(&mut self, lbn: u64, go: u64, bd: &[u64]) -> (u64, u64, u64, u64) {
         let nn = bd.len();
+        // A disk with extra write disconnects (DiskSim's HP C2247A reading) writes a sector
+        // only once the segment holds min(n, 10) of the request's sectors (15 from 45 on),
+        // not just that sector's data (DiskSim 4.0, `disk_buffer_block_available`).
+        let gate = match (self.costs.extra_disconnect, nn) {
+            (false, _) | (_, 0) => 0,
+            (true, n) if n < 45 => bd[n.min(10) - 1],
+            (true, _) => bd[14],
+        };
         let mut t = go;
         let mut pos = 0usize;
         let mut first: Option<(u64, u64, u64)> = None;
@@ -626,7 +763,7 @@ impl Disk {
             self.cyl = p.cyl;
             self.head = p.head;
             let run = track_run.min((nn - pos) as u64) as usize;
-            let ready = t.max(bd[pos]);
+            let ready = t.max(bd[pos]).max(gate);
             let start = ready + self.wait_for(ready, angle);
             if first.is_none() {
                 first = Some((s, start - t, start));
@@ -634,7 +771,7 @@ impl Disk {
             t = start;
             let mut k = 0usize;
             // the sector's data must be in the buffer before the sector starts
-            while k < run && bd[pos + k] <= t {
+            while k < run && bd[pos + k].max(gate) <= t {
                 t += w;
                 k += 1;
             }
@@ -642,7 +779,7 @@ impl Disk {
             pos += k;
             if k < run {
                 // wait for the data, then for the sector to come round again
-                t = t.max(bd[pos]);
+                t = t.max(bd[pos]).max(gate);
             }
         }
         let (seek, rotation, start) = first.unwrap_or((0, 0, go));
