@@ -140,7 +140,10 @@ fn issue35_a_validate_trace_is_compared_with_its_drive() {
     a.out = Some(tmp.path().join("out"));
     let report = replay(&vodbench_plugins::registry(), &a).unwrap();
     assert!(report.contains("10000 requests"), "{report}");
-    assert!(report.contains("against the real drive (mean 4.272895 ms)"), "{report}");
+    assert!(
+        report.contains("against the real drive (mean 4.272895 ms)"),
+        "{report}"
+    );
     let summary = std::fs::read_to_string(tmp.path().join("out/summary.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
     assert_eq!(v["format"], "validate");

@@ -148,14 +148,7 @@ impl<R: std::io::BufRead> TraceLines<R> {
             "W" => false,
             o => return Err(bad(format!("bad operation `{o}` (R or W)"))),
         };
-        let lbn: u64 = f[2]
-            .parse()
-            .map_err(|_| bad(format!("bad block number `{}`", f[2])))?;
-        let sectors: u64 = f[3]
-            .parse()
-            .ok()
-            .filter(|n| *n > 0 && *n <= 1 << 24)
-            .ok_or_else(|| bad(format!("bad size `{}` (1..=16777216 sectors)", f[3])))?;
+        let (lbn, sectors) = extent(f[2], f[3]).map_err(bad)?;
         let us = |i: usize, what: &str| {
             f[i].parse::<f64>()
                 .ok()
@@ -190,14 +183,7 @@ impl<R: std::io::BufRead> TraceLines<R> {
             .ok()
             .filter(|a: &f64| a.is_finite() && *a >= 0.0 && *a < 1e15)
             .ok_or_else(|| bad(format!("bad arrival time `{}`", f[0])))?;
-        let lbn: u64 = f[2]
-            .parse()
-            .map_err(|_| bad(format!("bad block number `{}`", f[2])))?;
-        let sectors: u64 = f[3]
-            .parse()
-            .ok()
-            .filter(|n| *n > 0 && *n <= 1 << 24)
-            .ok_or_else(|| bad(format!("bad size `{}` (1..=16777216 sectors)", f[3])))?;
+        let (lbn, sectors) = extent(f[2], f[3]).map_err(bad)?;
         let flags = u64::from_str_radix(f[4].trim_start_matches("0x"), 16)
             .map_err(|_| bad(format!("bad flags `{}` (hex)", f[4])))?;
         // one disk is replayed: a request for another device would be served by it silently
@@ -226,6 +212,19 @@ impl<R: std::io::BufRead> TraceLines<R> {
             read: flags & 1 == 1,
         })
     }
+}
+
+/// A request's first block and its size in sectors, from a trace's fields.
+fn extent(lbn: &str, sectors: &str) -> Result<(u64, u64), String> {
+    let l = lbn
+        .parse()
+        .map_err(|_| format!("bad block number `{lbn}`"))?;
+    let n = sectors
+        .parse()
+        .ok()
+        .filter(|n| *n > 0 && *n <= 1 << 24)
+        .ok_or_else(|| format!("bad size `{sectors}` (1..=16777216 sectors)"))?;
+    Ok((l, n))
 }
 
 impl<R: std::io::BufRead> Iterator for TraceLines<R> {
