@@ -232,7 +232,7 @@ fn issue3_track_switch_waits_for_the_skewed_first_sector() {
 fn replay(disk_name: &str, workload: &str) -> (Vec<f64>, Vec<f64>) {
     let mut m = disk(disk_name);
     let d = m.disk_mut();
-    let closed = !workload.starts_with('d');
+    let closed = !workload.contains("open");
     let mut want = Vec::new();
     let mut got = Vec::new();
     let mut free = 0u64; // ps: the previous completion
@@ -340,16 +340,67 @@ fn issue35_cheetah9lp_vod50x512k_closed() {
     check("cheetah9LP", "c-vod50x512k-closed");
 }
 
-/// Mixed open reads and writes: mean error within the issue's 2 %, but the demerit is
-/// 1.49 % where the target is 1 % (issue 35 stays open for it: about 33 requests of 10,000
-/// still differ by a revolution). Guards what is reached.
 #[test]
-fn issue35_cheetah9lp_mixed_open_as_far_as_reached() {
+fn issue35_cheetah9lp_mixed_open() {
+    check("cheetah9LP", "d-mixed-open");
+}
+
+/// The cause found last on the Cheetah's mixed workload: without `Allow write prebuffering`
+/// a full fast write (level 2) cannot take its data while the mechanism destages an earlier
+/// write (DiskSim 4.0 counts a destage as an access it cannot stop), so a write right after
+/// a write waits for the destage. Reporting it at once made request 22 5.6 ms early and the
+/// reads queued behind it late (demerit 1.485 %, now 0.127 %).
+#[test]
+fn issue35_a_fast_write_waits_for_a_destage_without_prebuffering() {
     let (want, got) = replay("cheetah9LP", "d-mixed-open");
-    let (demerit, err) = figures(&want, &got);
-    println!("cheetah9LP d-mixed-open: demerit {demerit:.3} %, mean error {err:.3} %");
-    assert!(demerit <= 1.5, "demerit {demerit:.3} %");
-    assert!(err <= 2.0, "mean error {err:.3} %");
+    assert!(
+        (want[22] - got[22]).abs() < 0.001,
+        "{} vs {}",
+        want[22],
+        got[22]
+    );
+    // and on the generated boundary workload, every write after a write
+    let (want, got) = replay("cheetah9LP", "f-boundaries-closed");
+    for i in [9, 13, 14] {
+        assert!(
+            (want[i] - got[i]).abs() < 0.001,
+            "request {i}: {} vs {}",
+            want[i],
+            got[i]
+        );
+    }
+}
+
+// Issue 35, item 2: generated workloads (`plugins/examples/disk_workloads.rs`) through
+// DiskSim 4.0 by the binding: sequential streams, requests straddling zone and cylinder
+// boundaries, and open mixed traffic whose writes hit the cache.
+
+#[test]
+fn issue35_generated_sequential_streams_and_boundaries() {
+    for disk in ["barracuda", "cheetah9LP", "hp_c2247a"] {
+        check(disk, "e-seq-streams-closed");
+        check(disk, "f-boundaries-closed");
+    }
+}
+
+/// Writes hitting the cache, open: not at the target yet (demerit 1.36–2.55 %). DiskSim
+/// chooses the segment a write takes among clean, dirty and read-ahead segments by a
+/// priority that `mechanical` does not follow when write segments are few (the Barracuda
+/// allows one): a read of data written two requests before hits in `mechanical`, not in
+/// DiskSim. Guards what is reached.
+#[test]
+fn issue35_generated_writes_hitting_the_cache_as_far_as_reached() {
+    for (disk, max_demerit, max_err) in [
+        ("barracuda", 2.6, 1.7),
+        ("cheetah9LP", 1.4, 1.1),
+        ("hp_c2247a", 2.0, 2.8),
+    ] {
+        let (want, got) = replay(disk, "g-writes-cached-open");
+        let (demerit, err) = figures(&want, &got);
+        println!("{disk} g-writes-cached-open: demerit {demerit:.3} %, mean error {err:.3} %");
+        assert!(demerit <= max_demerit, "{disk}: demerit {demerit:.3} %");
+        assert!(err <= max_err, "{disk}: mean error {err:.3} %");
+    }
 }
 
 /// The cause found: with `Buffer continuous read = 4` DiskSim reads ahead only to the end of

@@ -99,6 +99,7 @@ pub struct Disk {
     max_readahead: u64,
     readahead_over_requested: bool,
     readahead_on_idle_hit: bool,
+    write_prebuffering: bool,
     continuous_read: u8,
     fast_write: u8,
     keep_writes: bool,
@@ -176,6 +177,7 @@ impl Disk {
             max_readahead: u64::from(spec.cache.max_readahead),
             readahead_over_requested: spec.cache.readahead_over_requested,
             readahead_on_idle_hit: spec.cache.readahead_on_idle_hit,
+            write_prebuffering: spec.cache.write_prebuffering,
             continuous_read: spec.cache.continuous_read,
             fast_write: spec.cache.fast_write,
             keep_writes: spec.cache.read_hits_on_write_data,
@@ -536,9 +538,16 @@ impl Disk {
 
     fn write(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
         let bt = self.costs.bus[1];
-        // a limited fast write takes its data only once no earlier write is being destaged
+        // Without write prebuffering a fast write takes its data only once no earlier write
+        // is being destaged (DiskSim 4.0: a destage is not a stoppable access); a limited
+        // fast write also waits for the read-ahead's sector in progress.
         let fast = self.fast_write > 0;
-        let wait_hda = self.fast_write == 1 && self.hda_free.max(self.ra_stop) > now;
+        let wait_hda = !self.write_prebuffering
+            && match self.fast_write {
+                1 => self.hda_free.max(self.ra_stop) > now,
+                2 => self.hda_free > now,
+                _ => false,
+            };
         let overhead = if fast {
             self.costs.write_hit[after]
         } else {

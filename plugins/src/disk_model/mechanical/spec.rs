@@ -130,6 +130,9 @@ pub struct CacheSpec {
     /// `Read-ahead on idle hit`: a read hit on a segment whose read-ahead has finished starts
     /// it again, to the hit's own read-ahead bound.
     pub readahead_on_idle_hit: bool,
+    /// `Allow write prebuffering`: a write may take its data while the mechanism is busy
+    /// with something it cannot stop (a destage); without it the write waits.
+    pub write_prebuffering: bool,
     /// `Buffer continuous read`: how far read-ahead goes after a read (DiskSim's
     /// `disk_cont_read_t`): 0 none, 1 to the end of the track, 2 to the end of the cylinder,
     /// 3 to the read-ahead limit (the segment), 4 DEC's scheme (to the end of the track,
@@ -419,6 +422,7 @@ fn from_blocks(
         max_readahead: d.int_or("Maximum read-ahead (blks)", 0..=1 << 24, 0)? as u32,
         readahead_over_requested: flag(d, "Read-ahead over requested", true)?,
         readahead_on_idle_hit: flag(d, "Read-ahead on idle hit", false)?,
+        write_prebuffering: flag(d, "Allow write prebuffering", false)?,
         continuous_read: d.int_or("Buffer continuous read", 0..=4, 3)? as u8,
         fast_write: d.int_or("Fast write level", 0..=2, 0)? as u8,
         read_hits_on_write_data: flag(d, "Allow read hits on write data", false)?,
