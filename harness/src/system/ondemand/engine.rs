@@ -171,14 +171,16 @@ impl<'a> Engine<'a> {
                 .map_err(err("disk.scheduler", p.scheduler.name))?;
             stations.push(DiskStation::new(d / s.disks_per_node, model, sched));
         }
+        if let Some(r) = s.replication.as_ref() {
+            check_prefix(scenario, r, &blocks)?;
+        }
         let repl = s.replication.as_ref().map(|r| {
-            let longest = blocks.iter().copied().max().unwrap_or(0);
             let mut repl = Replication::new(
                 r,
                 s.interface_nodes,
                 f.terminals.count,
                 block_bytes,
-                u64::from(longest),
+                &blocks,
             );
             repl.place(s.nodes, ndisks);
             repl
@@ -1390,6 +1392,36 @@ fn with_buses(disks: Disks, s: &super::spec::ServerSection) -> Disks {
 /// Checks that a terminal's memory can hold every frame of the library together with the
 /// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
 /// wait forever for a block it has no room to request.
+/// `[server.replication] prefix`, a count of fragments, fits every object (the scenario's
+/// check could only bound their lengths).
+fn check_prefix(
+    scenario: &Scenario,
+    r: &super::spec::ReplicationSection,
+    blocks: &[u32],
+) -> Result<(), ScenarioError> {
+    let Some(crate::units::Portion::Count(c)) = r.prefix else {
+        return Ok(());
+    };
+    let Some((v, &b)) = blocks.iter().enumerate().min_by_key(|(_, b)| **b) else {
+        return Ok(());
+    };
+    if c <= u64::from(b) {
+        return Ok(());
+    }
+    Err(ScenarioError::Invalid {
+        file: scenario.path.clone(),
+        line: scenario
+            .source
+            .line_of_key("server.replication.prefix")
+            .or_else(|| scenario.source.line_of_key("server.replication")),
+        key: "server.replication.prefix".into(),
+        message: format!(
+            "is {c} fragments, larger than the object: video {v} has {b} (server.stripe \
+             blocks); give at most {b}, or a share such as \"50%\""
+        ),
+    })
+}
+
 fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
     let f = &scenario.file;
     let block = f.server.stripe.0;

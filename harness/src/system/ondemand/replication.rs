@@ -30,6 +30,7 @@
 use crate::ids::BlockId;
 use crate::results::ReplicationSummary;
 use crate::time::{SimDuration, SimTime};
+use crate::units::Portion;
 use std::collections::{BTreeMap, VecDeque};
 
 use super::spec::{ReplicationSection, Scheme};
@@ -103,7 +104,9 @@ pub(super) struct Replication {
     interfaces: u32,
     local_disks: u32,
     block_bytes: u64,
-    prefix_blocks: u64,
+    /// LMSS's prefix, and each object's fragments (for the popular one's prefix).
+    prefix: Option<Portion>,
+    object_blocks: Vec<u32>,
     /// The dedicated interface node's network node number (after the storage nodes) and its
     /// first local disk's index among all disks ([`Replication::place`]).
     node: u32,
@@ -124,13 +127,13 @@ pub(super) struct Replication {
 
 impl Replication {
     /// The scheme of `r` with `interfaces` interface nodes, `terminals` terminals and
-    /// fragments of `block_bytes`, for objects of `blocks` fragments.
+    /// fragments of `block_bytes`, for objects of `blocks` fragments each.
     pub fn new(
         r: &ReplicationSection,
         interfaces: u32,
         terminals: u32,
         block_bytes: u64,
-        blocks: u64,
+        blocks: &[u32],
     ) -> Self {
         Replication {
             scheme: r.scheme,
@@ -138,7 +141,8 @@ impl Replication {
             interfaces,
             local_disks: r.local_disks.max(1),
             block_bytes,
-            prefix_blocks: r.prefix_blocks(blocks),
+            prefix: (r.scheme == Scheme::Lmss).then_some(r.prefix).flatten(),
+            object_blocks: blocks.to_vec(),
             node: 0,
             first_disk: 0,
             dedicated: vec![false; terminals as usize],
@@ -163,6 +167,15 @@ impl Replication {
     /// of its local disk `disk`.
     pub fn local_disk(&self, disk: u32) -> (u32, u32) {
         (self.node, self.first_disk + disk)
+    }
+
+    /// The popular object's fragments held in memory (LMSS; 0 before detection).
+    fn prefix_blocks(&self) -> u64 {
+        let (Some(p), Some((v, _))) = (self.prefix, self.manager.popular()) else {
+            return 0;
+        };
+        let blocks = u64::from(self.object_blocks.get(v as usize).copied().unwrap_or(0));
+        p.of(blocks).min(blocks)
     }
 
     /// Whether the scheme keeps a copy (LDSS, LMSS), so that it needs the local disks.
@@ -210,7 +223,7 @@ impl Replication {
         if !self.kept.get(k).copied().unwrap_or(false) {
             return Source::Remote;
         }
-        if (k as u64) < self.prefix_blocks {
+        if (k as u64) < self.prefix_blocks() {
             return Source::Memory;
         }
         let l = u64::from(self.local_disks);
@@ -266,7 +279,7 @@ impl Replication {
             viewings: self.viewings,
             viewings_dedicated: self.viewings_dedicated,
             kept_fragments: self.kept_fragments,
-            prefix_fragments: self.prefix_blocks,
+            prefix_fragments: self.prefix_blocks(),
             local_disk_reads: self.from_disk,
             memory_reads: self.from_memory,
             dedicated_remote_reads: self.fetched_dedicated,
@@ -335,7 +348,7 @@ mod tests {
 
     #[test]
     fn popular_viewings_go_to_the_dedicated_interface_node_per_viewing() {
-        let mut r = Replication::new(&section(Scheme::Ldss, None), 6, 12, 65_536, 100);
+        let mut r = Replication::new(&section(Scheme::Ldss, None), 6, 12, 65_536, &[100; 50]);
         assert_eq!(r.dedicated_interface(), 5);
         // three requests for video 0 make it popular; they are served at t mod 5
         assert_eq!(r.viewing(0, 0, at(1)), 0);
@@ -354,7 +367,7 @@ mod tests {
         assert_eq!(s.popular_video, Some(0));
         assert_eq!(s.detected_ns, Some(at(3).as_nanos()));
         // RDSS deals slots over every interface node and never dedicates one
-        let mut rdss = Replication::new(&section(Scheme::Rdss, None), 6, 12, 65_536, 100);
+        let mut rdss = Replication::new(&section(Scheme::Rdss, None), 6, 12, 65_536, &[100; 50]);
         for s in 0..5 {
             assert_eq!(rdss.viewing(11, 0, at(s)), 5);
         }
@@ -363,7 +376,7 @@ mod tests {
 
     #[test]
     fn fragments_fetched_at_the_dedicated_node_are_read_locally_afterwards() {
-        let mut r = Replication::new(&section(Scheme::Ldss, None), 3, 4, 65_536, 100);
+        let mut r = Replication::new(&section(Scheme::Ldss, None), 3, 4, 65_536, &[100; 50]);
         for s in 0..3 {
             r.viewing(0, 0, at(s));
         }
@@ -391,7 +404,7 @@ mod tests {
     #[test]
     fn the_prefix_is_read_from_memory_with_no_disk_access() {
         let lmss = section(Scheme::Lmss, Some(Portion::Count(2)));
-        let mut r = Replication::new(&lmss, 2, 2, 65_536, 10);
+        let mut r = Replication::new(&lmss, 2, 2, 65_536, &[10; 5]);
         for s in 0..4 {
             r.viewing(0, 0, at(s));
         }

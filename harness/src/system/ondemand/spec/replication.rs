@@ -80,16 +80,9 @@ fn default_local_disks() -> u32 {
 }
 
 impl ReplicationSection {
-    /// The prefix held in memory, in fragments, for an object of `blocks` fragments.
-    pub fn prefix_blocks(&self, blocks: u64) -> u64 {
-        match (self.scheme, self.prefix) {
-            (Scheme::Lmss, Some(p)) => p.of(blocks).min(blocks),
-            _ => 0,
-        }
-    }
-
-    /// Checks the table on its own and against `interface_nodes` and the objects' length in
-    /// fragments (`blocks`): the key at fault and why.
+    /// Checks the table on its own and against `interface_nodes` and `blocks`, at least the
+    /// fragments of any object (the engine checks a prefix against each object's own): the
+    /// key at fault and why.
     pub fn validate(&self, interface_nodes: u32, blocks: u64) -> Result<(), (String, String)> {
         let key = |k: &str| format!("server.replication.{k}");
         if !(1_000_000..=3_600_000_000_000).contains(&self.window.0) {
@@ -218,10 +211,9 @@ mod tests {
         assert_eq!(key(&t0, 6), "server.replication.threshold");
         let half = section(Scheme::Lmss, Some(Portion::Ppm(500_000)));
         assert!(half.validate(6, 100).is_ok());
-        assert_eq!(half.prefix_blocks(100), 50);
         assert_eq!(
-            section(Scheme::Lmss, Some(Portion::Count(100))).prefix_blocks(100),
-            100
+            key(&section(Scheme::Lmss, Some(Portion::Ppm(1_000_001))), 6),
+            "server.replication.prefix"
         );
     }
 }
