@@ -194,7 +194,7 @@ impl Replication {
 
     /// The dedicated interface node (an index among the interface nodes).
     pub fn dedicated_interface(&self) -> u32 {
-        self.interfaces - 1
+        self.interfaces.saturating_sub(1)
     }
 
     /// Terminal `t` starts a viewing of `video` at `now`: the manager logs the request and
@@ -202,7 +202,7 @@ impl Replication {
     pub fn viewing(&mut self, t: u32, video: u32, now: SimTime) -> u32 {
         self.viewings += 1;
         if !self.replicates() {
-            return t % self.interfaces;
+            return t.checked_rem(self.interfaces).unwrap_or(0);
         }
         let popular = self.manager.request(video, now);
         self.dedicated[t as usize] = popular;
@@ -210,7 +210,7 @@ impl Replication {
             self.viewings_dedicated += 1;
             self.dedicated_interface()
         } else {
-            t % (self.interfaces - 1)
+            t.checked_rem(self.interfaces - 1).unwrap_or(0)
         }
     }
 
@@ -372,6 +372,10 @@ mod tests {
             assert_eq!(rdss.viewing(11, 0, at(s)), 5);
         }
         assert_eq!(rdss.source(11, block(0, 0)), Source::Remote);
+        // and without interface nodes every terminal is its own endpoint (interface 0)
+        let mut none = Replication::new(&section(Scheme::Rdss, None), 0, 2, 65_536, &[1; 1]);
+        none.place(4, 4);
+        assert_eq!(none.viewing(1, 0, at(0)), 0);
     }
 
     #[test]
