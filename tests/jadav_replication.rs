@@ -319,3 +319,48 @@ fn issue30_j8_fig11_what_the_search_finds() {
     assert!(max("RDSS", 0.6) > max("RDSS", 1.0));
     assert!(max("RDSS", 1.0) <= 0.5 * max("RDSS", 0.0), "{rows:?}");
 }
+
+/// A Fig. 11 run that ends with local reads in flight (every viewing of one object, 40
+/// streams, LDSS and LMSS): the bytes still balance.
+#[test]
+fn issue30_ldss_and_lmss_runs_balance_their_bytes() {
+    let file = root().join("scenarios/jadav/fig11-ldss-lmss.toml");
+    let base = std::fs::read_to_string(file).unwrap();
+    let base = base[..base.find("[sweep]").unwrap()]
+        .replace("count = 240", "count = 40")
+        .replace("fraction = 0.0", "fraction = 1.0");
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, table) in [
+        ("ldss", "scheme = \"ldss\""),
+        ("lmss", "scheme = \"lmss\"\nprefix = \"50%\""),
+    ] {
+        let text_ = format!("{base}\n[server.replication]\n{table}\n");
+        let s = summary(&run_text(tmp.path(), name, &text_));
+        let r = &s["replication"];
+        assert!(
+            r["local_disk_reads"].as_u64().unwrap() > 1000,
+            "{name}: {r}"
+        );
+        let c = &s["conservation"];
+        let u = |k: &str| c[k].as_u64().unwrap();
+        assert!(
+            u("serving_bytes") > 0 || u("in_transit_bytes") > 0,
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("disk_demand_bytes") + u("hit_bytes") + u("join_bytes"),
+            u("sent_bytes") + u("serving_bytes"),
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("sent_bytes"),
+            u("received_bytes") + u("in_transit_bytes"),
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("requests_issued"),
+            u("requests_delivered") + u("requests_in_system"),
+            "{name}: {c}"
+        );
+    }
+}

@@ -977,7 +977,9 @@ impl<'a> Engine<'a> {
     /// Read `r`'s data, read at its dedicated interface node (`[server.replication]`),
     /// reaches its terminal: it was never on the interconnect.
     fn local_arrive(&mut self, r: u32) {
-        let bytes = self.reqs.read(r).bytes;
+        let req = self.reqs.read_mut(r);
+        req.stage = 2;
+        let bytes = req.bytes;
         self.nodes.sent(bytes);
         self.net.in_transit_bytes += bytes;
         self.deliver(r);

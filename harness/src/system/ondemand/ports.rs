@@ -65,7 +65,10 @@ impl Ports<'_> {
         match source {
             Source::Remote => unreachable!("a remote fragment read locally"),
             Source::Memory => {
-                self.reqs.read_mut(r).node = repl.local_disk(0).0;
+                let read = self.reqs.read_mut(r);
+                read.node = repl.local_disk(0).0;
+                // served (its bytes counted as a hit), not yet handed on
+                read.stage = 1;
                 self.nodes.hit_bytes += req.bytes;
                 self.q.schedule(now, Ev::Local(r));
             }
@@ -74,6 +77,8 @@ impl Ports<'_> {
                 let read = self.reqs.read_mut(r);
                 read.node = node;
                 read.disk = disk;
+                // its bytes counted as a disk read from now, as a storage node's miss
+                read.stage = 1;
                 self.nodes.disk_demand_bytes += req.bytes;
                 let d = self.reqs.disk.put(DReq {
                     page: super::event::NONE,
