@@ -31,6 +31,11 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "15 runs of 30 measured minutes of a 41-node server, about 40 s of `vodbench run` on \
          one core; admission.toml snapshots the same server and workload",
     ),
+    (
+        "scenarios/jadav/fig11-sensitivity.toml",
+        "28 runs of the server fig11-ldss-lmss.toml snapshots, with 2 and 4 local disks instead \
+         of 1; a search over them (`vodbench sweep`) is what the file is for",
+    ),
 ];
 
 fn summary_snapshot(path: &Utf8Path) -> datatest_stable::Result<()> {

@@ -326,6 +326,38 @@ pub struct Summary {
     /// has `[server.rounds]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_memory: Option<stream_memory::StreamMemorySummary>,
+    /// Jadav et al.'s schemes for a popular object: present when the scenario has
+    /// `[server.replication]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<ReplicationSummary>,
+}
+
+/// `[server.replication]` (Jadav et al. §6): what the object manager detected and where the
+/// fragments came from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReplicationSummary {
+    /// `rdss`, `ldss` or `lmss`.
+    pub scheme: String,
+    /// The object the manager found popular, if any.
+    pub popular_video: Option<u64>,
+    /// When it did.
+    pub detected_ns: Option<u64>,
+    /// The interface node dedicated to it (an index among the interface nodes; LDSS, LMSS).
+    pub dedicated_interface: Option<u64>,
+    /// Viewings the manager delegated (the whole run).
+    pub viewings: u64,
+    /// Of them, viewings of the popular object sent to the dedicated node (the whole run).
+    pub viewings_dedicated: u64,
+    /// Fragments of the popular object the dedicated node keeps at the end of the run.
+    pub kept_fragments: u64,
+    /// Fragments of the object's prefix held in memory (LMSS).
+    pub prefix_fragments: u64,
+    /// Fragments read from the dedicated node's local disks (measured period).
+    pub local_disk_reads: u64,
+    /// Fragments served from its memory (measured period).
+    pub memory_reads: u64,
+    /// Fragments the dedicated node fetched from the storage nodes (measured period).
+    pub dedicated_remote_reads: u64,
 }
 
 /// The SCSI buses over the measured period (Wu et al. §3, eq. 5).

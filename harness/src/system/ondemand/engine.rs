@@ -40,6 +40,7 @@ use super::piggyback::Piggyback;
 use super::ports::Ports;
 use super::prefetch::{Prefetching, MAX_CANDIDATES_PER_POLL};
 use super::queue::EventQueue;
+use super::replication::Replication;
 use super::requests::{DReq, Requests};
 use super::rounds::Rounds;
 use super::spec::Release;
@@ -85,6 +86,10 @@ struct Engine<'a> {
     egress: Option<(Egress, Clients)>,
     /// Round-based retrieval and the server's stream memory (`[server.rounds]`).
     rounds: Option<(Rounds, StreamMemory)>,
+    /// The object manager and the popular object's copy (`[server.replication]`).
+    repl: Option<Replication>,
+    /// The storage nodes' disks (the dedicated interface node's local disks follow them).
+    storage_disks: usize,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -165,6 +170,56 @@ impl<'a> Engine<'a> {
                 .build(&c)
                 .map_err(err("disk.scheduler", p.scheduler.name))?;
             stations.push(DiskStation::new(d / s.disks_per_node, model, sched));
+        }
+        if let Some(r) = s.replication.as_ref() {
+            check_prefix(scenario, r, &blocks)?;
+        }
+        let repl = s.replication.as_ref().map(|r| {
+            let mut repl = Replication::new(
+                r,
+                s.interface_nodes,
+                f.terminals.count,
+                block_bytes,
+                &blocks,
+            );
+            repl.place(s.nodes, ndisks);
+            repl
+        });
+        let local_disks = repl.as_ref().map_or(0, Replication::local_disks);
+        for l in 0..local_disks {
+            // the dedicated interface node's local disks: the storage disks' model and
+            // scheduler, each with a random stream of its own
+            let d = ndisks + l;
+            let model = p
+                .disk_model
+                .build(&ctx("disk", u64::from(d)))
+                .map_err(err("disk.model", p.disk_model.name))?;
+            let g = model.geometry();
+            // the popular object (at most the longest video) must fit its share of the disks
+            let longest = blocks.iter().copied().max().unwrap_or(0);
+            let per_disk = u64::from(longest.div_ceil(local_disks)) * block_bytes;
+            if per_disk > g.capacity_bytes {
+                return Err(ScenarioError::Invalid {
+                    file: scenario.path.clone(),
+                    line: scenario
+                        .source
+                        .line_of_key("server.replication.local_disks")
+                        .or_else(|| scenario.source.line_of_key("server.replication")),
+                    key: "server.replication.local_disks".into(),
+                    message: format!(
+                        "the popular object needs {per_disk} bytes on each of {local_disks}                          local disks, but a disk holds {} ([disk.model]): give more local disks",
+                        g.capacity_bytes
+                    ),
+                });
+            }
+            let mut c = ctx("disk.scheduler", u64::from(d));
+            c.geometry = Some(g);
+            let sched = p
+                .scheduler
+                .build(&c)
+                .map_err(err("disk.scheduler", p.scheduler.name))?;
+            let node = s.nodes + s.interface_nodes - 1;
+            stations.push(DiskStation::new(node, model, sched));
         }
         let mut c = ctx("layout", 0);
         c.geometry = geometry;
@@ -330,6 +385,8 @@ impl<'a> Engine<'a> {
                     StreamMemory::default(),
                 )
             }),
+            repl,
+            storage_disks: ndisks as usize,
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -358,6 +415,7 @@ impl<'a> Engine<'a> {
             layout_name,
             faults,
             iface_cpu,
+            repl,
             ..
         } = self;
         (
@@ -374,6 +432,7 @@ impl<'a> Engine<'a> {
                 layout_name,
                 faults,
                 iface_cpu,
+                repl,
             },
         )
     }
@@ -444,6 +503,7 @@ impl<'a> Engine<'a> {
                 Ev::CpuDone(n) => self.cpu_done(n as usize),
                 Ev::DiskDone(d) => self.disk_done(d as usize),
                 Ev::Arrive(r) => self.arrive(r),
+                Ev::Local(r) => self.local_arrive(r),
                 Ev::IfaceDone(i) => self.iface_done(i as usize),
                 Ev::ClientPacket(t) => {
                     let (terms, mut p) = self.split();
@@ -724,7 +784,7 @@ impl<'a> Engine<'a> {
             hint,
         };
         if let Some(d) = self.prefetch.on_reference(&reference, self.layout.as_ref()) {
-            if d.index() >= self.disks.len() {
+            if d.index() >= self.storage_disks {
                 let now = self.q.now();
                 let name = self.prefetch.name;
                 self.faults.plugin(
@@ -823,6 +883,23 @@ impl<'a> Engine<'a> {
         }
         let dr = *first;
         self.reqs.disk.release(lead);
+        if dr.node as usize >= self.nodes.nodes.len() {
+            // a local disk of the dedicated interface node (`[server.replication]`): the
+            // fragment is at its stream's node now
+            let owner = self.reqs.read_mut(dr.owner);
+            owner.own_io = true;
+            owner.io = [
+                now.saturating_since(ended.enqueued)
+                    .as_nanos()
+                    .saturating_sub(st.total().as_nanos()),
+                st.seek.as_nanos(),
+                st.rotation.as_nanos(),
+                st.transfer.as_nanos(),
+            ];
+            self.local_arrive(dr.owner);
+            self.disk_start(disk);
+            return;
+        }
         if dr.owner != NONE && (self.delays.on() || self.admission.observes()) {
             // the read whose miss made this access: its disk components (a wait for a bus
             // is left in N_Q with the rest of the round trip)
@@ -897,9 +974,25 @@ impl<'a> Engine<'a> {
         self.deliver(r);
     }
 
+    /// Read `r`'s data, read at its dedicated interface node (`[server.replication]`),
+    /// reaches its terminal: it was never on the interconnect.
+    fn local_arrive(&mut self, r: u32) {
+        let req = self.reqs.read_mut(r);
+        req.stage = 2;
+        let bytes = req.bytes;
+        self.nodes.sent(bytes);
+        self.net.in_transit_bytes += bytes;
+        self.deliver(r);
+    }
+
     /// Read `r`'s data reaches its terminal.
     fn deliver(&mut self, r: u32) {
         let req = *self.reqs.read(r);
+        if let Some(repl) = self.repl.as_mut() {
+            if (req.node as usize) < self.nodes.nodes.len() {
+                repl.fetched(req.terminal, req.block, self.period.w.measuring);
+            }
+        }
         self.reqs.reads.release(r);
         self.net.in_transit_bytes -= req.bytes;
         let (now, measuring) = (self.q.now(), self.period.w.measuring);
@@ -1191,6 +1284,7 @@ impl<'a> Engine<'a> {
             continuity: continuity.as_ref().map(|(s, _)| s.clone()),
             transmission: transmission.as_ref().map(|(s, _)| s.clone()),
             stream_memory,
+            replication: self.repl.as_ref().map(Replication::report),
         };
         let mut tables = vec![
             disk_table,
@@ -1300,6 +1394,36 @@ fn with_buses(disks: Disks, s: &super::spec::ServerSection) -> Disks {
 /// Checks that a terminal's memory can hold every frame of the library together with the
 /// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
 /// wait forever for a block it has no room to request.
+/// `[server.replication] prefix`, a count of fragments, fits every object (the scenario's
+/// check could only bound their lengths).
+fn check_prefix(
+    scenario: &Scenario,
+    r: &super::spec::ReplicationSection,
+    blocks: &[u32],
+) -> Result<(), ScenarioError> {
+    let Some(crate::units::Portion::Count(c)) = r.prefix else {
+        return Ok(());
+    };
+    let Some((v, &b)) = blocks.iter().enumerate().min_by_key(|(_, b)| **b) else {
+        return Ok(());
+    };
+    if c <= u64::from(b) {
+        return Ok(());
+    }
+    Err(ScenarioError::Invalid {
+        file: scenario.path.clone(),
+        line: scenario
+            .source
+            .line_of_key("server.replication.prefix")
+            .or_else(|| scenario.source.line_of_key("server.replication")),
+        key: "server.replication.prefix".into(),
+        message: format!(
+            "is {c} fragments, larger than the object: video {v} has {b} (server.stripe \
+             blocks); give at most {b}, or a share such as \"50%\""
+        ),
+    })
+}
+
 fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
     let f = &scenario.file;
     let block = f.server.stripe.0;

@@ -19,6 +19,9 @@ pub(super) enum Ev {
     DiskDone(u32),
     /// Request slot's data reaches its terminal.
     Arrive(u32),
+    /// Request slot's data is in its interface node's memory (`[server.replication]`'s
+    /// prefix): it reaches its terminal with no disk access or message.
+    Local(u32),
     /// Terminal wake-up (terminal, generation).
     Wake(u32, u32),
     /// A piggyback group's start delay has passed.

@@ -41,6 +41,7 @@ mod playout;
 mod ports;
 mod prefetch;
 mod queue;
+mod replication;
 mod requests;
 mod rounds;
 pub mod runner;

@@ -62,6 +62,9 @@ pub(super) struct Network {
     /// Storage nodes, then `interfaces` interface nodes (`[server] interface_nodes`).
     storage: u32,
     interfaces: u32,
+    /// Each terminal's interface node when the object manager delegates viewings
+    /// (`[server.replication]`); empty: terminal t's is t mod `interfaces`.
+    assigned: Vec<u32>,
     /// The interconnect's name, for contract errors and the summary.
     name: &'static str,
     links: Vec<Link>,
@@ -110,6 +113,7 @@ impl Network {
             name,
             storage,
             interfaces,
+            assigned: Vec::new(),
             links,
             msgs: Arena::new(),
             paths: Vec::new(),
@@ -133,15 +137,32 @@ impl Network {
         if self.interfaces == 0 {
             Endpoint::Terminal(crate::ids::TerminalId(t))
         } else {
-            Endpoint::Node(crate::ids::NodeId(self.storage + t % self.interfaces))
+            Endpoint::Node(crate::ids::NodeId(
+                self.storage + self.interface_of(t) as u32,
+            ))
         }
     }
 
     /// The interface node terminal `t` reaches the network through (0 without interface
-    /// nodes).
+    /// nodes): the one its viewing was delegated to ([`Network::assign`]), or t mod
+    /// `interface_nodes`.
     #[inline]
     pub fn interface_of(&self, t: u32) -> usize {
-        t.checked_rem(self.interfaces).unwrap_or(0) as usize
+        match self.assigned.get(t as usize) {
+            Some(&i) => i as usize,
+            None => t.checked_rem(self.interfaces).unwrap_or(0) as usize,
+        }
+    }
+
+    /// Terminal `t`'s viewing is served by interface node `i` (an index among them), among
+    /// `terminals` terminals: from now on its messages pass there.
+    pub fn assign(&mut self, t: u32, i: u32, terminals: u32) {
+        if self.assigned.is_empty() {
+            self.assigned = (0..terminals)
+                .map(|t| t.checked_rem(self.interfaces).unwrap_or(0))
+                .collect();
+        }
+        self.assigned[t as usize] = i;
     }
 
     /// Opens the measured window: link busy time counts from `now`.

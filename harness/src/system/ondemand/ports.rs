@@ -12,8 +12,10 @@ use super::measure::{Period, Window};
 use super::network::Network;
 use super::node::Nodes;
 use super::queue::EventQueue;
+use super::replication::{Replication, Source};
+use super::requests::DReq;
 use super::requests::Requests;
-use crate::plugin::Layout;
+use crate::plugin::{Layout, RequestClass};
 use crate::time::SimTime;
 
 /// The engine's parts other than the terminals, borrowed for one terminal handler.
@@ -31,6 +33,8 @@ pub(super) struct Ports<'e> {
     pub faults: &'e mut Faults,
     /// The interface nodes' CPUs, when modelled.
     pub iface_cpu: &'e mut Option<InterfaceCpus>,
+    /// The object manager and the popular object's copy (`[server.replication]`).
+    pub repl: &'e mut Option<Replication>,
 }
 
 impl Ports<'_> {
@@ -44,6 +48,64 @@ impl Ports<'_> {
     #[inline]
     pub fn w(&self) -> &Window {
         &self.period.w
+    }
+
+    /// Terminal read `r` is served at its dedicated interface node from `source`
+    /// (`[server.replication]`): from memory its data is there now (`Ev::Local`); from a
+    /// local disk, an access of its own goes straight to that disk's queue, and its data is
+    /// there when the access ends. No message crosses the interconnect.
+    pub fn read_locally(&mut self, r: u32, source: Source) {
+        let now = self.q.now();
+        let repl = self
+            .repl
+            .as_mut()
+            .expect("a local read without [server.replication]");
+        repl.local(source, self.period.w.measuring);
+        let req = *self.reqs.read(r);
+        match source {
+            Source::Remote => unreachable!("a remote fragment read locally"),
+            Source::Memory => {
+                let read = self.reqs.read_mut(r);
+                read.node = repl.local_disk(0).0;
+                // served (its bytes counted as a hit), not yet handed on
+                read.stage = 1;
+                self.nodes.hit_bytes += req.bytes;
+                self.q.schedule(now, Ev::Local(r));
+            }
+            Source::Disk { disk, offset } => {
+                let (node, disk) = repl.local_disk(disk);
+                let read = self.reqs.read_mut(r);
+                read.node = node;
+                read.disk = disk;
+                // its bytes counted as a disk read from now, as a storage node's miss
+                read.stage = 1;
+                self.nodes.disk_demand_bytes += req.bytes;
+                let d = self.reqs.disk.put(DReq {
+                    page: super::event::NONE,
+                    node,
+                    disk,
+                    class: RequestClass::Demand,
+                    enqueued: now,
+                    offset,
+                    bytes: req.bytes,
+                    queued: false,
+                    deadline: Some(req.deadline),
+                    terminal: req.terminal,
+                    owner: r,
+                    lead: super::event::NONE,
+                    left: 1,
+                });
+                let disk = self.disks.enqueue(d, &mut self.reqs.disk, now);
+                self.disks.start(
+                    disk,
+                    now,
+                    &self.period.w,
+                    &mut self.reqs.disk,
+                    self.faults,
+                    self.q,
+                );
+            }
+        }
     }
 
     /// Opens the measured period now, in every component but the terminals (which open

@@ -26,6 +26,7 @@ use super::interface_cpu::IfaceJob;
 use super::piggyback::Piggyback;
 use super::playout::Playout;
 use super::ports::Ports;
+use super::replication::Source;
 use super::requests::{Arena, Req};
 use super::stats::{clip, DurStat};
 use super::term::{PrimeKind, Search, TState, Term};
@@ -302,6 +303,11 @@ impl<'a> Terminals<'a> {
         self.terms[t].videos_started += 1;
         let first = &mut self.terms[t].first_request;
         *first = (*first).min(asked);
+        if let Some(rep) = p.repl.as_mut() {
+            // the object manager logs the request and delegates the viewing
+            let i = rep.viewing(t as u32, e.video.0, now);
+            p.net.assign(t as u32, i, self.terms.len() as u32);
+        }
         if self.piggyback_start(t, e.video.0, e.position, p) {
             self.terms[t].requested_at = asked;
             return;
@@ -736,6 +742,13 @@ impl<'a> Terminals<'a> {
         tm.next_block += 1;
         tm.outstanding += 1;
         self.issued += 1;
+        if let Some(rep) = p.repl.as_ref() {
+            let source = rep.source(t as u32, block);
+            if source != Source::Remote {
+                p.read_locally(r, source);
+                return;
+            }
+        }
         let (from, to) = (p.net.terminal_endpoint(t as u32), Endpoint::Node(loc.node));
         let w = p.period.w;
         if let Some(cpus) = p.iface_cpu.as_mut() {

@@ -308,6 +308,10 @@ pub struct ServerSection {
     /// `dblbuf`, 1 under `clbuf`) fits beside the admitted streams' (Pappas et al. §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream_memory: Option<Bytes>,
+    /// Jadav et al. §6's schemes for a popular object, RDSS, LDSS and LMSS, with the object
+    /// manager's popularity detection (default: none, RDSS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<super::ReplicationSection>,
 }
 
 /// `[server.bus]`: SCSI buses between each node and its disks (Wu et al. §3, eq. 1–2). A
@@ -968,6 +972,27 @@ impl ScenarioFile {
         }
         if let Some(p) = &self.piggyback {
             p.validate(v.count)?;
+        }
+        if let Some(r) = &s.replication {
+            r.validate(s.interface_nodes, blocks)?;
+            if r.scheme != super::Scheme::Rdss {
+                let other = [
+                    ("admission", self.admission.is_some()),
+                    ("piggyback", self.piggyback.is_some()),
+                    ("server.rounds", s.rounds.is_some()),
+                    ("server.bus", s.bus.is_some()),
+                    ("interactive", self.interactive.is_some()),
+                ];
+                if let Some((table, _)) = other.iter().find(|(_, on)| *on) {
+                    return Err((
+                        "server.replication.scheme".into(),
+                        format!(
+                            "{} is not built to work with [{table}]: remove one of them",
+                            r.scheme.name()
+                        ),
+                    ));
+                }
+            }
         }
         if let Some(n) = &self.name {
             let chars = n.chars().count();

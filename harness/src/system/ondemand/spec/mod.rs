@@ -36,6 +36,7 @@ mod egress;
 mod file;
 mod interactive;
 mod piggyback;
+mod replication;
 mod server_rounds;
 pub mod suite;
 
@@ -45,6 +46,7 @@ pub use egress::EgressSection;
 pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
 pub use piggyback::PiggybackSection;
+pub use replication::{ReplicationSection, Scheme};
 pub use server_rounds::{Release, RoundLength, ServerRoundsSection};
 pub use suite::{has_sweep, SweepPoint, SweepSuite};
 

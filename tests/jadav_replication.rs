@@ -1,0 +1,366 @@
+//! Jadav et al. §6 (issue 30, item 4): `[server.replication]`'s LDSS and LMSS through whole
+//! runs — a fragment read from the dedicated interface node's local disk crosses no
+//! interconnect (N_C = N_Q = 0) and keeps its disk components, a prefix in memory needs no
+//! disk access, RDSS is the server without the table, bad input names its key — and J8
+//! (Fig. 11) as `vodbench sweep` searches it on `scenarios/jadav/fig11-ldss-lmss.toml`.
+
+mod common;
+use common::{root, run_text, text, vodbench};
+use serde_json::Value;
+use std::path::Path;
+
+fn summary(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Two storage nodes' worth of a Fig. 11 server (4 storage, 2 interface nodes), videos of
+/// 10 s, and three viewings of video 0 from a trace: at 0 s (it makes video 0 popular, with
+/// `threshold = 1`; served at interface 0 from the storage nodes), at 1 s (the first at the
+/// dedicated interface node 1: it fetches every fragment from the storage nodes, and the node
+/// keeps them) and at 30 s, the only viewing of the measured period (25 s to 45 s): every
+/// fragment of it is local.
+fn small(dir: &Path, replication: &str) -> String {
+    std::fs::write(
+        dir.join("three.trace"),
+        "# vodbench-trace v1\n0.0 0 start 0 0\n1.0 1 start 0 0\n30.0 2 start 0 0\n",
+    )
+    .unwrap();
+    format!(
+        r#"name = "replication-small"
+seed = 3
+[run]
+warmup = "25s"
+duration = "20s"
+request_delays = true
+[videos]
+count = 4
+length = "10s"
+bit_rate = "1.5Mbit/s"
+frames = "cbr"
+[server]
+nodes = 4
+interface_nodes = 2
+disks_per_node = 1
+memory_per_node = "128KiB"
+stripe = "64KiB"
+[server.network]
+name = "ports"
+bandwidth = "13.8MB/s"
+per_message = "0s"
+send_cost = "50us"
+receive_cost = "50us"
+[server.replication]
+{replication}
+[disk.model]
+name = "analytic"
+capacity = "1GiB"
+cylinder_bytes = "1MiB"
+seek_factor_ms = 0.2895
+settle = "1ms"
+rotation = "16.06ms"
+transfer_rate = 10000000
+rotational_latency = "uniform"
+[disk.scheduler]
+name = "edf"
+[layout]
+name = "stripe-factor"
+factor = 4
+[prefetcher]
+name = "none"
+[terminals]
+count = 3
+memory = "512KiB"
+[terminals.rounds]
+blocks = 4
+issue = "eager"
+[workload]
+trace = "three.trace"
+"#
+    )
+}
+
+/// Fragments of a 10 s video at 1.5 Mbit/s in 64 KiB: 1,875,000 B → 29.
+const FRAGMENTS: u64 = 29;
+
+#[test]
+fn issue30_a_local_fragment_crosses_no_interconnect_and_keeps_its_disk_components() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text_ = small(tmp.path(), "scheme = \"ldss\"\nthreshold = 1");
+    let s = summary(&run_text(tmp.path(), "ldss", &text_));
+    let r = &s["replication"];
+    assert_eq!(r["popular_video"], 0);
+    assert_eq!(r["detected_ns"], 0);
+    assert_eq!(r["dedicated_interface"], 1);
+    assert_eq!(r["viewings_dedicated"], 2, "{r}");
+    assert_eq!(r["kept_fragments"], FRAGMENTS);
+    // the measured viewing reads every fragment from the local disk, none remotely
+    assert_eq!(r["local_disk_reads"], FRAGMENTS, "{r}");
+    assert_eq!(r["dedicated_remote_reads"], 0);
+    let d = &s["request_delays"];
+    assert_eq!(d["requests"], FRAGMENTS, "{d}");
+    assert_eq!(d["other_requests"], 0);
+    for c in ["n_c", "n_q"] {
+        assert_eq!(d[c]["max_ns"], 0, "{c} of a local fragment: {d}");
+    }
+    // D_T is the local disk's transfer of 64 KiB at 10 MB/s (the last fragment is shorter)
+    assert_eq!(d["d_t"]["max_ns"], 6_553_600);
+    assert!(d["d_r"]["mean_ns"].as_u64().unwrap() > 0);
+    let r_tot = d["r_tot"]["mean_ns"].as_u64().unwrap();
+    let parts: u64 = ["d_t", "d_s", "d_r", "s_q"]
+        .iter()
+        .map(|c| d[c]["mean_ns"].as_u64().unwrap())
+        .sum();
+    assert!(
+        r_tot.abs_diff(parts) <= 4,
+        "R_tot {r_tot} ≠ disk parts {parts}"
+    );
+    // no interconnect traffic in the measured period, and the storage disks are idle
+    assert_eq!(s["network"]["messages"], 0, "{}", s["network"]);
+    assert_eq!(s["disks"]["count"], 5);
+    assert_eq!(s["disks"]["requests"], FRAGMENTS);
+    // nothing played late, and the bytes balance
+    assert_eq!(s["glitches"]["count"], 0);
+    let c = &s["conservation"];
+    let u = |k: &str| c[k].as_u64().unwrap();
+    assert_eq!(
+        u("disk_demand_bytes") + u("hit_bytes") + u("join_bytes"),
+        u("sent_bytes") + u("serving_bytes")
+    );
+    assert_eq!(u("sent_bytes"), u("received_bytes") + u("in_transit_bytes"));
+}
+
+#[test]
+fn issue30_lmss_prefix_fragments_need_no_disk_access() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text_ = small(
+        tmp.path(),
+        "scheme = \"lmss\"\nthreshold = 1\nprefix = \"100%\"",
+    );
+    let s = summary(&run_text(tmp.path(), "lmss", &text_));
+    let r = &s["replication"];
+    assert_eq!(r["prefix_fragments"], FRAGMENTS);
+    assert_eq!(r["memory_reads"], FRAGMENTS, "{r}");
+    assert_eq!(r["local_disk_reads"], 0);
+    // no request has disk components, and no disk served any
+    let d = &s["request_delays"];
+    assert_eq!(d["requests"], 0, "{d}");
+    assert_eq!(d["other_requests"], FRAGMENTS);
+    assert_eq!(s["disks"]["requests"], 0);
+    assert_eq!(s["glitches"]["count"], 0);
+
+    // half the object in memory: the first 15 fragments from memory, the other 14 from disk
+    let text_ = small(
+        tmp.path(),
+        "scheme = \"lmss\"\nthreshold = 1\nprefix = \"50%\"",
+    );
+    let s = summary(&run_text(tmp.path(), "half", &text_));
+    let r = &s["replication"];
+    assert_eq!(r["prefix_fragments"], 15);
+    assert_eq!(
+        (r["memory_reads"].as_u64(), r["local_disk_reads"].as_u64()),
+        (Some(15), Some(14))
+    );
+}
+
+#[test]
+fn issue30_rdss_is_the_server_without_the_table() {
+    let file = root().join("scenarios/jadav/fig11-rdss.toml");
+    let base = std::fs::read_to_string(file).unwrap();
+    let i = base.find("[sweep]").unwrap();
+    let base = base[..i]
+        .replace("count = 240", "count = 60")
+        .replace("fraction = 0.0", "fraction = 0.4");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut without = summary(&run_text(tmp.path(), "without", &base));
+    let with = format!("{base}\n[server.replication]\nscheme = \"rdss\"\n");
+    let mut with = summary(&run_text(tmp.path(), "with", &with));
+    let r = with.as_object_mut().unwrap().remove("replication").unwrap();
+    assert_eq!(r["viewings"], 60);
+    assert_eq!(r["viewings_dedicated"], 0);
+    for s in [&mut with, &mut without] {
+        s.as_object_mut().unwrap().remove("events");
+    }
+    assert_eq!(with, without);
+}
+
+#[test]
+fn issue30_bad_replication_input_names_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (replication, key, what) in [
+        (
+            "scheme = \"ldss\"\nlocal_disks = 0",
+            "server.replication.local_disks",
+            "local disks",
+        ),
+        (
+            "scheme = \"lmss\"\nprefix = 30",
+            "server.replication.prefix",
+            "video 0 has 29",
+        ),
+        (
+            "scheme = \"lmss\"",
+            "server.replication.prefix",
+            "lmss needs",
+        ),
+        (
+            "scheme = \"ldss\"\nprefix = \"10%\"",
+            "server.replication.prefix",
+            "remove it",
+        ),
+        (
+            "scheme = \"ldss\"\nthreshold = 0",
+            "server.replication.threshold",
+            "1..=1000000",
+        ),
+    ] {
+        let file = tmp.path().join("bad.toml");
+        std::fs::write(&file, small(tmp.path(), replication)).unwrap();
+        let out = vodbench(&["check", file.to_str().unwrap()]);
+        let (o, e) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{replication}: {o}{e}");
+        assert!(e.contains(key), "{replication}: {e}");
+        assert!(e.contains(what), "{replication}: {e}");
+    }
+    // one interface node cannot dedicate one
+    let file = tmp.path().join("one.toml");
+    let one = small(tmp.path(), "scheme = \"ldss\"")
+        .replace("interface_nodes = 2", "interface_nodes = 1");
+    std::fs::write(&file, one).unwrap();
+    let out = vodbench(&["check", file.to_str().unwrap()]);
+    let (_, e) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("server.replication.scheme") && e.contains("interface_nodes ≥ 2"),
+        "{e}"
+    );
+}
+
+/// `vodbench sweep --stop-at-glitch` over `fig11-ldss-lmss.toml` at the shares given: each
+/// (scheme, p)'s maximum streams.
+fn fig11(fractions: &str) -> Vec<(String, f64, f64)> {
+    let text_ = std::fs::read_to_string(root().join("scenarios/jadav/fig11-ldss-lmss.toml"))
+        .unwrap()
+        .replace(
+            "\"workload.generate.fraction\" = [0.0, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0]",
+            &format!("\"workload.generate.fraction\" = [{fractions}]"),
+        );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("fig11.toml");
+    std::fs::write(&file, text_).unwrap();
+    let out = tmp.path().join("out");
+    let o = vodbench(&[
+        "sweep",
+        file.to_str().unwrap(),
+        "--stop-at-glitch",
+        "--max-terminals",
+        "1400",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let csv = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (s, p, m) = (
+        col("scheme"),
+        col("workload.generate.fraction"),
+        col("max_terminals"),
+    );
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[s].to_string(),
+                f[p].parse().unwrap(),
+                f[m].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// J8 (Fig. 11) as the search finds it on seed 1 (`scenarios/jadav/README.md`'s table): what
+/// holds and what does not under the default reading (one local disk, 50 % prefix).
+#[test]
+fn issue30_j8_fig11_what_the_search_finds() {
+    let rows = fig11("0.0, 0.1, 0.6, 1.0");
+    let max = |scheme: &str, p: f64| {
+        rows.iter()
+            .find(|(s, q, _)| s == scheme && *q == p)
+            .unwrap_or_else(|| panic!("no point {scheme} {p}: {rows:?}"))
+            .2
+    };
+    // J8(a) at p = 0: the dedicated node idles, the other five carry every stream
+    for s in ["LDSS", "LMSS"] {
+        assert!(max("RDSS", 0.0) > 1.02 * max(s, 0.0), "{rows:?}");
+    }
+    // ... but at 10 % the popular object's four storage nodes already limit RDSS, and
+    // LDSS and LMSS move its viewings off them: J8(a) fails there
+    for s in ["LDSS", "LMSS"] {
+        assert!(max(s, 0.1) > 1.1 * max("RDSS", 0.1), "{rows:?}");
+    }
+    // J8(b) fails with one local disk: at high p it carries fewer streams than the four
+    // storage nodes holding the object
+    for p in [0.6, 1.0] {
+        for s in ["LDSS", "LMSS"] {
+            assert!(max("RDSS", p) > 1.5 * max(s, p), "{rows:?}");
+        }
+    }
+    // J8(c) fails: a prefix read in the first half of every viewing leaves the second half's
+    // disk load, and the viewings all start within the first minute
+    for p in [0.0, 0.1, 0.6, 1.0] {
+        let (d, m) = (max("LDSS", p), max("LMSS", p));
+        assert!((m - d).abs() <= 0.1 * d, "p = {p}: LDSS {d}, LMSS {m}");
+    }
+    // J8(d) holds: RDSS falls with p, to at most half
+    assert!(max("RDSS", 0.0) > max("RDSS", 0.1));
+    assert!(max("RDSS", 0.1) > max("RDSS", 0.6));
+    assert!(max("RDSS", 0.6) > max("RDSS", 1.0));
+    assert!(max("RDSS", 1.0) <= 0.5 * max("RDSS", 0.0), "{rows:?}");
+}
+
+/// A Fig. 11 run that ends with local reads in flight (every viewing of one object, 40
+/// streams, LDSS and LMSS): the bytes still balance.
+#[test]
+fn issue30_ldss_and_lmss_runs_balance_their_bytes() {
+    let file = root().join("scenarios/jadav/fig11-ldss-lmss.toml");
+    let base = std::fs::read_to_string(file).unwrap();
+    let base = base[..base.find("[sweep]").unwrap()]
+        .replace("count = 240", "count = 40")
+        .replace("fraction = 0.0", "fraction = 1.0");
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, table) in [
+        ("ldss", "scheme = \"ldss\""),
+        ("lmss", "scheme = \"lmss\"\nprefix = \"50%\""),
+    ] {
+        let text_ = format!("{base}\n[server.replication]\n{table}\n");
+        let s = summary(&run_text(tmp.path(), name, &text_));
+        let r = &s["replication"];
+        assert!(
+            r["local_disk_reads"].as_u64().unwrap() > 1000,
+            "{name}: {r}"
+        );
+        let c = &s["conservation"];
+        let u = |k: &str| c[k].as_u64().unwrap();
+        assert!(
+            u("serving_bytes") > 0 || u("in_transit_bytes") > 0,
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("disk_demand_bytes") + u("hit_bytes") + u("join_bytes"),
+            u("sent_bytes") + u("serving_bytes"),
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("sent_bytes"),
+            u("received_bytes") + u("in_transit_bytes"),
+            "{name}: {c}"
+        );
+        assert_eq!(
+            u("requests_issued"),
+            u("requests_delivered") + u("requests_in_system"),
+            "{name}: {c}"
+        );
+    }
+}
