@@ -97,14 +97,61 @@ fn double_buffering_by_hand() {
 
 #[test]
 fn clbufrate_by_hand() {
-    // The block is sent as soon as it is read (b + 10 ms) and is on the egress for 10 ms:
-    // S held for 10 ms of every 400, mean 65536 / 40 = 1638.4 bytes, reserved as used.
+    // The buffer is taken when the read starts (b), the block is sent as soon as it is
+    // read (b + 10 ms) and is on the egress for 10 ms: S reserved for 20 ms of every 400
+    // (mean 65536 / 20 = 3276.8 bytes), its data in memory for 10 (65536 / 40 = 1638.4).
     let dir = tempfile::tempdir().unwrap();
     let m = memory(&run(dir.path(), "rate", &scenario(1, "clbufrate", "10ms")));
     assert_eq!(m["reserved_peak_bytes"], S);
-    assert_eq!(m["reserved_mean_bytes"], S / 40);
+    assert_eq!(m["reserved_mean_bytes"], S / 20);
     assert_eq!(m["used_peak_bytes"], S);
     assert_eq!(m["used_mean_bytes"], S / 40);
+    assert!(m.get("buffer_waits").is_none(), "no cap, no waits: {m}");
+}
+
+#[test]
+fn clbufrate_reads_wait_for_a_buffer_under_the_cap_by_hand() {
+    // 4 streams, one disk of 10 ms reads, each block 10 ms on the egress, a cap of one
+    // block. At each boundary b the first read takes the buffer and reads over
+    // [b, b + 10 ms), is sent over [b + 10, b + 20); the second, chosen at b + 10, waits
+    // until b + 20, reads to b + 30 and is sent to b + 40; the third waits [b + 30, b + 40),
+    // the fourth [b + 50, b + 60), and the last is sent by b + 80 < b + 400: three waits of
+    // 10 ms a round, no late block, reserved at the cap from b to b + 80, used S at most.
+    let dir = tempfile::tempdir().unwrap();
+    let capped = |cap: &str| {
+        scenario(4, "clbufrate", "10ms").replace(
+            "stripe = \"64KiB\"",
+            &format!("stripe = \"64KiB\"\nstream_memory = \"{cap}\""),
+        )
+    };
+    let out = run(dir.path(), "cap-rate", &capped("64KiB"));
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let m = &s["stream_memory"];
+    assert_eq!(m["reserved_peak_bytes"], S, "{m}");
+    assert_eq!(m["reserved_mean_bytes"], S * 80 / 400);
+    assert_eq!(m["used_peak_bytes"], S);
+    assert_eq!(
+        (m["blocks_read"].as_u64(), m["late_blocks"].as_u64()),
+        (Some(40), Some(0))
+    );
+    let w = &m["buffer_waits"];
+    assert_eq!(w["cap_bytes"], S);
+    assert_eq!(w["reads"], 30, "ten rounds measured, three waits each: {w}");
+    assert_eq!(w["total_ns"], 30 * 10_000_000u64);
+    assert_eq!(
+        (w["mean_ns"].as_u64(), w["max_ns"].as_u64()),
+        (Some(10_000_000), Some(10_000_000))
+    );
+    // every stream admitted: clbufrate reserves nothing per stream
+    assert_eq!(s["admission"]["active_streams_peak"], 4);
+    // a cap of two buffers: the next read's buffer is free whenever it is chosen (at
+    // b + 20 the first block's last packet and the second read end together: whichever
+    // event comes first, the third read waits no time)
+    let out = run(dir.path(), "cap-rate2", &capped("128KiB"));
+    let m = memory(&out);
+    assert_eq!(m["buffer_waits"]["reads"], 0, "{m}");
+    assert_eq!(m["reserved_peak_bytes"], 2 * S);
 }
 
 #[test]
@@ -235,9 +282,14 @@ fn the_stream_memory_cap_admits_what_fits() {
     refused(
         &scenario(2, "clbufrate", "10ms").replace(
             "stripe = \"64KiB\"",
-            "stripe = \"64KiB\"\nstream_memory = \"1MiB\"",
+            "stripe = \"64KiB\"\nstream_memory = \"60KiB\"",
         ),
-        &["server.stream_memory", "clbufrate"],
+        &[
+            "server.stream_memory",
+            "one block's buffer",
+            "64KiB",
+            "clbufrate",
+        ],
     );
     let no_rounds = ok
         .replace(
