@@ -531,3 +531,21 @@ fn p8_storage_calibration_with_and_without_the_buses() {
     }
     assert!(at("192KiB / fit") < at("1MiB / fit") && at("1MiB / fit") < at("8MiB / fit"));
 }
+
+/// P14 (`scenarios/pappas/fig18-19-complete.toml`, what its README row reports): the
+/// complete system serves 70 ± 7 clients, storage-bound; a background process asking for
+/// 0.9 of the CPU changes nothing while the transmitter is real-time, and costs a third of
+/// the clients when it is time-shared (half the CPU: the egress becomes CPU-bound at about
+/// 42 clients).
+#[test]
+fn p14_a_cpu_heavy_process_beside_a_real_time_or_time_shared_transmitter() {
+    let dir = tempfile::tempdir().unwrap();
+    let maxima = sweep_maxima(dir.path(), "scenarios/pappas/fig18-19-complete.toml", &[]);
+    let at = |label: &str| maxima.iter().find(|(l, _)| l == label).unwrap().1;
+    let rt = at("rt / 0.0");
+    assert!((63..=77).contains(&rt), "{rt}");
+    assert_eq!(at("rt / 0.9"), rt);
+    assert_eq!(at("timeshare / 0.0"), rt);
+    let ts = at("timeshare / 0.9");
+    assert!((38..=46).contains(&ts) && ts < rt, "{ts}");
+}

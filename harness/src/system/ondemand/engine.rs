@@ -205,7 +205,8 @@ impl<'a> Engine<'a> {
                         e.rate,
                         e.cpu_per_packet.sim(),
                         e.cpu_ns_per_byte,
-                    ),
+                    )
+                    .with_cpu_share(e.cpu_share()),
                     Clients::new(f.clients.as_ref(), f.terminals.count),
                 ))
             }
