@@ -23,4 +23,33 @@ pub struct StreamMemorySummary {
     pub blocks_read: u64,
     /// Of them, the blocks read after the round boundary following their issue.
     pub late_blocks: u64,
+    /// With `server.stream_memory` under `clbuf` or `clbufrate`: the reads that waited for
+    /// a buffer under the cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_waits: Option<BufferWaits>,
+    /// Starts refused because their reservation did not fit under `server.stream_memory`
+    /// (`dblbuf`, `clbuf`) over the whole run, warm-up included (`admission` counts the
+    /// measured period's); absent when none was. `vodbench search` counts them as failures.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refused_starts: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+/// Reads that waited for a stream-memory buffer under the cap (those that started in the
+/// measured period after waiting).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BufferWaits {
+    /// The cap (`server.stream_memory`).
+    pub cap_bytes: u64,
+    /// Reads that waited.
+    pub reads: u64,
+    /// Their waits, summed.
+    pub total_ns: u64,
+    /// Mean wait of a read that waited (0 when none did).
+    pub mean_ns: u64,
+    /// The longest wait.
+    pub max_ns: u64,
 }

@@ -75,6 +75,8 @@ pub(super) struct AdmissionControl {
     active: Level,
     /// `server.stream_memory` with `[server.rounds]`: (the cap, each stream's reservation).
     stream_memory: Option<(u64, u64)>,
+    /// Starts the stream memory's cap refused over the whole run (warm-up included).
+    memory_refused: u64,
     // measured
     requests: u64,
     admitted: u64,
@@ -124,6 +126,7 @@ impl AdmissionControl {
             scratch: Vec::new(),
             active: Level::default(),
             stream_memory: s.stream_memory,
+            memory_refused: 0,
             requests: 0,
             admitted: 0,
             refused: 0,
@@ -262,6 +265,7 @@ impl AdmissionControl {
         // refused whatever the policy would say
         let verdict = match self.stream_memory {
             Some((cap, per)) if (self.active.level() + 1).saturating_mul(per) > cap => {
+                self.memory_refused += 1;
                 Verdict::Refuse {
                     reason: "stream_memory",
                 }
@@ -301,6 +305,11 @@ impl AdmissionControl {
         let n = self.active.level().saturating_sub(1);
         self.active.set(now, n, w.span);
         self.plugin.ended(TerminalId(t), now);
+    }
+
+    /// Starts the stream memory's cap refused over the whole run.
+    pub fn memory_refused(&self) -> u64 {
+        self.memory_refused
     }
 
     /// A workload event of a refused viewing was dropped.

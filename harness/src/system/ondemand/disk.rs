@@ -69,6 +69,10 @@ pub(super) struct DiskStation {
     pub queued: u32,
     /// The access being served (request slot, its timing).
     busy: Option<(u32, ServiceTime)>,
+    /// The access the scheduler chose that waits for a stream-memory buffer before it
+    /// starts (`server.stream_memory` under `clbuf` / `clbufrate`): the disk is idle and
+    /// committed to it until [`Disks::resume`].
+    awaiting: Option<u32>,
     /// Its phase when the disk is on a bus.
     on_bus: Option<BusAccess>,
     /// Its bus and its position on it (with `[server.bus]`).
@@ -98,6 +102,7 @@ impl DiskStation {
             sched,
             queued: 0,
             busy: None,
+            awaiting: None,
             on_bus: None,
             bus: None,
             bus_wait_sum: 0,
@@ -248,8 +253,25 @@ impl Disks {
         faults: &mut Faults,
         q: &mut EventQueue<Ev>,
     ) {
+        self.start_gated(disk, now, w, dreqs, faults, q, &mut |_, _| true);
+    }
+
+    /// [`Disks::start`], with `take` asked for the chosen access's buffer (its slot and
+    /// request) before it starts: when `take` says no, the disk stays idle, committed to that
+    /// access, until [`Disks::resume`] starts it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_gated(
+        &mut self,
+        disk: usize,
+        now: SimTime,
+        w: &Window,
+        dreqs: &mut Arena<DReq>,
+        faults: &mut Faults,
+        q: &mut EventQueue<Ev>,
+        take: &mut dyn FnMut(u32, &DReq) -> bool,
+    ) {
         let ds = &mut self.stations[disk];
-        if ds.busy.is_some() || ds.queued == 0 {
+        if ds.busy.is_some() || ds.awaiting.is_some() || ds.queued == 0 {
             return;
         }
         let head = HeadState {
@@ -284,6 +306,41 @@ impl Disks {
         }
         let dr = &mut dreqs.slots[d as usize];
         dr.queued = false;
+        ds.queued -= 1;
+        if !take(d, dr) {
+            ds.awaiting = Some(d);
+            return;
+        }
+        self.begin(disk, d, now, w, dreqs, q);
+    }
+
+    /// Starts the access `disk` chose and that waited for its buffer (if it has one).
+    pub fn resume(
+        &mut self,
+        disk: usize,
+        now: SimTime,
+        w: &Window,
+        dreqs: &mut Arena<DReq>,
+        q: &mut EventQueue<Ev>,
+    ) {
+        if let Some(d) = self.stations[disk].awaiting.take() {
+            self.begin(disk, d, now, w, dreqs, q);
+        }
+    }
+
+    /// Access `d`, taken off `disk`'s queue, starts at `now`: times it and schedules its end
+    /// (without a bus) or its first phase (on a bus).
+    fn begin(
+        &mut self,
+        disk: usize,
+        d: u32,
+        now: SimTime,
+        w: &Window,
+        dreqs: &mut Arena<DReq>,
+        q: &mut EventQueue<Ev>,
+    ) {
+        let ds = &mut self.stations[disk];
+        let dr = &dreqs.slots[d as usize];
         let access = DiskAccess {
             offset: dr.offset,
             bytes: dr.bytes,
@@ -291,7 +348,6 @@ impl Disks {
         };
         let queue_ns = now.saturating_since(dr.enqueued).as_nanos();
         let class = dr.class;
-        ds.queued -= 1;
         ds.busy_level.set(now, 1, w.span);
         if self.bus.is_some() {
             ds.busy = Some((d, ServiceTime::default()));
@@ -532,7 +588,12 @@ impl Disks {
 
     /// Requests queued at all disks.
     pub fn queued(&self) -> u64 {
-        self.stations.iter().map(|d| u64::from(d.queued)).sum()
+        // an access waiting for a stream-memory buffer still waits at its disk
+        let awaiting = |d: &DiskStation| u64::from(d.awaiting.is_some());
+        self.stations
+            .iter()
+            .map(|d| u64::from(d.queued) + awaiting(d))
+            .sum()
     }
 
     /// Busy time of all disks in the window up to `now` (not closing anything).

@@ -54,6 +54,9 @@ pub(super) struct Egress {
     rate: Bandwidth,
     cpu_per_packet: u64,
     cpu_ns_per_byte: f64,
+    /// The share of the CPU the transmitter gets while it wants it (1: all of it;
+    /// `server.egress.priority = "timeshare"` beside a `background` process: less).
+    cpu_share: f64,
     /// Ready blocks by token.
     blocks: BTreeMap<u32, Sending>,
     /// The packet on the link.
@@ -82,6 +85,7 @@ impl Egress {
             rate,
             cpu_per_packet: cpu_per_packet.as_nanos(),
             cpu_ns_per_byte,
+            cpu_share: 1.0,
             blocks: BTreeMap::new(),
             current: None,
             wake: None,
@@ -90,6 +94,14 @@ impl Egress {
             busy: 0,
             cpu: 0,
         }
+    }
+
+    /// The transmitter gets `share` (0 < share ≤ 1) of the CPU while it wants it: a
+    /// packet's CPU time stretches to `cpu / share` of elapsed time (P14's time-shared
+    /// class beside a CPU-heavy process).
+    pub fn with_cpu_share(mut self, share: f64) -> Self {
+        self.cpu_share = share;
+        self
     }
 
     /// Block `b` (read slot `b.token`) is ready at `now`.
@@ -112,11 +124,17 @@ impl Egress {
         self.current.is_some()
     }
 
-    /// The time `bytes` hold the egress: the longer of link and CPU time, and the CPU time.
+    /// The time `bytes` hold the egress: the longer of link and CPU time (the CPU time
+    /// stretched by the transmitter's share of the CPU), and the CPU time.
     fn hold(&self, bytes: u64) -> (SimDuration, u64) {
         let link = self.rate.time_for(bytes);
         let cpu = self.cpu_per_packet + (bytes as f64 * self.cpu_ns_per_byte).round() as u64;
-        (link.max(SimDuration::from_nanos(cpu)), cpu)
+        let elapsed = if self.cpu_share < 1.0 {
+            (cpu as f64 / self.cpu_share).round() as u64
+        } else {
+            cpu
+        };
+        (link.max(SimDuration::from_nanos(elapsed)), cpu)
     }
 
     /// The link is free at `now`: asks the policy what to send.
@@ -273,5 +291,49 @@ mod tests {
         let w = Window::closed();
         assert!(matches!(e.poll(t, &w), Next::Broken(_)));
         assert!(matches!(e.poll(t, &w), Next::Broken(m) if m.contains("not ready")));
+    }
+
+    /// P14's time-shared transmitter beside a background process: with half the CPU the
+    /// 2.1 ms of CPU a 1000 B packet costs takes 4.2 ms, and holds the egress that long;
+    /// the CPU time counted stays 2.1 ms. A share that leaves the CPU time under the link
+    /// time changes nothing.
+    #[test]
+    fn a_timeshared_transmitter_stretches_its_cpu_time() {
+        let packet = TxPoll::Send(Packet {
+            token: 1,
+            bytes: 1000,
+            deadline: SimTime::ZERO,
+        });
+        let w = Window {
+            span: (SimTime::ZERO, SimTime::from_nanos(u64::MAX / 2)),
+            measuring: true,
+        };
+        let egress = |cpu_ns_per_byte: f64, share: f64| {
+            let mut e = Egress::new(
+                Box::new(Scripted(vec![packet])),
+                "scripted",
+                Bandwidth(8_000_000),
+                SimDuration::from_micros(100),
+                cpu_ns_per_byte,
+            )
+            .with_cpu_share(share);
+            e.ready(block(1, 1000), SimTime::ZERO);
+            e
+        };
+        let mut e = egress(2000.0, 0.5);
+        assert_eq!(
+            e.poll(SimTime::ZERO, &w),
+            Next::Busy(SimTime::from_nanos(4_200_000))
+        );
+        assert_eq!(
+            e.hold(1000),
+            (SimDuration::from_nanos(4_200_000), 2_100_000)
+        );
+        // 0.1 ms + 0.2 ms of CPU at 3/4 of the CPU: 0.4 ms, under the link's 1 ms
+        let mut e = egress(200.0, 0.75);
+        assert_eq!(
+            e.poll(SimTime::ZERO, &w),
+            Next::Busy(SimTime::from_nanos(1_000_000))
+        );
     }
 }

@@ -55,7 +55,7 @@ use crate::plugin::{
     BuildContext, Endpoint, Fetch, Layout, PluginError, PrefetchPoll, ReadyBlock, Reference,
     RequestClass,
 };
-use crate::results::stream_memory::StreamMemorySummary;
+use crate::results::stream_memory::{BufferWaits, StreamMemorySummary};
 use crate::results::{Conservation, RunResults, Summary, TerminalBuffers};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::TraceEvent;
@@ -260,7 +260,8 @@ impl<'a> Engine<'a> {
                         e.rate,
                         e.cpu_per_packet.sim(),
                         e.cpu_ns_per_byte,
-                    ),
+                    )
+                    .with_cpu_share(e.cpu_share()),
                     Clients::new(f.clients.as_ref(), f.terminals.count),
                 ))
             }
@@ -353,12 +354,14 @@ impl<'a> Engine<'a> {
                 AdmissionSetup {
                     reported: f.admission.is_some() || s.stream_memory.is_some(),
                     terminals: f.terminals.count,
-                    stream_memory: s.stream_memory.zip(s.rounds.as_ref()).map(|(cap, r)| {
-                        let per_stream = match r.release {
-                            Release::Dblbuf => 2 * s.stripe.0,
-                            Release::Clbuf | Release::Clbufrate => s.stripe.0,
-                        };
-                        (cap.0, per_stream)
+                    // a stream's reservation: 2S under dblbuf, S under clbuf; none under
+                    // clbufrate, whose reads wait for buffers under the cap instead
+                    stream_memory: s.stream_memory.zip(s.rounds.as_ref()).and_then(|(cap, r)| {
+                        match r.release {
+                            Release::Dblbuf => Some((cap.0, 2 * s.stripe.0)),
+                            Release::Clbuf => Some((cap.0, s.stripe.0)),
+                            Release::Clbufrate => None,
+                        }
                     }),
                     buffer_bytes: f.terminals.memory.0,
                     interfaces: s.interface_nodes,
@@ -382,7 +385,12 @@ impl<'a> Engine<'a> {
             rounds: s.rounds.as_ref().map(|r| {
                 (
                     Rounds::new(r.length.nanos(s.stripe, f.videos.bit_rate.0), r.release),
-                    StreamMemory::default(),
+                    // reads wait for buffers under the cap where buffers are taken as
+                    // blocks are read (clbuf, clbufrate)
+                    StreamMemory::capped(match r.release {
+                        Release::Dblbuf => None,
+                        Release::Clbuf | Release::Clbufrate => s.stream_memory.map(|c| c.0),
+                    }),
                 )
             }),
             repl,
@@ -603,8 +611,11 @@ impl<'a> Engine<'a> {
                 Some((rounds, mem)) => {
                     let span = self.period.w.span;
                     mem.read(bytes, rounds.late(issued, now), now, span);
-                    if rounds.release != Release::Dblbuf {
-                        mem.reserve(bytes, now, span);
+                    // its buffer was taken when its disk accesses started; a block that
+                    // needed none (a buffer-pool hit, a read joining another's) takes it now
+                    let buffered = self.reqs.read(r).buffered;
+                    if rounds.release != Release::Dblbuf && bytes > buffered {
+                        mem.reserve(bytes - buffered, now, span);
                     }
                     match rounds.read(block, issued, now) {
                         Some(b) => b,
@@ -712,6 +723,8 @@ impl<'a> Engine<'a> {
         if s.left == 0 {
             self.q.schedule(s.done, Ev::Arrive(token));
         }
+        // the packet's buffer space is free: reads waiting under the cap may start
+        self.buffers_freed();
         self.egress_poll();
     }
 
@@ -848,14 +861,66 @@ impl<'a> Engine<'a> {
 
     fn disk_start(&mut self, disk: usize) {
         let now = self.q.now();
-        self.disks.start(
+        let Some((_, mem)) = self
+            .rounds
+            .as_mut()
+            .filter(|(r, _)| r.release != Release::Dblbuf)
+        else {
+            self.disks.start(
+                disk,
+                now,
+                &self.period.w,
+                &mut self.reqs.disk,
+                &mut self.faults,
+                &mut self.q,
+            );
+            return;
+        };
+        // clbuf, clbufrate: a block's read takes its buffer as it starts (and waits for one
+        // under the cap); a read no stream asked for (owner NONE) takes none
+        let span = self.period.w.span;
+        let reads = &mut self.reqs.reads;
+        self.disks.start_gated(
             disk,
             now,
             &self.period.w,
             &mut self.reqs.disk,
             &mut self.faults,
             &mut self.q,
+            &mut |a, dr| {
+                if dr.owner == NONE {
+                    return true;
+                }
+                let ok = mem.take(disk, a, dr.bytes, now, span);
+                if ok {
+                    reads.slots[dr.owner as usize].buffered += dr.bytes;
+                }
+                ok
+            },
         );
+    }
+
+    /// Stream memory was freed (`clbuf`, `clbufrate`): the reads waiting under the cap
+    /// whose buffers now fit start.
+    fn buffers_freed(&mut self) {
+        let now = self.q.now();
+        let Some((_, mem)) = self.rounds.as_mut() else {
+            return;
+        };
+        if mem.waiting() == 0 {
+            return;
+        }
+        for w in mem.wake(now, self.period.w.span) {
+            let owner = self.reqs.disk.slots[w.access as usize].owner;
+            self.reqs.read_mut(owner).buffered += w.bytes;
+            self.disks.resume(
+                w.disk,
+                now,
+                &self.period.w,
+                &mut self.reqs.disk,
+                &mut self.q,
+            );
+        }
     }
 
     fn disk_done(&mut self, disk: usize) {
@@ -1223,6 +1288,14 @@ impl<'a> Engine<'a> {
                 used_mean_bytes: f.used_mean,
                 blocks_read: f.blocks_read,
                 late_blocks: f.late_blocks,
+                buffer_waits: f.waits.map(|(reads, total, max)| BufferWaits {
+                    cap_bytes: self.scenario.file.server.stream_memory.map_or(0, |c| c.0),
+                    reads,
+                    total_ns: total as u64,
+                    mean_ns: total.checked_div(u128::from(reads)).unwrap_or(0) as u64,
+                    max_ns: max,
+                }),
+                refused_starts: self.admission.memory_refused(),
             }
         });
         let live = self.reqs.reads.live();

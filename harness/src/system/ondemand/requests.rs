@@ -37,6 +37,9 @@ pub(super) struct Req {
     /// Its own disk access's wait in the disk queue and seek, rotation and transfer times
     /// (S_Q, D_S, D_R, D_T), ns; zero unless `own_io`.
     pub io: [u64; 4],
+    /// Stream memory taken for this read's block by its disk accesses as they started
+    /// (`[server.rounds]` with `clbuf` / `clbufrate`).
+    pub buffered: u64,
 }
 
 /// A disk access in flight.

@@ -40,6 +40,9 @@ impl Searchable for OnDemand {
             s.file.transmission.is_some(),
             s.file.server.rounds.is_some(),
         ) {
+            (_, true) if s.file.server.stream_memory.is_some() => {
+                Some("glitches, lost packets, late blocks or starts refused for memory")
+            }
             (_, true) => Some("glitches, lost packets or late blocks"),
             (true, false) => Some("glitches or lost packets"),
             (false, false) => None,
@@ -81,12 +84,13 @@ impl Searchable for OnDemand {
             .transmission
             .as_ref()
             .map_or(0, |t| t.client_packets_lost);
-        // and so is a block a round read too late to send from its boundary (Pappas §3.1)
+        // and so is a block a round read too late to send from its boundary (Pappas §3.1),
+        // and a start the stream memory's cap refused (Pappas §4: the clients served)
         let late = results
             .summary
             .stream_memory
             .as_ref()
-            .map_or(0, |m| m.late_blocks);
+            .map_or(0, |m| m.late_blocks + m.refused_starts);
         Ok(ProbeOutcome {
             glitches: g.count + g.never_displayed + lost + late,
             stats: AnswerStats::of(&results.summary),

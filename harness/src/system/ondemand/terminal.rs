@@ -714,6 +714,7 @@ impl<'a> Terminals<'a> {
             sent: now,
             net_unloaded: SimDuration::ZERO,
             io: [0; 4],
+            buffered: 0,
         };
         if loc.node.index() >= p.nodes.nodes.len() || loc.disk.index() >= p.disks.len() {
             p.faults.plugin(

@@ -619,24 +619,18 @@ impl ScenarioFile {
                     "needs [server.rounds] (it caps the memory of round-based retrieval)".into(),
                 ));
             };
-            let per = match r.release {
-                super::Release::Dblbuf => 2 * self.server.stripe.0,
-                super::Release::Clbuf => self.server.stripe.0,
-                super::Release::Clbufrate => {
-                    return Err((
-                        "server.stream_memory".into(),
-                        "is supported with server.rounds.release = \"dblbuf\" or \"clbuf\" \
-                         (a fixed reservation per stream); \"clbufrate\" allocates as blocks \
-                         are read, which a cap does not limit yet"
-                            .into(),
-                    ))
-                }
+            // dblbuf and clbuf admit a stream only if its reservation (2S, S) fits;
+            // clbufrate admits every stream and its reads wait for a buffer of S
+            let (per, what) = match r.release {
+                super::Release::Dblbuf => (2 * self.server.stripe.0, "one stream's reservation"),
+                super::Release::Clbuf => (self.server.stripe.0, "one stream's reservation"),
+                super::Release::Clbufrate => (self.server.stripe.0, "one block's buffer"),
             };
             if cap.0 < per {
                 return Err((
                     "server.stream_memory".into(),
                     format!(
-                        "must hold at least one stream's reservation ({} under {}), got {}",
+                        "must hold at least {what} ({} under {}), got {}",
                         crate::units::fmt_bytes(per),
                         r.release.name(),
                         crate::units::fmt_bytes(cap.0)
