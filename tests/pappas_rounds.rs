@@ -549,3 +549,59 @@ fn p14_a_cpu_heavy_process_beside_a_real_time_or_time_shared_transmitter() {
     let ts = at("timeshare / 0.9");
     assert!((38..=46).contains(&ts) && ts < rt, "{ts}");
 }
+
+/// P14 as Figs. 18–19 draw it (`scenarios/pappas/fig18-19-insertion.toml`): clients inserted
+/// one every 10 s into the complete system, the first client monitored. In the real-time
+/// class the monitored client gets its 1.5 Mbit/s and nobody glitches until storage runs out
+/// (about 70 clients, the paper's figure); a CPU-heavy background process changes nothing;
+/// time-shared, the transmitter falls behind with far fewer clients.
+#[test]
+fn p14_figs_18_19_the_complete_system_while_clients_are_inserted() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = vodbench(&[
+        "run",
+        common::root()
+            .join("scenarios/pappas/fig18-19-insertion.toml")
+            .to_str()
+            .unwrap(),
+        "--quiet",
+        "--out",
+        dir.path().join("run").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let csv = |point: &str, file: &str| -> Vec<Vec<f64>> {
+        let p = dir.path().join("run/points").join(point).join(file);
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+            .collect()
+    };
+    // the clients inserted when the monitored client first gets less than 1.45 Mbit/s in an
+    // interval (after its first, which starts with the prime), and when anyone first glitches
+    let shortfall = |point: &str| -> f64 {
+        csv(point, "monitored.csv")
+            .iter()
+            .skip(1)
+            .find(|r| r[2] < 1.45e6)
+            .map_or(f64::INFINITY, |r| r[1])
+    };
+    let first_glitch_s = |point: &str| -> f64 {
+        csv(point, "timeseries.csv")
+            .iter()
+            .find(|r| r[3] > 0.0)
+            .map_or(f64::INFINITY, |r| r[0] / 1e9)
+    };
+    let rt = shortfall("000-rt");
+    assert!((70.0..=80.0).contains(&rt), "rt: {rt} clients");
+    // a client is inserted every 10 s: the first glitch comes with 70 to 80 clients in
+    let g = first_glitch_s("000-rt");
+    assert!((700.0..=800.0).contains(&g), "first glitch at {g} s");
+    // real time: the background process changes nothing, to the byte
+    for f in ["monitored.csv", "timeseries.csv"] {
+        assert_eq!(csv("000-rt", f), csv("001-rt-background-0-9", f), "{f}");
+    }
+    let ts = shortfall("002-timeshare-background-0-9");
+    assert!(ts + 10.0 <= rt, "timeshare {ts} vs rt {rt}");
+}
