@@ -336,6 +336,18 @@ fn a_search_counts_late_blocks_as_failures() {
 
 /// `vodbench sweep FILE --seeds 3` into `dir`: each point's (values joined by " / ", its
 /// maximum).
+/// `vodbench run` of the bundled scenario `file` into `dir/run`.
+fn run_file(dir: &Path, file: &str) {
+    let o = vodbench(&[
+        "run",
+        common::root().join(file).to_str().unwrap(),
+        "--quiet",
+        "--out",
+        dir.join("run").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{file}: {:?}", text(&o));
+}
+
 fn sweep_maxima(dir: &Path, file: &str, extra: &[&str]) -> Vec<(String, u64)> {
     let out = dir.join("sweep");
     let path = common::root().join(file);
@@ -417,17 +429,7 @@ fn p17_sixty_mib_normal_clbuf_and_clbufrate_by_block_size() {
     }
     // the run: at most 60 MiB reserved anywhere; at 8 MiB ClBufRate's reads wait for
     // buffers and still end within their rounds
-    let o = vodbench(&[
-        "run",
-        common::root()
-            .join("scenarios/pappas/fig21-60mib.toml")
-            .to_str()
-            .unwrap(),
-        "--quiet",
-        "--out",
-        dir.path().join("run").to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
+    run_file(dir.path(), "scenarios/pappas/fig21-60mib.toml");
     let mut points = 0;
     for e in std::fs::read_dir(dir.path().join("run/points")).unwrap() {
         let p = e.unwrap().path();
@@ -455,17 +457,7 @@ fn p17_sixty_mib_normal_clbuf_and_clbufrate_by_block_size() {
 #[test]
 fn p18_two_thousand_audio_clients_in_little_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let o = vodbench(&[
-        "run",
-        common::root()
-            .join("scenarios/pappas/fig22-audio.toml")
-            .to_str()
-            .unwrap(),
-        "--quiet",
-        "--out",
-        dir.path().join("run").to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
+    run_file(dir.path(), "scenarios/pappas/fig22-audio.toml");
     let point = |name: &str| -> Value {
         let p = dir
             .path()
@@ -558,17 +550,7 @@ fn p14_a_cpu_heavy_process_beside_a_real_time_or_time_shared_transmitter() {
 #[test]
 fn p14_figs_18_19_the_complete_system_while_clients_are_inserted() {
     let dir = tempfile::tempdir().unwrap();
-    let o = vodbench(&[
-        "run",
-        common::root()
-            .join("scenarios/pappas/fig18-19-insertion.toml")
-            .to_str()
-            .unwrap(),
-        "--quiet",
-        "--out",
-        dir.path().join("run").to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
+    run_file(dir.path(), "scenarios/pappas/fig18-19-insertion.toml");
     let csv = |point: &str, file: &str| -> Vec<Vec<f64>> {
         let p = dir.path().join("run/points").join(point).join(file);
         std::fs::read_to_string(p)
