@@ -334,8 +334,6 @@ fn a_search_counts_late_blocks_as_failures() {
     assert_eq!(s["max_terminals"], 5, "{s}");
 }
 
-/// `vodbench sweep FILE --seeds 3` into `dir`: each point's (values joined by " / ", its
-/// maximum).
 /// `vodbench run` of the bundled scenario `file` into `dir/run`.
 fn run_file(dir: &Path, file: &str) {
     let o = vodbench(&[
@@ -348,6 +346,8 @@ fn run_file(dir: &Path, file: &str) {
     assert!(o.status.success(), "{file}: {:?}", text(&o));
 }
 
+/// `vodbench sweep FILE --seeds 3` into `dir`: each point's (values joined by " / ", its
+/// maximum).
 fn sweep_maxima(dir: &Path, file: &str, extra: &[&str]) -> Vec<(String, u64)> {
     let out = dir.join("sweep");
     let path = common::root().join(file);
