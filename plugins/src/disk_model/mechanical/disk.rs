@@ -64,6 +64,9 @@ struct ReadAhead {
     t: u64,
     /// Segment being filled.
     seg: usize,
+    /// The last track the media was on when read-ahead began, if known: its run may hold
+    /// `next` (saves a lookup).
+    track: Option<Track>,
 }
 
 /// Overheads and transfer times in ps.
@@ -124,6 +127,8 @@ pub struct Disk {
     /// When the bus has carried each sector of the current request (reads: to the host;
     /// writes: into the buffer).
     bus_done: Vec<u64>,
+    /// The track the last media transfer ended on.
+    last_track: Option<Track>,
 }
 
 /// `(end − begin) mod 2³²` of a turn as time.
@@ -198,6 +203,7 @@ impl Disk {
             ra: None,
             last_write_end: None,
             bus_done: Vec::new(),
+            last_track: None,
         })
     }
 
@@ -271,8 +277,12 @@ impl Disk {
         let ra = self.ra.take()?;
         let mut resume = None;
         let (mut next, mut t) = (ra.next, ra.t);
+        let mut known = ra.track;
         while next < ra.limit {
-            let tr = self.layout.locate(next);
+            let tr = match known.take().and_then(|k| k.at(next)) {
+                Some(tr) => tr,
+                None => self.layout.locate(next),
+            };
             let p = tr.pbn;
             let s = self.seek.time(self.cyl, self.head, p.cyl, p.head, false);
             if t > now {
@@ -370,6 +380,7 @@ impl Disk {
                         limit,
                         t: (now + self.costs.read_hit[after]).max(self.hda_free),
                         seg,
+                        track: None,
                     });
                 }
             }
@@ -384,6 +395,7 @@ impl Disk {
                 limit: 0,
                 t: go,
                 seg,
+                track: None,
             };
             return self.read_on(ra, go, lbn, n, now, after);
         }
@@ -407,6 +419,7 @@ impl Disk {
                 limit,
                 t: end,
                 seg,
+                track: self.last_track,
             });
         }
         Breakdown {
@@ -459,6 +472,7 @@ impl Disk {
                 limit,
                 t: end,
                 seg: ra.seg,
+                track: self.last_track,
             });
         }
         Breakdown {
@@ -742,6 +756,7 @@ impl Disk {
             }
             pos += k;
         }
+        self.last_track = cur.map(|(tr, _)| tr);
         let (seek, rotation, start) = first.unwrap_or((0, 0, go));
         (seek, rotation, start, t)
     }

@@ -37,6 +37,22 @@ pub struct Track {
 }
 
 impl Track {
+    /// The track located at `l` instead, if `l` is among this one's run (`Layout::locate(l)`
+    /// without the lookup).
+    #[inline]
+    pub fn at(&self, l: u64) -> Option<Track> {
+        let d = l.checked_sub(self.lbn).filter(|d| *d < self.run)?;
+        Some(Track {
+            lbn: l,
+            pbn: Pbn {
+                sector: self.pbn.sector + d as u32,
+                ..self.pbn
+            },
+            run: self.run - d,
+            ..*self
+        })
+    }
+
     /// The angle of sector `sector` of this track (as [`Layout::angle`]).
     #[inline]
     pub fn angle(&self, sector: u32) -> u32 {
