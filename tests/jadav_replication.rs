@@ -221,6 +221,20 @@ fn issue30_bad_replication_input_names_the_key() {
         assert!(e.contains(key), "{replication}: {e}");
         assert!(e.contains(what), "{replication}: {e}");
     }
+    // the popular object does not fit its local disk: the error says how much it needs
+    let file = tmp.path().join("full.toml");
+    let full = small(tmp.path(), "scheme = \"ldss\"")
+        .replace("count = 4\nlength", "count = 1\nlength")
+        .replace("capacity = \"1GiB\"", "capacity = \"1MiB\"");
+    std::fs::write(&file, full).unwrap();
+    let out = vodbench(&["check", file.to_str().unwrap()]);
+    let (_, e) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("server.replication.local_disks")
+            && e.contains("bytes on each of 1 local disks, but a disk holds 1048576"),
+        "{e}"
+    );
     // one interface node cannot dedicate one
     let file = tmp.path().join("one.toml");
     let one = small(tmp.path(), "scheme = \"ldss\"")

@@ -145,35 +145,21 @@ fn runs_with_transmission_repeat_byte_for_byte() {
     common::assert_same_files(&a, &b, &["summary.json", "clients.csv"], "between two runs");
 }
 
-/// `vodbench check` on `text_`: exit code 2 and stderr naming each of `needles`.
-fn refused(text_: &str, needles: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bad.toml");
-    std::fs::write(&file, text_).unwrap();
-    let o = vodbench(&["check", file.to_str().unwrap()]);
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{n:?} not in: {err}");
-    }
-    assert!(!err.contains("panicked"), "{err}");
-}
-
 #[test]
 fn bad_transmission_and_client_input_is_named_by_its_key() {
     let ok = scenario(2, "name = \"edf\"", SPARC20);
     // a client rate above its access link
-    refused(
+    common::refused(
         &ok.replace("max_rate = \"155Mbit/s\"", "max_rate = \"200Mbit/s\""),
         &["clients.profile[0].max_rate", "access link"],
     );
     // a subround outside its range
-    refused(
+    common::refused(
         &scenario(2, "name = \"rate-edf\"\nsubround = \"1us\"", SPARC20),
         &["subround", "100us"],
     );
     // a policy that does not exist: the allowed ones listed
-    refused(
+    common::refused(
         &scenario(2, "name = \"lifo\"", SPARC20),
         &["transmission", "fifo-blocks", "rate-edf"],
     );
@@ -183,14 +169,14 @@ fn bad_transmission_and_client_input_is_named_by_its_key() {
         "",
     );
     assert_ne!(no_egress, ok);
-    refused(&no_egress, &["transmission", "[server.egress]"]);
+    common::refused(&no_egress, &["transmission", "[server.egress]"]);
     // a packet larger than 64 KiB
-    refused(
+    common::refused(
         &scenario(2, "name = \"fifo-blocks\"\npacket = \"1MiB\"", SPARC20),
         &["packet", "64KiB"],
     );
     // an unknown profile key
-    refused(
+    common::refused(
         &ok.replace("rx_queue = ", "rx_buffer = \"1KiB\"\nrx_queue = "),
         &["rx_buffer"],
     );

@@ -203,36 +203,22 @@ fn the_time_series_has_the_stream_memory_and_runs_repeat() {
     }
 }
 
-/// `vodbench check` on `text_`: exit code 2 and stderr naming each of `needles`.
-fn refused(text_: &str, needles: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bad.toml");
-    std::fs::write(&file, text_).unwrap();
-    let o = vodbench(&["check", file.to_str().unwrap()]);
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "{n:?} not in: {err}");
-    }
-    assert!(!err.contains("panicked"), "{err}");
-}
-
 #[test]
 fn bad_rounds_input_is_named_by_its_key() {
     let ok = scenario(2, "dblbuf", "10ms");
-    refused(
+    common::refused(
         &ok.replace("release = \"dblbuf\"", "release = \"triple\""),
         &["release", "dblbuf", "clbufrate"],
     );
-    refused(
+    common::refused(
         &ok.replace("length = \"400ms\"", "length = \"10us\""),
         &["server.rounds.length", "1ms"],
     );
-    refused(
+    common::refused(
         &ok.replace("length = \"400ms\"", "length = \"soon\""),
         &["length", "\"auto\""],
     );
-    refused(
+    common::refused(
         &ok.replace("[terminals]", "[terminals.rounds]\nblocks = 2\n[terminals]"),
         &["server.rounds", "terminals.rounds"],
     );
@@ -245,7 +231,7 @@ fn bad_rounds_input_is_named_by_its_key() {
         &ok[end..ok.find("[[clients.profile]]").unwrap()]
     )
     .replace("[server.egress]\nrate = \"52428800bit/s\"\n", "");
-    refused(&no_tx, &["server.rounds", "[transmission]"]);
+    common::refused(&no_tx, &["server.rounds", "[transmission]"]);
 }
 
 #[test]
@@ -272,14 +258,14 @@ fn the_stream_memory_cap_admits_what_fits() {
     assert!(s["stream_memory"]["reserved_peak_bytes"].as_u64().unwrap() <= 8 * S);
     // bad caps
     let ok = scenario(2, "dblbuf", "10ms");
-    refused(
+    common::refused(
         &ok.replace(
             "stripe = \"64KiB\"",
             "stripe = \"64KiB\"\nstream_memory = \"64KiB\"",
         ),
         &["server.stream_memory", "one stream's reservation", "128KiB"],
     );
-    refused(
+    common::refused(
         &scenario(2, "clbufrate", "10ms").replace(
             "stripe = \"64KiB\"",
             "stripe = \"64KiB\"\nstream_memory = \"60KiB\"",
@@ -300,7 +286,7 @@ fn the_stream_memory_cap_admits_what_fits() {
             "[server.rounds]\nlength = \"400ms\"\nrelease = \"dblbuf\"\n",
             "",
         );
-    refused(&no_rounds, &["server.stream_memory", "[server.rounds]"]);
+    common::refused(&no_rounds, &["server.stream_memory", "[server.rounds]"]);
 }
 
 /// `vodbench search` over rounds counts a block read too late for its round as a failure:

@@ -112,3 +112,18 @@ pub fn run_text(dir: &Path, name: &str, text_: &str) -> PathBuf {
     assert!(o.status.success(), "{name}: {:?}", text(&o));
     out
 }
+
+/// `vodbench check` on the scenario text `text_`: exit code 2 (bad input), and stderr
+/// naming each of `needles` with no panic.
+pub fn refused(text_: &str, needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    std::fs::write(&file, text_).unwrap();
+    let o = vodbench(&["check", file.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -156,19 +156,24 @@ impl<'a> Engine<'a> {
         };
         let mut stations = Vec::with_capacity(ndisks as usize);
         let mut geometry = None;
-        for d in 0..ndisks {
+        // disk `d`'s model and its scheduler (which sees the model's geometry), each with a
+        // random stream of its own
+        let build_disk = |d: u32| {
             let model = p
                 .disk_model
                 .build(&ctx("disk", u64::from(d)))
                 .map_err(err("disk.model", p.disk_model.name))?;
-            let g = model.geometry();
-            geometry.get_or_insert(g);
             let mut c = ctx("disk.scheduler", u64::from(d));
-            c.geometry = Some(g);
+            c.geometry = Some(model.geometry());
             let sched = p
                 .scheduler
                 .build(&c)
                 .map_err(err("disk.scheduler", p.scheduler.name))?;
+            Ok::<_, ScenarioError>((model, sched))
+        };
+        for d in 0..ndisks {
+            let (model, sched) = build_disk(d)?;
+            geometry.get_or_insert(model.geometry());
             stations.push(DiskStation::new(d / s.disks_per_node, model, sched));
         }
         if let Some(r) = s.replication.as_ref() {
@@ -189,11 +194,7 @@ impl<'a> Engine<'a> {
         for l in 0..local_disks {
             // the dedicated interface node's local disks: the storage disks' model and
             // scheduler, each with a random stream of its own
-            let d = ndisks + l;
-            let model = p
-                .disk_model
-                .build(&ctx("disk", u64::from(d)))
-                .map_err(err("disk.model", p.disk_model.name))?;
+            let (model, sched) = build_disk(ndisks + l)?;
             let g = model.geometry();
             // the popular object (at most the longest video) must fit its share of the disks
             let longest = blocks.iter().copied().max().unwrap_or(0);
@@ -207,17 +208,12 @@ impl<'a> Engine<'a> {
                         .or_else(|| scenario.source.line_of_key("server.replication")),
                     key: "server.replication.local_disks".into(),
                     message: format!(
-                        "the popular object needs {per_disk} bytes on each of {local_disks}                          local disks, but a disk holds {} ([disk.model]): give more local disks",
+                        "the popular object needs {per_disk} bytes on each of {local_disks} \
+                         local disks, but a disk holds {} ([disk.model]): give more local disks",
                         g.capacity_bytes
                     ),
                 });
             }
-            let mut c = ctx("disk.scheduler", u64::from(d));
-            c.geometry = Some(g);
-            let sched = p
-                .scheduler
-                .build(&c)
-                .map_err(err("disk.scheduler", p.scheduler.name))?;
             let node = s.nodes + s.interface_nodes - 1;
             stations.push(DiskStation::new(node, model, sched));
         }
