@@ -34,7 +34,14 @@ pub struct Track {
     sector0: u32,
     sector_width: u32,
     trkspace: u32,
+    /// The band, and how many of its slips lie before this track, when the next track can
+    /// be found from this one ([`Layout::next`]); `NO_WALK` otherwise.
+    band: u32,
+    slips_before: u32,
 }
+
+/// [`Track::slips_before`] of a track [`Layout::next`] cannot walk from.
+const NO_WALK: u32 = u32::MAX;
 
 impl Track {
     /// The track located at `l` instead, if `l` is among this one's run (`Layout::locate(l)`
@@ -51,6 +58,12 @@ impl Track {
             run: self.run - d,
             ..*self
         })
+    }
+
+    /// The angular width of one of its sectors (⌊2³² / spt⌋).
+    #[inline]
+    pub fn sector_width(&self) -> u32 {
+        self.sector_width
     }
 
     /// The angle of sector `sector` of this track (as [`Layout::angle`]).
@@ -79,6 +92,9 @@ pub struct Band {
     first_angle: u32,
     track_skew: u32,
     cyl_skew: u32,
+    /// Its logical tracks follow its physical ones in order, skipping only slipped tracks:
+    /// no sparing, or track sparing with sorted slips and no remapped defects.
+    walkable: bool,
 }
 
 impl Band {
@@ -167,6 +183,13 @@ impl Layout {
                 first_angle: sectors(z.offset)?,
                 track_skew: sectors(z.track_skew)?,
                 cyl_skew: sectors(z.cyl_skew)?,
+                walkable: match spec.sparing {
+                    Sparing::None => true,
+                    Sparing::Tracks => {
+                        z.defects.is_empty() && z.slips.windows(2).all(|w| w[0] <= w[1])
+                    }
+                    _ => false,
+                },
             });
             first += lbns;
         }
@@ -214,6 +237,24 @@ impl Layout {
             });
             (self.run_on_track_by_mapping(lbn, p), band)
         };
+        let slips_before = if in_band && band == bi && b.walkable {
+            // the physical track's index in the band less the logical one's: the slips
+            // passed (`ltop_in` applies them in order)
+            let physical =
+                u64::from(p.cyl - b.first_cyl()) * u64::from(self.surfaces) + u64::from(p.head);
+            let logical = (lbn - b.first_lbn + u64::from(b.zone.dead_space)) / u64::from(b.spt());
+            let slips = match self.sparing {
+                Sparing::Tracks => b.zone.slips.len() as u64,
+                _ => 0,
+            };
+            // (a track clamped to the last cylinder fails this, and is located each time)
+            match physical.checked_sub(logical) {
+                Some(k) if k <= slips => k as u32,
+                _ => NO_WALK,
+            }
+        } else {
+            NO_WALK
+        };
         let b = &self.bands[band];
         Track {
             lbn,
@@ -223,6 +264,66 @@ impl Layout {
             sector0: self.angle_in(b, Pbn { sector: 0, ..p }),
             sector_width: b.sector_width,
             trkspace: b.trkspace,
+            band: band as u32,
+            slips_before,
+        }
+    }
+
+    /// The track holding the LBN after `tr`'s run (`locate(tr.lbn + tr.run)`), found from
+    /// `tr` without a lookup when both lie in one band whose logical tracks follow its
+    /// physical ones: the next physical track, past the slipped ones. The LBN must be below
+    /// [`blocks`](Self::blocks).
+    #[inline]
+    pub fn next(&self, tr: &Track) -> Track {
+        let l = tr.lbn + tr.run;
+        if tr.slips_before == NO_WALK {
+            return self.locate(l);
+        }
+        let b = &self.bands[tr.band as usize];
+        if l >= b.first_lbn + b.lbns || l >= self.blocks {
+            return self.locate(l);
+        }
+        // `tr`'s run ended at its track's end (else the band or the disk would have ended
+        // it), so `l` is sector 0 of the next logical track
+        let slips: &[u32] = match self.sparing {
+            Sparing::Tracks => &b.zone.slips,
+            _ => &[],
+        };
+        let (mut cyl, mut head) = (tr.pbn.cyl, tr.pbn.head);
+        let mut physical =
+            u64::from(cyl - b.first_cyl()) * u64::from(self.surfaces) + u64::from(head);
+        let mut k = tr.slips_before as usize;
+        loop {
+            physical += 1;
+            head += 1;
+            if head == self.surfaces {
+                head = 0;
+                cyl += 1;
+            }
+            if k < slips.len() && u64::from(slips[k]) <= physical {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        if cyl > b.last_cyl() {
+            return self.locate(l);
+        }
+        let p = Pbn {
+            cyl,
+            head,
+            sector: 0,
+        };
+        Track {
+            lbn: l,
+            pbn: p,
+            run: self.run_in_band(b, l, p),
+            spt: b.spt(),
+            sector0: self.angle_in(b, p),
+            sector_width: b.sector_width,
+            trkspace: b.trkspace,
+            band: tr.band,
+            slips_before: k as u32,
         }
     }
 
@@ -395,6 +496,41 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Walking the disk track by track with `next` finds what `locate` finds, on every
+    /// bundled disk: from LBN 0 to the end, and from sampled LBNs in mid-track.
+    #[test]
+    fn next_track_agrees_with_locate() {
+        for name in ["barracuda", "cheetah9LP", "hp_c2247a", "st15150n"] {
+            let spec =
+                crate::disk_model::mechanical::load_spec(name, None, std::path::Path::new(""))
+                    .unwrap();
+            let layout = Layout::new(&spec).unwrap();
+            let mut walked = 0u64;
+            let mut tr = layout.locate(0);
+            while tr.lbn + tr.run < layout.blocks {
+                let next = layout.next(&tr);
+                assert_eq!(next, layout.locate(tr.lbn + tr.run), "{name} after {tr:?}");
+                walked += u64::from(next.slips_before != NO_WALK);
+                tr = next;
+            }
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..2_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let tr = layout.locate(x % layout.blocks);
+                if tr.lbn + tr.run < layout.blocks {
+                    assert_eq!(layout.next(&tr), layout.locate(tr.lbn + tr.run), "{name}");
+                }
+            }
+            // the disks with track or no sparing walk nearly every track
+            if matches!(layout.sparing, Sparing::None | Sparing::Tracks) {
+                let tracks = u64::from(layout.cylinders) * u64::from(layout.surfaces);
+                assert!(walked * 10 > tracks * 9, "{name}: {walked} of {tracks}");
+            }
+        }
+    }
 
     /// The track-sparing shortcut of `run_on_track` agrees with mapping LBN by LBN, on
     /// every bundled disk, at every track start, zone boundary and slipped track, and at
