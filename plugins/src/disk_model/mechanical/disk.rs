@@ -33,6 +33,7 @@
 //! the data is in the buffer and the disk destages afterwards; later requests position only
 //! once the destage is done. Without, completion follows the media.
 
+use super::bus_times::BusTimes;
 use super::cache::Cache;
 use super::geometry::{Layout, Pbn, Track};
 use super::seek::{ms_to_ps, SeekCurve};
@@ -126,7 +127,7 @@ pub struct Disk {
     last_write_end: Option<u64>,
     /// When the bus has carried each sector of the current request (reads: to the host;
     /// writes: into the buffer).
-    bus_done: Vec<u64>,
+    bus_done: BusTimes,
     /// The track the last media transfer ended on.
     last_track: Option<Track>,
 }
@@ -223,7 +224,7 @@ impl Disk {
             loss_memo: (0, 0),
             ra: None,
             last_write_end: None,
-            bus_done: Vec::new(),
+            bus_done: BusTimes::default(),
             last_track: None,
         })
     }
@@ -427,7 +428,7 @@ impl Disk {
         let water = self.read_water(n);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, false, water, None);
         let last_bus = if n > 0 {
-            self.bus_done[(n - 1) as usize]
+            self.bus_done.get((n - 1) as usize)
         } else {
             end
         };
@@ -479,7 +480,7 @@ impl Disk {
             1,
             Some(start + (have - lbn) * bt),
         );
-        let last_bus = self.bus_done[(rest - 1) as usize];
+        let last_bus = self.bus_done.get((rest - 1) as usize);
         let completion = last_bus.max(end) + self.costs.completion[0];
         self.cache.extend(ra.seg, lbn + n, self.segment_size);
         self.cache.lookup(lbn + n - 1, 1);
@@ -609,7 +610,7 @@ impl Disk {
         };
         // data arrives sector by sector
         self.bus_done.clear();
-        self.bus_done.extend((1..=n).map(|k| bus_start + k * bt));
+        self.bus_done.push(n as usize, bus_start, bt);
         let data_in = bus_start + n * bt;
         let go = (position_at + self.ra_stop.saturating_sub(now)).max(self.hda_free);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0, None);
@@ -655,17 +656,14 @@ impl Disk {
         connected_at: Option<u64>,
     ) -> (u64, u64, u64, u64) {
         let nn = n as usize;
-        // every entry is written before it is read: grow only, never clear
-        if !write && self.bus_done.len() < nn {
-            self.bus_done.resize(nn, 0);
-        }
-        // the per-sector buffer as a plain slice, apart from `self`
+        // the bus times apart from `self`
         let mut bus_done = std::mem::take(&mut self.bus_done);
         let r = if write {
-            self.media_write(lbn, go, &bus_done[..nn])
+            self.media_write(lbn, go, &bus_done)
         } else {
+            bus_done.clear();
             let water = (water as usize).clamp(1, nn);
-            self.media_read(lbn, go, water, connected_at, &mut bus_done[..nn])
+            self.media_read(lbn, go, nn, water, connected_at, &mut bus_done)
         };
         self.bus_done = bus_done;
         r
@@ -706,11 +704,11 @@ impl Disk {
         &mut self,
         lbn: u64,
         go: u64,
+        nn: usize,
         water: usize,
         connected_at: Option<u64>,
-        bd: &mut [u64],
+        bd: &mut BusTimes,
     ) -> (u64, u64, u64, u64) {
-        let nn = bd.len();
         let bt = self.costs.bus[0];
         let seg = self.segment_size.max(1) as usize;
         let mut t = go;
@@ -743,7 +741,8 @@ impl Disk {
                     // everything buffered so far follows the reconnection back to back
                     connected = true;
                     let b = t + self.costs.reselect_first;
-                    fill_linear(&mut bd[..water], b, bt);
+                    debug_assert!(bd.is_empty());
+                    bd.push(water, b, bt);
                     bus_prev = b + water as u64 * bt;
                 }
             }
@@ -751,24 +750,23 @@ impl Disk {
                 // a stretch of at most one segment: the room it needs is already known
                 let from = pos + k;
                 let len = (run - k).min(seg);
-                let c = first_stall(bd, seg, from, len, t, w, bt);
+                let c = first_stall(bd, seg, from, len, t, w);
                 // The bus: b_i = max(b_{i−1}, m_i) + bt where sector i leaves the media at
                 // m_i = t + (i+1)·w, so b_i = max(b0 + (i+1)·bt, max_k m_k + (i−k+1)·bt).
                 // A bus no faster than the media: the inner max is at k = 0, one line.
                 // A faster bus: at k = i, and the first line wins up to a crossing point.
                 let b0 = bus_prev;
-                let out = &mut bd[from..from + c];
+                debug_assert_eq!(bd.len(), from);
                 if w <= bt {
-                    fill_linear(out, b0.max(t + w), bt);
+                    bd.push(c, b0.max(t + w), bt);
                 } else {
                     // b0 + (i+1)·bt ≥ t + bt + (i+1)·w  ⟺  i + 1 ≤ (b0 − t − bt)/(w − bt)
                     let q = (b0.saturating_sub(t + bt) / (w - bt)).min(c as u64) as usize;
-                    let (head, tail) = out.split_at_mut(q);
-                    fill_linear(head, b0, bt);
-                    fill_linear(tail, t + bt + q as u64 * w, w);
+                    bd.push(q, b0, bt);
+                    bd.push(c - q, t + bt + q as u64 * w, w);
                 }
                 if c > 0 {
-                    bus_prev = bd[from + c - 1];
+                    bus_prev = bd.last().unwrap_or(bus_prev);
                 }
                 t += c as u64 * w;
                 self.lose(w, c as u64);
@@ -776,7 +774,7 @@ impl Disk {
                 if c < len {
                     // the segment is full: wait for the bus to free a sector, then for
                     // the sector to come round
-                    t = bd[from + c - seg];
+                    t = bd.get(from + c - seg);
                     break;
                 }
             }
@@ -789,15 +787,15 @@ impl Disk {
 
     /// Writes `bd.len()` sectors at `lbn` (see [`Disk::media`]): a sector starts only
     /// once its data is in (`bd`).
-    fn media_write(&mut self, lbn: u64, go: u64, bd: &[u64]) -> (u64, u64, u64, u64) {
+    fn media_write(&mut self, lbn: u64, go: u64, bd: &BusTimes) -> (u64, u64, u64, u64) {
         let nn = bd.len();
         // A disk with extra write disconnects (DiskSim's HP C2247A reading) writes a sector
         // only once the segment holds min(n, 10) of the request's sectors (15 from 45 on),
         // not just that sector's data (DiskSim 4.0, `disk_buffer_block_available`).
         let gate = match (self.costs.extra_disconnect, nn) {
             (false, _) | (_, 0) => 0,
-            (true, n) if n < 45 => bd[n.min(10) - 1],
-            (true, _) => bd[14],
+            (true, n) if n < 45 => bd.get(n.min(10) - 1),
+            (true, _) => bd.get(14),
         };
         let mut t = go;
         let mut pos = 0usize;
@@ -813,7 +811,7 @@ impl Disk {
             self.cyl = p.cyl;
             self.head = p.head;
             let run = track_run.min((nn - pos) as u64) as usize;
-            let ready = t.max(bd[pos]).max(gate);
+            let ready = t.max(bd.get(pos)).max(gate);
             let start = ready + self.wait_for(ready, angle);
             if first.is_none() {
                 first = Some((s, start - t, start));
@@ -821,7 +819,7 @@ impl Disk {
             t = start;
             let mut k = 0usize;
             // the sector's data must be in the buffer before the sector starts
-            while k < run && bd[pos + k].max(gate) <= t {
+            while k < run && bd.get(pos + k).max(gate) <= t {
                 t += w;
                 k += 1;
             }
@@ -829,7 +827,7 @@ impl Disk {
             pos += k;
             if k < run {
                 // wait for the data, then for the sector to come round again
-                t = t.max(bd[pos]).max(gate);
+                t = t.max(bd.get(pos)).max(gate);
             }
         }
         let (seek, rotation, start) = first.unwrap_or((0, 0, go));
@@ -837,42 +835,19 @@ impl Disk {
     }
 }
 
-/// `out[i] = base + (i + 1)·step`.
-#[inline]
-fn fill_linear(out: &mut [u64], base: u64, step: u64) {
-    let mut v = base;
-    for o in out {
-        v += step;
-        *o = v;
-    }
-}
-
 /// How many of the `len` sectors from index `from` (the first starting at `t`, one every
 /// `w`) can be read before one finds the segment full: sector `j` needs the bus to have
-/// taken sector `j − seg` (`bd[j − seg]`) by its start. `len ≤ seg`, so every `bd` looked
-/// at is known. `bd` is increasing; when the bus is no faster than the media (`bt ≥ w`) the
-/// slack shrinks monotonically and a binary search finds the stall.
+/// taken sector `j − seg` by its start. `len ≤ seg`, so every bus time looked at is known.
 #[inline]
-fn first_stall(bd: &[u64], seg: usize, from: usize, len: usize, t: u64, w: u64, bt: u64) -> usize {
+fn first_stall(bd: &BusTimes, seg: usize, from: usize, len: usize, t: u64, w: u64) -> usize {
     let lo = seg.saturating_sub(from).min(len); // sectors below `seg` always find room
-    if lo == len || bd[from + len - 1 - seg] <= t {
+    if lo == len || bd.get(from + len - 1 - seg) <= t {
         return len;
     }
-    let full = |i: usize| bd[from + i - seg] > t + i as u64 * w;
-    if bt >= w {
-        let (mut a, mut b) = (lo, len);
-        while a < b {
-            let mid = (a + b) / 2;
-            if full(mid) {
-                b = mid;
-            } else {
-                a = mid + 1;
-            }
-        }
-        a
-    } else {
-        (lo..len).find(|&i| full(i)).unwrap_or(len)
-    }
+    // sector i (≥ lo) stalls when bus(from + i − seg) > t + i·w
+    let j0 = from + lo - seg;
+    bd.first_above(j0, from + len - seg, t + lo as u64 * w, w)
+        .map_or(len, |j| j + seg - from)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@
 //! ```
 
 pub mod bundled;
+pub mod bus_times;
 pub mod cache;
 pub mod disk;
 pub mod geometry;
