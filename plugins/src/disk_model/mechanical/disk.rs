@@ -158,7 +158,8 @@ fn fraction(x: u64, p: u64, bits: u32) -> u64 {
     }
     // x·2^bits is exact in an f64 and the quotient below 2³²: the rounded division is
     // within 2⁻²⁰ of the true one, so the truncation is at most one off either way
-    let mut q = ((x as f64) * ((1u64 << bits) as f64) / (p as f64)) as u64;
+    // (through i64: both conversions are single instructions, and exact below 2⁵³)
+    let mut q = ((x as i64 as f64) * ((1u64 << bits) as f64) / (p as i64 as f64)) as i64 as u64;
     let m = u128::from(q) * u128::from(p);
     if m > n {
         q -= 1;
