@@ -383,24 +383,49 @@ fn issue35_generated_sequential_streams_and_boundaries() {
     }
 }
 
-/// Writes hitting the cache, open: not at the target yet (demerit 1.36–2.55 %). DiskSim
-/// chooses the segment a write takes among clean, dirty and read-ahead segments by a
-/// priority that `mechanical` does not follow when write segments are few (the Barracuda
-/// allows one): a read of data written two requests before hits in `mechanical`, not in
-/// DiskSim. Guards what is reached.
+/// Writes hitting the cache, open. HP C2247A is within the target since writes take its
+/// separate write segment; the Barracuda and Cheetah are not yet (demerit 2.47 / 1.13 %).
+/// What is left are reads that hit in `mechanical` and miss in DiskSim after writes that
+/// queued behind a read (the Barracuda's request 12 reads data written three requests
+/// before: 11.05 ms against 17.41): the segment such a write takes differs. Guards what is
+/// reached.
 #[test]
 fn issue35_generated_writes_hitting_the_cache_as_far_as_reached() {
-    for (disk, max_demerit, max_err) in [
-        ("barracuda", 2.6, 1.7),
-        ("cheetah9LP", 1.4, 1.1),
-        ("hp_c2247a", 2.0, 2.8),
-    ] {
+    check("hp_c2247a", "g-writes-cached-open");
+    for (disk, max_demerit, max_err) in [("barracuda", 2.5, 1.5), ("cheetah9LP", 1.2, 0.8)] {
         let (want, got) = replay(disk, "g-writes-cached-open");
         let (demerit, err) = figures(&want, &got);
         println!("{disk} g-writes-cached-open: demerit {demerit:.3} %, mean error {err:.3} %");
         assert!(demerit <= max_demerit, "{disk}: demerit {demerit:.3} %");
         assert!(err <= max_err, "{disk}: mean error {err:.3} %");
     }
+}
+
+/// Cause found on the generated writes (g): with `Use separate write segment` (HP C2247A)
+/// every write takes the one write segment and reads never look in it, so a read of data
+/// just written is a miss (12.91 ms); `mechanical` gave it from the buffer (5.12 ms).
+#[test]
+fn issue35_hp_reads_never_hit_the_separate_write_segment() {
+    assert_as_disksim(
+        "hp_c2247a",
+        "W D 1597450 40 0 0\nR D 1597457 24 0 0\n",
+        &[33.391753, 12.910205],
+    );
+}
+
+/// Cause found on the generated writes (g): a read of data whose fast write is still being
+/// destaged waits for the destage to end, its command overhead running meanwhile (DiskSim
+/// finds the dirty segment not reusable and holds the read); `mechanical` gave it at once
+/// (3.81 ms on the Barracuda against DiskSim's 12.57 ms).
+#[test]
+fn issue35_a_hit_on_data_being_destaged_waits_for_the_destage() {
+    let trace = "W D 1597450 40 0 0\nR D 1597457 24 0 0\n";
+    assert_as_disksim("barracuda", trace, &[6.37, 12.566717]);
+    assert_as_disksim("cheetah9LP", trace, &[4.948, 5.873169]);
+    // the whole write read back: 16 sectors more over the bus
+    let trace = "W D 1597450 40 0 0\nR D 1597450 40 0 0\n";
+    assert_as_disksim("barracuda", trace, &[6.37, 14.710717]);
+    assert_as_disksim("cheetah9LP", trace, &[4.948, 7.553169]);
 }
 
 /// The cause found: with `Buffer continuous read = 4` DiskSim reads ahead only to the end of

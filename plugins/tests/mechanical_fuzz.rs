@@ -209,4 +209,22 @@ fn issue3_bad_specs_name_file_line_and_parameter() {
     .is_ok());
     let e = Mechanical::bundled("nosuch.parv", None).unwrap_err();
     assert!(e.contains("nosuch.parv: cannot read"), "{e}");
+    // a separate write segment needs another one for reads
+    let text = original("hp_c2247a.diskspecs").replace(
+        "Number of buffer segments = 2,",
+        "Number of buffer segments = 1,",
+    );
+    let e = spec::load(
+        &with("hp_c2247a.diskspecs", text),
+        Path::new(""),
+        "hp_c2247a.parv",
+        None,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().starts_with(
+            "hp_c2247a.diskspecs:37: parameter `Use separate write segment`: needs at least 2"
+        ),
+        "{e}"
+    );
 }

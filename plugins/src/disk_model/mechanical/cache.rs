@@ -1,9 +1,13 @@
 //! The on-board cache: a few segments, each holding one contiguous LBN range.
 //!
-//! A read that finds its whole range in a segment is a hit. A miss takes the least recently
-//! used segment, which then holds the request and whatever read-ahead follows it. Written
-//! data is kept for later reads when the spec allows read hits on write data; any older copy
-//! of written LBNs in another segment is dropped.
+//! A read that finds its whole range in a segment is a hit. A miss or a write takes a
+//! segment by DiskSim 4.0's priorities (`disk_buffer_select_read_segment` and
+//! `_write_segment`): a read miss an empty segment first, then a clean one, and the one
+//! read-ahead is filling last; a write a clean segment holding some of its LBNs, then an
+//! empty one, then a clean one, the read-ahead's last; among equals the least recently used.
+//! With a separate write segment, writes always take it and reads never look at it. Written
+//! data is kept for later reads when the spec allows read hits on write data; a write empties
+//! every other clean segment holding some of its LBNs.
 
 /// One segment's contents: LBNs `start..end`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -22,16 +26,24 @@ pub struct Cache {
     segs: Vec<Segment>,
     clock: u64,
     enabled: bool,
+    /// Segment 0 is for writes only.
+    write_segment: bool,
 }
 
 impl Cache {
-    /// `n` empty segments.
-    pub fn new(n: u32, enabled: bool) -> Cache {
+    /// `n` empty segments; with `write_segment` (and `n` ≥ 2) the first is kept for writes.
+    pub fn new(n: u32, enabled: bool, write_segment: bool) -> Cache {
         Cache {
             segs: vec![Segment::default(); n.max(1) as usize],
             clock: 0,
             enabled,
+            write_segment: write_segment && n >= 2,
         }
+    }
+
+    /// The segments reads may use.
+    fn readable(&self) -> std::ops::Range<usize> {
+        usize::from(self.write_segment)..self.segs.len()
     }
 
     /// The segment holding all of `lbn..lbn+n`, marked used.
@@ -39,52 +51,77 @@ impl Cache {
         if !self.enabled {
             return None;
         }
-        let i = self
-            .segs
-            .iter()
-            .position(|s| s.start <= lbn && lbn + n <= s.end && s.start < s.end)?;
+        let i = self.readable().find(|&i| {
+            let s = &self.segs[i];
+            s.start <= lbn && lbn + n <= s.end && s.start < s.end
+        })?;
         self.clock += 1;
         self.segs[i].used = self.clock;
         Some(i)
     }
 
-    /// Takes a segment for the write of `lbn..lbn+n`: one already holding some of those LBNs
-    /// (the most recently used of them, its old contents dropped; DiskSim 4.0 prefers a clean
-    /// segment the write overlaps), else as [`Cache::fill`].
-    pub fn fill_write(&mut self, lbn: u64, n: u64) -> usize {
-        let overlapping = self
-            .segs
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.start < s.end && s.start < lbn + n && lbn < s.end)
-            .max_by_key(|(_, s)| s.used)
-            .map(|(i, _)| i);
-        match overlapping {
-            Some(i) => {
-                self.segs[i] = Segment::default();
-                self.take(i, lbn, n)
+    /// The segment of the highest `value` (`None`: not usable), the least recently used
+    /// among equals (DiskSim keeps its segments in LRU order and takes the first best).
+    fn best(&self, range: std::ops::Range<usize>, value: impl Fn(usize, &Segment) -> u8) -> usize {
+        range
+            .map(|i| (value(i, &self.segs[i]), self.segs[i].used, i))
+            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+            .map_or(0, |(_, _, i)| i)
+    }
+
+    /// Takes a segment for the write of `lbn..lbn+n`, `reading` being the one read-ahead was
+    /// filling when the write came (if it had not finished): the separate write segment if
+    /// there is one; else a clean segment holding some of those LBNs (4), an empty one (3),
+    /// a clean one (2), the read-ahead's (1). Its old contents are dropped, and so is every
+    /// other clean segment holding some of the LBNs (not the read-ahead's: DiskSim leaves an
+    /// active segment as it is).
+    pub fn fill_write(&mut self, lbn: u64, n: u64, reading: Option<usize>) -> usize {
+        let overlaps = |s: &Segment| s.start < s.end && s.start < lbn + n && lbn < s.end;
+        let i = if self.write_segment {
+            0
+        } else {
+            self.best(0..self.segs.len(), |k, s| {
+                if Some(k) == reading {
+                    1
+                } else if s.start == s.end {
+                    3
+                } else if overlaps(s) {
+                    4
+                } else {
+                    2
+                }
+            })
+        };
+        for (k, s) in self.segs.iter_mut().enumerate() {
+            if k != i && Some(k) != reading && overlaps(s) {
+                s.end = s.start;
             }
-            None => self.fill(lbn, n),
         }
+        self.segs[i].end = self.segs[i].start;
+        self.take(i, lbn, n, reading.filter(|&r| r != i))
     }
 
-    /// Takes the least recently used segment for `lbn..lbn+n` (dropping other copies of those
-    /// LBNs) and returns its index.
-    pub fn fill(&mut self, lbn: u64, n: u64) -> usize {
-        let i = self
-            .segs
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, s)| s.used)
-            .map(|(i, _)| i)
-            .unwrap_or(0);
-        self.take(i, lbn, n)
+    /// Takes a segment for the read miss of `lbn..lbn+n` (dropping other copies of those
+    /// LBNs), `reading` as for [`Cache::fill_write`]: an empty segment (3), a clean one (2),
+    /// the read-ahead's (1); returns its index.
+    pub fn fill(&mut self, lbn: u64, n: u64, reading: Option<usize>) -> usize {
+        let i = self.best(self.readable(), |k, s| {
+            if Some(k) == reading {
+                1
+            } else if s.start == s.end {
+                3
+            } else {
+                2
+            }
+        });
+        self.take(i, lbn, n, None)
     }
 
-    /// Segment `i` now holds `lbn..lbn+n`; other copies of those LBNs are dropped.
-    fn take(&mut self, i: usize, lbn: u64, n: u64) -> usize {
-        for s in &mut self.segs {
-            if s.start < lbn + n && lbn < s.end {
+    /// Segment `i` now holds `lbn..lbn+n`; other copies of those LBNs are dropped, but for
+    /// segment `keep`.
+    fn take(&mut self, i: usize, lbn: u64, n: u64, keep: Option<usize>) -> usize {
+        for (k, s) in self.segs.iter_mut().enumerate() {
+            if Some(k) != keep && s.start < lbn + n && lbn < s.end {
                 // keep the part before the overwritten range
                 s.end = s.end.min(lbn).max(s.start);
             }
@@ -116,7 +153,10 @@ impl Cache {
         }
         self.segs
             .iter()
-            .position(|s| s.start <= lbn && lbn < s.end && s.end < lbn + n)
+            .enumerate()
+            .skip(usize::from(self.write_segment))
+            .find(|(_, s)| s.start <= lbn && lbn < s.end && s.end < lbn + n)
+            .map(|(i, _)| i)
     }
 
     /// Segment `i`.
@@ -140,15 +180,15 @@ mod tests {
 
     #[test]
     fn lru_hits_and_overwrites() {
-        let mut c = Cache::new(2, true);
-        let a = c.fill(0, 8);
+        let mut c = Cache::new(2, true, false);
+        let a = c.fill(0, 8, None);
         c.extend(a, 100, 1000);
         assert_eq!(c.lookup(50, 50), Some(a));
         assert_eq!(c.lookup(50, 51), None);
-        let b = c.fill(1000, 8);
+        let b = c.fill(1000, 8, None);
         assert_ne!(a, b);
         // a was used more recently than b's fill? no: b is newest, so a is evicted next
-        let d = c.fill(2000, 8);
+        let d = c.fill(2000, 8, None);
         assert_eq!(d, a);
         assert_eq!(c.lookup(0, 8), None);
         // a write over part of b's range truncates it

@@ -130,6 +130,13 @@ pub struct Disk {
     bus_done: BusTimes,
     /// The track the last media transfer ended on.
     last_track: Option<Track>,
+    /// The segment read-ahead was filling when the request being served came, if it had
+    /// not finished (DiskSim's `BUFFER_READING`: a miss or a write takes it last).
+    reading: Option<usize>,
+    /// The segment of the last fast write and when its destage ends: until then its data is
+    /// dirty, and a read hitting it waits for the destage (DiskSim 4.0: a dirty or writing
+    /// segment is not reusable while its write is on the media).
+    destage: Option<(usize, u64)>,
 }
 
 /// `(end − begin) mod 2³²` of a turn as time.
@@ -212,7 +219,11 @@ impl Disk {
             read_water: spec.cache.read_water,
             water_by_request: spec.cache.water_by_request,
             stop_in_sector: spec.cache.stop_in_sector,
-            cache: Cache::new(spec.cache.segments, spec.cache.enabled),
+            cache: Cache::new(
+                spec.cache.segments,
+                spec.cache.enabled,
+                spec.cache.separate_write_segment,
+            ),
             layout,
             seek,
             costs,
@@ -227,6 +238,8 @@ impl Disk {
             last_write_end: None,
             bus_done: BusTimes::default(),
             last_track: None,
+            reading: None,
+            destage: None,
         })
     }
 
@@ -297,6 +310,7 @@ impl Disk {
     /// the head, or its track switch ends, or it would have begun its next track.
     fn stop_readahead(&mut self, now: u64) -> Option<u64> {
         let ra = self.ra.take()?;
+        self.reading = None;
         let mut resume = None;
         let (mut next, mut t) = (ra.next, ra.t);
         let mut known = ra.track;
@@ -346,7 +360,11 @@ impl Disk {
             }
         }
         self.cache.extend(ra.seg, next, self.segment_size);
-        resume.filter(|_| next < ra.limit)
+        let running = resume.filter(|_| next < ra.limit);
+        if running.is_some() {
+            self.reading = Some(ra.seg);
+        }
+        running
     }
 
     /// Serves a request of `n` sectors at `lbn` arriving at `now` (the disk is idle: earlier
@@ -354,6 +372,7 @@ impl Disk {
     pub fn serve(&mut self, lbn: u64, n: u64, write: bool, now: u64) -> Breakdown {
         let n = n.max(1);
         let after = usize::from(!self.last_was_read);
+        self.reading = None;
         if !write {
             if let Some(ra) = self.ra {
                 // A read served from the buffer while read-ahead runs leaves the mechanism
@@ -394,6 +413,12 @@ impl Disk {
 
     fn read(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
         if let Some(seg) = self.cache.lookup(lbn, n) {
+            if let Some((_, end)) = self.destage.filter(|&(s, end)| s == seg && end > now) {
+                // A hit on data still being destaged waits for the destage to end; the
+                // command's overhead runs meanwhile (DiskSim 4.0 takes the command, finds
+                // the segment not reusable and holds the request until it is clean).
+                return self.read_hit_after(n, now, after, end);
+            }
             if self.readahead_on_idle_hit {
                 // the mechanism is idle: read-ahead starts again once the command is taken
                 let end = self.cache.segment(seg).end;
@@ -423,7 +448,7 @@ impl Disk {
             };
             return self.read_on(ra, go, lbn, n, now, after);
         }
-        let seg = self.cache.fill(lbn, n);
+        let seg = self.cache.fill(lbn, n, self.reading);
         let go = (now + self.costs.read_miss[after] + self.ra_stop.saturating_sub(now))
             .max(self.hda_free);
         let water = self.read_water(n);
@@ -510,7 +535,12 @@ impl Disk {
 
     /// A read of `n` sectors found in the buffer, arriving at `now`.
     fn read_hit(&self, n: u64, now: u64, after: usize) -> Breakdown {
-        let start = now + self.costs.read_hit[after] + self.costs.data_prep;
+        self.read_hit_after(n, now, after, 0)
+    }
+
+    /// A read hit arriving at `now` whose data can leave the buffer only from `ready` on.
+    fn read_hit_after(&self, n: u64, now: u64, after: usize, ready: u64) -> Breakdown {
+        let start = (now + self.costs.read_hit[after]).max(ready) + self.costs.data_prep;
         let completion = start + n * self.costs.bus[0] + self.costs.completion[0];
         Breakdown {
             completion,
@@ -615,8 +645,12 @@ impl Disk {
         let data_in = bus_start + n * bt;
         let go = (position_at + self.ra_stop.saturating_sub(now)).max(self.hda_free);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0, None);
+        self.destage = None;
         if self.keep_writes {
-            self.cache.fill_write(lbn, n);
+            let seg = self.cache.fill_write(lbn, n, self.reading);
+            if fast {
+                self.destage = Some((seg, end));
+            }
         } else {
             self.cache.invalidate(lbn, n);
         }

@@ -142,6 +142,9 @@ pub struct CacheSpec {
     pub fast_write: u8,
     /// Reads may hit data written earlier.
     pub read_hits_on_write_data: bool,
+    /// `Use separate write segment`: writes always take one dedicated segment, which reads
+    /// never use (DiskSim 4.0's `dedicatedwriteseg`).
+    pub separate_write_segment: bool,
     /// Fraction of a read to buffer before reconnecting to the bus.
     pub read_water: f64,
     /// Watermarks are fractions of the request (else of the segment).
@@ -426,6 +429,15 @@ fn from_blocks(
         continuous_read: d.int_or("Buffer continuous read", 0..=4, 3)? as u8,
         fast_write: d.int_or("Fast write level", 0..=2, 0)? as u8,
         read_hits_on_write_data: flag(d, "Allow read hits on write data", false)?,
+        separate_write_segment: {
+            let v = flag(d, "Use separate write segment", false)?;
+            if v && d.int_or("Number of buffer segments", 1..=4096, 1)? < 2 {
+                return Err(d
+                    .get("Use separate write segment")?
+                    .bad("needs at least 2 buffer segments (one is kept for writes)"));
+            }
+            v
+        },
         read_water: {
             let v = d.f64_or("High (read) water mark", 0.0)?;
             if !(0.0..=1.0).contains(&v) {
