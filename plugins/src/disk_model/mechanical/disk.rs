@@ -133,10 +133,9 @@ pub struct Disk {
     /// The segment read-ahead was filling when the request being served came, if it had
     /// not finished (DiskSim's `BUFFER_READING`: a miss or a write takes it last).
     reading: Option<usize>,
-    /// The segment of the last fast write and when its destage ends: until then its data is
-    /// dirty, and a read hitting it waits for the destage (DiskSim 4.0: a dirty or writing
-    /// segment is not reusable while its write is on the media).
-    destage: Option<(usize, u64)>,
+    /// When the destage of the last fast write ends: a read hit arriving before waits for it
+    /// (DiskSim 4.0 holds the hit until the destage releases the mechanism).
+    destage: Option<u64>,
 }
 
 /// `(end − begin) mod 2³²` of a turn as time.
@@ -413,10 +412,11 @@ impl Disk {
 
     fn read(&mut self, lbn: u64, n: u64, now: u64, after: usize) -> Breakdown {
         if let Some(seg) = self.cache.lookup(lbn, n) {
-            if let Some((_, end)) = self.destage.filter(|&(s, end)| s == seg && end > now) {
-                // A hit on data still being destaged waits for the destage to end; the
-                // command's overhead runs meanwhile (DiskSim 4.0 takes the command, finds
-                // the segment not reusable and holds the request until it is clean).
+            if let Some(end) = self.destage.filter(|&end| end > now) {
+                // A hit while a fast write is being destaged waits for the destage to end,
+                // whichever segment it hits; the command's overhead runs meanwhile (DiskSim
+                // 4.0 activates the read, then holds it until the destage releases the
+                // mechanism, and sends the data from then on).
                 return self.read_hit_after(n, now, after, end);
             }
             if self.readahead_on_idle_hit {
@@ -645,12 +645,9 @@ impl Disk {
         let data_in = bus_start + n * bt;
         let go = (position_at + self.ra_stop.saturating_sub(now)).max(self.hda_free);
         let (seek, rotation, media_start, end) = self.media(lbn, n, go, true, 0, None);
-        self.destage = None;
+        self.destage = fast.then_some(end);
         if self.keep_writes {
-            let seg = self.cache.fill_write(lbn, n, self.reading);
-            if fast {
-                self.destage = Some((seg, end));
-            }
+            self.cache.fill_write(lbn, n, self.reading);
         } else {
             self.cache.invalidate(lbn, n);
         }
