@@ -145,7 +145,11 @@ fn a_client_slower_than_the_egress_loses_every_other_packet_of_a_fifo_burst() {
     let fifo = t("fifo", "name = \"fifo-blocks\"\npacket = \"48KiB\"");
     let sent = fifo["client_packets"].as_u64().unwrap();
     assert!(sent >= 30, "{fifo}");
-    assert_eq!(fifo["client_packets_lost"].as_u64().unwrap() * 2, sent, "{fifo}");
+    assert_eq!(
+        fifo["client_packets_lost"].as_u64().unwrap() * 2,
+        sent,
+        "{fifo}"
+    );
     let rate = t(
         "rate",
         "name = \"rate-edf\"\npacket = \"48KiB\"\nsubround = \"100ms\"",

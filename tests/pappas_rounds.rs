@@ -588,12 +588,20 @@ fn p9_p11_fifo_blocks_and_edf_under_rounds_while_clients_are_inserted() {
     run_file(dir.path(), "scenarios/pappas/fig11-15-insertion.toml");
     // monitored.csv: time, clients, goodput, packets, lost, jitter mean, max; up to 81 clients
     let rows = |point: &str| -> Vec<Vec<f64>> {
-        let p = dir.path().join("run/points").join(point).join("monitored.csv");
+        let p = dir
+            .path()
+            .join("run/points")
+            .join(point)
+            .join("monitored.csv");
         std::fs::read_to_string(p)
             .unwrap()
             .lines()
             .skip(1)
-            .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect::<Vec<f64>>())
+            .map(|l| {
+                l.split(',')
+                    .map(|v| v.parse().unwrap())
+                    .collect::<Vec<f64>>()
+            })
             .filter(|r| (1.0..=81.0).contains(&r[1]))
             .collect()
     };
