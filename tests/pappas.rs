@@ -119,6 +119,45 @@ fn fifo_blocks_arrive_in_bursts_that_rate_edf_smooths() {
     assert!(fifo > 5 * rate, "fifo {fifo} ns, rate-edf {rate} ns");
 }
 
+/// The Sparc-20 receiving at what P7 measured for it sending (`scenarios/pappas/
+/// clients-fig1-7.toml`): 50 µs + 79.24 ns/B, so 50 + 49152 × 0.07924 = 3944.8 µs per 48 KiB
+/// packet.
+const SPARC20_P7: &str = r#"name = "sparc20"
+link = "155Mbit/s"
+max_rate = "155Mbit/s"
+rx_queue = "64KiB"
+rx_cpu_per_packet = "50us"
+rx_cpu_ns_per_byte = 79.24"#;
+
+/// P9 by hand: FIFO blocks send a block's 48 KiB packets back to back, one every
+/// 49152 × 8 / 122 Mbit/s = 3223.1 µs (the egress CPU, 50 µs + 49152 × 62.19 ns =
+/// 3106.8 µs, is faster; the client's 155 Mbit/s link too). The first packet fills 48 KiB of
+/// the 64 KiB socket buffer for 3944.8 µs, so the second finds 16 KiB free and is lost; the
+/// third arrives 6446 µs after the first, the buffer empty again; the fourth is lost: every
+/// other packet, exactly half. Rate-EDF sends one packet per 100 ms subround and loses none.
+#[test]
+fn a_client_slower_than_the_egress_loses_every_other_packet_of_a_fifo_burst() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |name: &str, policy: &str| {
+        let out = run(dir.path(), name, &scenario(1, policy, SPARC20_P7));
+        summary(&out)["transmission"].clone()
+    };
+    let fifo = t("fifo", "name = \"fifo-blocks\"\npacket = \"48KiB\"");
+    let sent = fifo["client_packets"].as_u64().unwrap();
+    assert!(sent >= 30, "{fifo}");
+    assert_eq!(
+        fifo["client_packets_lost"].as_u64().unwrap() * 2,
+        sent,
+        "{fifo}"
+    );
+    let rate = t(
+        "rate",
+        "name = \"rate-edf\"\npacket = \"48KiB\"\nsubround = \"100ms\"",
+    );
+    assert_eq!(rate["client_packets_lost"], 0, "{rate}");
+    assert!(rate["client_packets"].as_u64().unwrap() >= 30, "{rate}");
+}
+
 #[test]
 fn a_socket_buffer_smaller_than_the_packets_loses_every_packet() {
     let dir = tempfile::tempdir().unwrap();

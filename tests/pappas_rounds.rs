@@ -573,3 +573,54 @@ fn p14_figs_18_19_the_complete_system_while_clients_are_inserted() {
     let ts = shortfall("002-timeshare-background-0-9");
     assert!(ts + 10.0 <= rt, "timeshare {ts} vs rt {rt}");
 }
+
+/// P9–P11 as Figs. 11–13 draw them (`scenarios/pappas/fig11-15-insertion.toml`, what its
+/// README table reports): DblBuf rounds hand every stream's block to the policy at the round's
+/// start, clients are inserted one every 10 s, the first monitored, each a Sparc-20 receiving
+/// a 48 KiB packet in 3.945 ms against one every 3.223 ms from the 122 Mbit/s egress. FIFO
+/// blocks send a block back to back and the monitored client loses half of it at every N;
+/// EDF gives every stream's packet k the same deadline, so from a few clients on its packets
+/// are spaced and nothing is lost, and the jitter falls as clients are added; rate-EDF loses
+/// nothing.
+#[test]
+fn p9_p11_fifo_blocks_and_edf_under_rounds_while_clients_are_inserted() {
+    let dir = tempfile::tempdir().unwrap();
+    run_file(dir.path(), "scenarios/pappas/fig11-15-insertion.toml");
+    // monitored.csv: time, clients, goodput, packets, lost, jitter mean, max; up to 81 clients
+    let rows = |point: &str| -> Vec<Vec<f64>> {
+        let p = dir
+            .path()
+            .join("run/points")
+            .join(point)
+            .join("monitored.csv");
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.split(',')
+                    .map(|v| v.parse().unwrap())
+                    .collect::<Vec<f64>>()
+            })
+            .filter(|r| (1.0..=81.0).contains(&r[1]))
+            .collect()
+    };
+    let fifo = rows("000-fifo-blocks");
+    let edf = rows("001-edf");
+    let rate = rows("002-rate-controlled-edf");
+    assert_eq!(fifo.len(), 81);
+    for (f, e) in fifo.iter().zip(&edf) {
+        assert_eq!(f[1], e[1]);
+        // FIFO: below 1.5 Mbit/s with half its packets lost, at every N
+        assert!(f[2] < 0.95 * 1.5e6 && f[4] * 2.0 == f[3], "FIFO {f:?}");
+        // EDF: never worse; from 3 clients on, no loss
+        assert!(e[2] >= f[2], "EDF {e:?} FIFO {f:?}");
+        if e[1] >= 3.0 {
+            assert_eq!(e[4], 0.0, "EDF {e:?}");
+        }
+    }
+    assert!(edf[0][4] > 0.0, "EDF loses with one client: {:?}", edf[0]);
+    let jitter = |n: f64| edf.iter().find(|r| r[1] == n).unwrap()[5];
+    assert!(jitter(40.0) < 0.6 * jitter(2.0) && jitter(81.0) < 0.05 * jitter(2.0));
+    assert!(rate.iter().all(|r| r[4] == 0.0), "rate-EDF loses nothing");
+}
