@@ -13,7 +13,13 @@
 //!
 //! ```text
 //! cargo run --release -p vodbench-plugins --example disk_workloads -- OUT_DIR
+//! cargo run --release -p vodbench-plugins --example disk_workloads -- OUT_DIR SPEC GAP_MS
 //! ```
+//!
+//! The second form writes the same three, plus `r-rand4k-closed` (2,000 random 4 KB reads)
+//! and `s-rand512k-closed` (1,000 random 512 KB reads), for any DiskSim parameter file the
+//! loader takes (for example the other disks of DiskSim's `valid/`), with the open workload's
+//! mean gap `GAP_MS`, into `OUT_DIR/<file stem>`; seeds from the file's name.
 //!
 //! Seeds are fixed (the disk's index in [`DISKS`] plus a workload number), so the traces are
 //! the ones the fixtures hold. DiskSim's responses to them come from the `disksim` binding:
@@ -109,10 +115,59 @@ fn writes_cached(blocks: u64, gap_ms: f64, rng: &mut StdRng) -> String {
     out
 }
 
+fn random_reads(blocks: u64, n: u64, count: usize, rng: &mut StdRng) -> String {
+    let mut out = String::new();
+    for _ in 0..count {
+        let lbn = n * rng.random_range(0..(blocks - n) / n);
+        line(&mut out, 0.0, lbn, n, true);
+    }
+    out
+}
+
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().collect();
+    let dir = args
+        .get(1)
+        .cloned()
         .unwrap_or_else(|| "disk-workloads".into());
+    if let Some(spec) = args.get(2) {
+        let gap_ms: f64 = args
+            .get(3)
+            .and_then(|g| g.parse().ok())
+            .expect("GAP_MS: the open workload's mean gap in ms");
+        let d = Mechanical::bundled(spec, None).unwrap_or_else(|e| panic!("{e}"));
+        let blocks = d.disk().layout.blocks;
+        let stem = std::path::Path::new(spec)
+            .file_stem()
+            .map_or("disk".into(), |s| s.to_string_lossy().to_string());
+        let base = stem
+            .bytes()
+            .fold(17u64, |h, b| h.wrapping_mul(31) + u64::from(b));
+        let seed = |w: u64| StdRng::seed_from_u64(base.wrapping_add(w));
+        let out = std::path::Path::new(&dir).join(&stem);
+        std::fs::create_dir_all(&out).expect("the output folder");
+        for (name, text) in [
+            (
+                "r-rand4k-closed",
+                random_reads(blocks, 8, 2000, &mut seed(1)),
+            ),
+            (
+                "s-rand512k-closed",
+                random_reads(blocks, 1024, 1000, &mut seed(2)),
+            ),
+            ("e-seq-streams-closed", seq_streams(blocks, &mut seed(5))),
+            ("f-boundaries-closed", boundaries(&d, &mut seed(6))),
+            (
+                "g-writes-cached-open",
+                writes_cached(blocks, gap_ms, &mut seed(7)),
+            ),
+        ] {
+            let p = out.join(format!("{name}.trace"));
+            std::fs::write(&p, text).expect("writing a trace");
+            println!("{}", p.display());
+        }
+        return;
+    }
     for (i, (disk, gap_ms)) in DISKS.iter().enumerate() {
         let d = Mechanical::bundled(disk, None).expect("a bundled disk");
         let blocks = d.disk().layout.blocks;
