@@ -403,22 +403,37 @@ fn issue35_generated_writes_hitting_the_cache() {
     }
 }
 
-/// Item 2 over DiskSim's other disks that load (Seagate Cheetah 4LP, HP C3323A: the others
-/// are refused, item 3): the generated workloads plus random 4 KB and 512 KB reads, DiskSim's
-/// responses kept as fixtures (`disksim-refs/other/`). Their specs are DiskSim's own files,
-/// not bundled, so this runs only where `DISKSIM_DIR` names a DiskSim 4.0 tree (its
-/// `valid/`), like the binding's tests.
+/// Item 2 over DiskSim's other disks that load (the others are refused, item 3): the
+/// generated workloads plus random 4 KB and 512 KB reads, DiskSim's responses kept as
+/// fixtures (`disksim-refs/other/`). The Seagate Cheetah 4LP and HP C3323A (validate) are
+/// DiskSim's one-disk systems `cheetah4LP.parv` and `hp_c3323a.parv`; the HP C2249A and HP
+/// C3323A (not the validate variant) are specs without one, run in `hp_c3323a.parv`'s system
+/// with the disk swapped. Their files are DiskSim's own, not bundled, so this runs only
+/// where `DISKSIM_DIR` names a DiskSim 4.0 tree (its `valid/`), like the binding's tests.
 #[test]
 fn issue35_disksims_other_disks_that_load() {
     let Some(dir) = std::env::var_os("DISKSIM_DIR") else {
         println!("skipped: DISKSIM_DIR is not set (the specs are in DiskSim's valid/)");
         return;
     };
-    for disk_name in ["cheetah4LP", "hp_c3323a"] {
-        let spec = std::path::Path::new(&dir)
-            .join("valid")
-            .join(format!("{disk_name}.parv"));
-        let spec = spec.to_str().expect("a UTF-8 path");
+    let valid = std::path::Path::new(&dir).join("valid");
+    let systems = tempfile::tempdir().expect("a temporary folder");
+    // (fixture folder, the system's .parv)
+    let mut disks = vec![
+        ("cheetah4LP", valid.join("cheetah4LP.parv")),
+        ("hp_c3323a", valid.join("hp_c3323a.parv")),
+    ];
+    for (name, stem, block) in [
+        ("hp_c2249a", "hp_c2249a", "HP_C2249A"),
+        ("hp_c3323a_plain", "hp_c3323a", "HP_C3323A"),
+    ] {
+        disks.push((
+            name,
+            one_disk_system(&valid, systems.path(), name, stem, block),
+        ));
+    }
+    for (disk_name, parv) in disks {
+        let spec = parv.to_str().expect("a UTF-8 path");
         for workload in [
             "r-rand4k-closed",
             "s-rand512k-closed",
@@ -431,6 +446,41 @@ fn issue35_disksims_other_disks_that_load() {
             judge(disk_name, workload, &want, &got);
         }
     }
+}
+
+/// `hp_c3323a.parv`'s one-disk system with its disk replaced by `stem.diskspecs`' block
+/// `block`, in `out/name/` with the files it sources (what `disk_workloads` and the binding
+/// ran for the fixtures).
+fn one_disk_system(
+    valid: &std::path::Path,
+    out: &std::path::Path,
+    name: &str,
+    stem: &str,
+    block: &str,
+) -> std::path::PathBuf {
+    let dir = out.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in [
+        "statdefs".to_string(),
+        format!("{stem}.diskspecs"),
+        format!("{stem}.model"),
+        format!("{stem}.seek"),
+    ] {
+        if valid.join(&f).exists() {
+            std::fs::copy(valid.join(&f), dir.join(&f)).unwrap();
+        }
+    }
+    let parv = std::fs::read_to_string(valid.join("hp_c3323a.parv")).unwrap();
+    let edited = parv
+        .replace(
+            "source hp_c3323a_validate.diskspecs",
+            &format!("source {stem}.diskspecs"),
+        )
+        .replace("as  HP_C3323A_validate", &format!("as  {block}"));
+    assert_ne!(edited, parv, "the edit must apply");
+    let p = dir.join(format!("{name}.parv"));
+    std::fs::write(&p, edited).unwrap();
+    p
 }
 
 /// Cause found on the generated writes (g): with `Use separate write segment` (HP C2247A)
