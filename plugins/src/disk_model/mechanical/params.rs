@@ -228,6 +228,18 @@ fn read_into(
             max: MAX_INCLUDE_DEPTH,
         });
     }
+    if let Some(at) = from.filter(|_| Path::new(name).is_absolute()) {
+        // DiskSim 4.0's libparam joins every `source` name to the including file's folder,
+        // an absolute one too, so it cannot open it (and the `disksim` model would stop)
+        return Err(SpecError::Syntax {
+            at: at.clone(),
+            message: format!(
+                "`source {name}`: DiskSim 4.0 looks `source` files up relative to the \
+                 including file's folder and cannot open an absolute path; give the name \
+                 relative to that folder"
+            ),
+        });
+    }
     let (text, path) = src.load(dir, name).map_err(|message| SpecError::Io {
         file: match from {
             Some(at) => format!("{name} (included from {at})"),
@@ -826,6 +838,16 @@ mod tests {
         let src = mem(&[("a", "x y { M = source nothere }")]);
         let e = read(&src, Path::new(""), "a").unwrap_err();
         assert!(e.to_string().contains("nothere (included from a:1)"), "{e}");
+        let src = mem(&[
+            ("a", "x y {\n M = source /abs/m.model }"),
+            ("/abs/m.model", "m n { }"),
+        ]);
+        let e = read(&src, Path::new(""), "a").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("a:2: syntax error: `source /abs/m.model`: DiskSim 4.0 looks"),
+            "{e}"
+        );
     }
 
     #[test]
