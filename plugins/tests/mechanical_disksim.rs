@@ -283,7 +283,17 @@ fn check(disk_name: &str, workload: &str) {
 
 fn judge(disk_name: &str, workload: &str, want: &[f64], got: &[f64]) {
     let (demerit, err) = figures(want, got);
-    println!("{disk_name} {workload}: demerit {demerit:.3} %, mean error {err:.3} %");
+    let within = want
+        .iter()
+        .zip(got)
+        .filter(|(w, g)| (*g - *w).abs() <= 0.01 * *w)
+        .count() as f64
+        / want.len() as f64;
+    println!(
+        "{disk_name} {workload}: demerit {demerit:.3} %, mean error {err:.3} %, \
+         within 1 % of DiskSim {:.1} %",
+        100.0 * within
+    );
     assert!(
         demerit <= 1.0,
         "{disk_name} {workload}: demerit {demerit:.3} % > 1 %"
