@@ -249,6 +249,26 @@ fn default_ratio() -> [f64; 3] {
     [10.0, 5.0, 2.0]
 }
 
+/// `[server] storage_threading`: whether a storage node's disk access runs beside its
+/// messaging (`multi`) or blocks it (`single`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageThreading {
+    /// The disk is a device: requests are received and replies sent during an access.
+    #[default]
+    Multi,
+    /// One thread: during a disk access, and while a reply is being sent, the node neither
+    /// receives nor sends nor starts another access.
+    Single,
+}
+
+impl StorageThreading {
+    /// Whether this is the default, `multi` (left out of the resolved scenario).
+    pub fn is_multi(&self) -> bool {
+        *self == StorageThreading::Multi
+    }
+}
+
 /// How frame sizes vary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -279,6 +299,14 @@ pub struct ServerSection {
     /// not modelled beyond the interconnect's `send_cost` and `receive_cost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_cpu: Option<InterfaceCpuSection>,
+    /// How a storage node's software drives its disk (Jadav et al. §5: the disk access was
+    /// "simulated by elapsing the system timer on each server node"): `"multi"` (default),
+    /// the disk a device of its own, the node receiving and sending while it reads; or
+    /// `"single"`, one thread that receives nothing and sends nothing while an access is under
+    /// way and is held by each reply until it is delivered (the notes' §4.2 variant; see
+    /// `harness/src/system/ondemand/storage_thread.rs`).
+    #[serde(default, skip_serializing_if = "StorageThreading::is_multi")]
+    pub storage_threading: StorageThreading,
     /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
     pub memory_per_node: Bytes,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
@@ -827,6 +855,35 @@ impl ScenarioFile {
         )?;
         if s.memory_per_node.0 / s.stripe.0 > u64::from(u32::MAX / 2) {
             return Err(("server.memory_per_node".into(), "too many pages".into()));
+        }
+        if s.storage_threading == StorageThreading::Single {
+            let key = "server.storage_threading";
+            if s.disks_per_node != 1 {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" is one thread driving one disk per storage node: it needs \
+                         server.disks_per_node = 1 (got {}); use \"multi\" for several disks",
+                        s.disks_per_node
+                    ),
+                ));
+            }
+            let other = if s.bus.is_some() {
+                Some("[server.bus]")
+            } else if self.transmission.is_some() {
+                Some("[transmission]")
+            } else {
+                None
+            };
+            if let Some(other) = other {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" models the storage node sending each fragment itself; it \
+                         cannot be combined with {other} (use \"multi\")"
+                    ),
+                ));
+            }
         }
         range(
             "server.cpu_mips",
