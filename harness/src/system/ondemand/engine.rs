@@ -364,6 +364,7 @@ impl<'a> Engine<'a> {
                     }),
                     buffer_bytes: f.terminals.memory.0,
                     interfaces: s.interface_nodes,
+                    interface_memory: s.interface_memory.map_or(0, |m| m.0),
                     round: round_time(scenario, block_bytes),
                     fragment_bytes: block_bytes,
                     videos: f.videos.count as usize,

@@ -307,8 +307,16 @@ pub struct ServerSection {
     /// `harness/src/system/ondemand/storage_thread.rs`).
     #[serde(default, skip_serializing_if = "StorageThreading::is_multi")]
     pub storage_threading: StorageThreading,
-    /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
+    /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages. With
+    /// `interface_nodes`, the storage nodes' memory.
     pub memory_per_node: Bytes,
+    /// The memory of each interface node for its streams' buffers (Jadav et al. §7.1's
+    /// B_I_tot; a stream's buffer is `terminals.memory`), with `interface_nodes` (default:
+    /// not declared). The `buffer` admission policy (eq. 4) takes it as B_I_tot when its own
+    /// `total` is not given; without admission (or with `accept-all`) every stream of the
+    /// load is served, so the buffers of the streams dealt to one interface node must fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface_memory: Option<Bytes>,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
     pub stripe: Bytes,
     /// CPU speed in MIPS (default 40, SPIFFI Table 1).
@@ -597,6 +605,73 @@ fn range<T: PartialOrd + std::fmt::Display>(
 }
 
 impl ScenarioFile {
+    /// `[server] interface_memory` against the streams' buffers: it must hold one stream's
+    /// (`terminals.memory`), and, when every stream of the load is served (no `[admission]`
+    /// table), those of the streams dealt to one interface node: ⌈count / interface_nodes⌉
+    /// of them, or every one under `[server.replication]`, whose object manager may send any
+    /// share of the viewings to the dedicated interface node.
+    fn check_interface_memory(&self, memory: u64) -> Result<(), (String, String)> {
+        let s = &self.server;
+        let key = "server.interface_memory";
+        let size = |v: u64| crate::units::fmt_bytes(v);
+        if s.interface_nodes == 0 {
+            return Err((
+                key.into(),
+                "is the memory of each interface node, but there are none: set \
+                 server.interface_nodes, or remove it"
+                    .into(),
+            ));
+        }
+        let b = self.terminals.memory.0;
+        if memory < b {
+            return Err((
+                key.into(),
+                format!(
+                    "{} cannot hold even one stream's buffer (terminals.memory = {}): raise it \
+                     to at least {}",
+                    size(memory),
+                    size(b),
+                    size(b)
+                ),
+            ));
+        }
+        if self.admission.is_some() {
+            // the policy decides which streams are served (`buffer` takes this as B_I_tot)
+            return Ok(());
+        }
+        let count = u64::from(self.terminals.count);
+        let (per, how) = if s.replication.is_some() {
+            (
+                count,
+                "every stream may go to the dedicated one under [server.replication]",
+            )
+        } else {
+            (
+                count.div_ceil(u64::from(s.interface_nodes)),
+                "dealt round-robin",
+            )
+        };
+        let need = per.saturating_mul(b);
+        if need > memory {
+            return Err((
+                key.into(),
+                format!(
+                    "{} cannot hold the buffers of the {per} streams one interface node serves \
+                     ({count} terminals over {} interface nodes, {how}): {per} × \
+                     terminals.memory {} = {}. Raise it to at least {}, lower terminals.count \
+                     or terminals.memory, or let admission control refuse streams \
+                     ([admission] name = \"buffer\")",
+                    size(memory),
+                    s.interface_nodes,
+                    size(b),
+                    size(need),
+                    size(need)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks every value's range and the consistency between sections. The error names the
     /// key path and what is allowed.
     pub fn validate(&self) -> Result<(), (String, String)> {
@@ -837,6 +912,9 @@ impl ScenarioFile {
                         .into(),
                 ));
             }
+        }
+        if let Some(m) = s.interface_memory {
+            self.check_interface_memory(m.0)?;
         }
         range(
             "server.disks_per_node",
