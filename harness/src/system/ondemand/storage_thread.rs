@@ -72,13 +72,17 @@ impl StorageThreads {
 
     /// Node `n`'s thread starts waiting out a disk access or a reply's delivery.
     pub fn enter(&mut self, n: usize, what: Busy) {
-        debug_assert!(self.state[n] == Busy::Free && what != Busy::Free);
+        assert!(
+            self.state[n] == Busy::Free && what != Busy::Free,
+            "storage node {n}'s thread is {:?}, cannot wait for {what:?}",
+            self.state[n]
+        );
         self.state[n] = what;
     }
 
     /// Node `n`'s thread is done with what held it (`what`, checked).
     pub fn leave(&mut self, n: usize, what: Busy) {
-        debug_assert_eq!(self.state[n], what);
+        assert_eq!(self.state[n], what, "storage node {n}'s thread");
         self.state[n] = Busy::Free;
     }
 }
