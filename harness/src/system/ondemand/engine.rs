@@ -1045,26 +1045,23 @@ impl<'a> Engine<'a> {
         let p = dr.page;
         let single = self.threads.single(n);
         let mut w = self.nodes.page_read(n, p);
+        let mut replies = Vec::new();
         while w != NONE {
             let next = self.reqs.read(w).next_waiter;
             self.reqs.read_mut(w).next_waiter = NONE;
             if single {
-                // the first starts at once; each later one goes ahead of the receives
-                // queued during the access, behind the earlier replies (still running or
-                // holding the thread)
-                let now = self.q.now();
-                if let Some(at) = self
-                    .nodes
-                    .cpu_push_front(n, CpuJob::Send(w), now, &self.period.w)
-                {
-                    self.q.schedule(at, Ev::CpuDone(n as u32));
-                }
+                replies.push(w);
             } else {
                 self.cpu_push(n, CpuJob::Send(w));
             }
             w = next;
         }
         if single {
+            // a single-threaded node sends its replies first, in their order, ahead of the
+            // receives queued during the access
+            for &w in replies.iter().rev() {
+                self.nodes.cpu_push_front_queued(n, CpuJob::Send(w));
+            }
             self.cpu_kick(n);
         }
         if self.nodes.unpinned(n, p) {

@@ -222,18 +222,11 @@ impl Nodes {
         Some(self.cpu_start(n, job, now, w))
     }
 
-    /// Queues `job` first in line at node `n`'s CPU (a single-threaded storage node's reply,
-    /// sent before the requests that came during the access are received); when the job it
-    /// starts (if the CPU was idle and not held) ends.
-    pub fn cpu_push_front(
-        &mut self,
-        n: usize,
-        job: CpuJob,
-        now: SimTime,
-        w: &Window,
-    ) -> Option<SimTime> {
+    /// Queues `job` first in line at node `n`'s CPU without starting it (a single-threaded
+    /// storage node's reply, sent before the requests that came during the access are
+    /// received); [`Nodes::cpu_kick`] starts it.
+    pub fn cpu_push_front_queued(&mut self, n: usize, job: CpuJob) {
         self.nodes[n].cpu.queue.push_front(job);
-        self.cpu_kick(n, now, w)
     }
 
     /// Holds node `n`'s CPU (its one thread is in a disk access or a send): queued jobs wait.
