@@ -369,6 +369,7 @@ fn admission_policies_answer_deterministically() {
             let load = ServerLoad {
                 active_streams: active,
                 terminals: 7,
+                interface_memory: 0,
             };
             let va = a.admit(&req, &load);
             assert_eq!(va, b.admit(&req, &load), "{name} not deterministic");

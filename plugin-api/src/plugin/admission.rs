@@ -29,6 +29,10 @@ pub struct ServerLoad {
     pub active_streams: u32,
     /// Every terminal of the scenario.
     pub terminals: u32,
+    /// The memory of each interface node for its streams' buffers (`[server]
+    /// interface_memory`: Jadav et al.'s B_I_tot, eq. 4), in bytes; 0 when the scenario
+    /// declares none.
+    pub interface_memory: u64,
 }
 
 /// An admission policy's answer.

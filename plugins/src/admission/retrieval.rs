@@ -136,7 +136,9 @@ impl Retrieval {
         Retrieval {
             m: p.history as usize,
             overhead: p.overhead.sim(),
-            buffer: p.buffer.map(|b| Buffer::new(b.0, interfaces, terminals)),
+            buffer: p
+                .buffer
+                .map(|b| Buffer::new(Some(b.0), interfaces, terminals)),
             fetches: Vec::new(),
             at_storage: Vec::new(),
             asking: Vec::new(),
@@ -317,6 +319,7 @@ mod tests {
     const LOAD: ServerLoad = ServerLoad {
         active_streams: 0,
         terminals: 8,
+        interface_memory: 0,
     };
 
     fn policy(history: u32, overhead_ms: u64, buffer: Option<u64>) -> Retrieval {

@@ -81,6 +81,7 @@ mod tests {
         let at = |n| ServerLoad {
             active_streams: n,
             terminals: 10,
+            interface_memory: 0,
         };
         assert_eq!(a.admit(&r, &at(0)), Verdict::Admit);
         assert_eq!(a.admit(&r, &at(1)), Verdict::Admit);

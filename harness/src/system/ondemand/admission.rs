@@ -61,6 +61,8 @@ pub(super) struct AdmissionControl {
     /// Each stream's buffer, and the interface nodes streams are dealt to (0: none).
     buffer_bytes: u64,
     interfaces: u32,
+    /// `server.interface_memory` (0: not declared), told to the plugin.
+    interface_memory: u64,
     /// δ_S and P_S, told to an observing plugin.
     round: SimDuration,
     fragment_bytes: u64,
@@ -95,6 +97,8 @@ pub(super) struct AdmissionSetup {
     pub stream_memory: Option<(u64, u64)>,
     pub buffer_bytes: u64,
     pub interfaces: u32,
+    /// `server.interface_memory` in bytes (0: not declared).
+    pub interface_memory: u64,
     /// δ_S.
     pub round: SimDuration,
     /// P_S.
@@ -113,6 +117,7 @@ impl AdmissionControl {
             terminals: s.terminals,
             buffer_bytes: s.buffer_bytes,
             interfaces: s.interfaces,
+            interface_memory: s.interface_memory,
             round: s.round,
             fragment_bytes: s.fragment_bytes,
             holders: if observes {
@@ -260,6 +265,7 @@ impl AdmissionControl {
         let load = ServerLoad {
             active_streams: self.active.level() as u32,
             terminals: self.terminals,
+            interface_memory: self.interface_memory,
         };
         // the stream memory's cap comes first: a stream whose reservation does not fit is
         // refused whatever the policy would say

@@ -604,6 +604,11 @@ impl Disks {
             .sum()
     }
 
+    /// Whether `disk` is serving an access now.
+    pub fn busy(&self, disk: usize) -> bool {
+        self.stations[disk].busy.is_some()
+    }
+
     /// Disks serving an access now.
     pub fn busy_now(&self) -> usize {
         self.stations.iter().filter(|d| d.busy.is_some()).count()

@@ -45,6 +45,7 @@ use super::requests::{DReq, Requests};
 use super::rounds::Rounds;
 use super::spec::Release;
 use super::spec::{RoundIssue, Scenario, ScenarioError, Warmup};
+use super::storage_thread::{Busy, StorageThreads};
 use super::stream_memory::StreamMemory;
 use super::terminal::{TerminalConfig, Terminals};
 use super::video::{LibraryMemo, VideoLibrary};
@@ -90,6 +91,8 @@ struct Engine<'a> {
     repl: Option<Replication>,
     /// The storage nodes' disks (the dedicated interface node's local disks follow them).
     storage_disks: usize,
+    /// Single-threaded storage nodes (`[server] storage_threading`).
+    threads: StorageThreads,
     reqs: Requests,
     layout: Box<dyn Layout>,
     layout_name: &'static str,
@@ -361,6 +364,7 @@ impl<'a> Engine<'a> {
                     }),
                     buffer_bytes: f.terminals.memory.0,
                     interfaces: s.interface_nodes,
+                    interface_memory: s.interface_memory.map_or(0, |m| m.0),
                     round: round_time(scenario, block_bytes),
                     fragment_bytes: block_bytes,
                     videos: f.videos.count as usize,
@@ -391,6 +395,7 @@ impl<'a> Engine<'a> {
             }),
             repl,
             storage_disks: ndisks as usize,
+            threads: StorageThreads::new(s.storage_threading, s.nodes),
             reqs: Requests::new(),
             layout,
             layout_name: p.layout.name,
@@ -578,8 +583,18 @@ impl<'a> Engine<'a> {
             CpuJob::StartIo(d) => self.disk_enqueue(d),
             CpuJob::Send(r) => self.send_block(r),
         }
+        self.cpu_kick(n);
+    }
+
+    /// Starts node `n`'s next CPU job if its CPU is idle; a single-threaded storage node
+    /// whose thread is then free starts its next disk access.
+    fn cpu_kick(&mut self, n: usize) {
+        let now = self.q.now();
         if let Some(at) = self.nodes.cpu_kick(n, now, &self.period.w) {
             self.q.schedule(at, Ev::CpuDone(n as u32));
+        } else if self.threads.single(n) && self.nodes.cpu_free(n) {
+            // one disk per single-threaded storage node: disk n
+            self.disk_start(n);
         }
     }
 
@@ -637,6 +652,20 @@ impl<'a> Engine<'a> {
             &mut self.faults,
         );
         self.reqs.read_mut(r).net_unloaded += unloaded;
+        let n = node as usize;
+        if self.threads.single(n) {
+            // the one thread waits for its reply to be delivered ([`Engine::arrive`])
+            self.threads.enter(n, Busy::Sending);
+            self.nodes.hold(n);
+        }
+    }
+
+    /// A single-threaded storage node's `what` (its disk access, its reply's delivery) is
+    /// over: its thread takes its next CPU job, or starts its next disk access.
+    fn thread_free(&mut self, n: usize, what: Busy) {
+        self.threads.leave(n, what);
+        self.nodes.unhold(n);
+        self.cpu_kick(n);
     }
 
     /// A round boundary (`[server.rounds]`): the blocks held for it go to the transmission
@@ -857,6 +886,29 @@ impl<'a> Engine<'a> {
 
     fn disk_start(&mut self, disk: usize) {
         let now = self.q.now();
+        if disk < self.storage_disks {
+            let n = self.disks.stations[disk].node as usize;
+            if self.threads.single(n) {
+                // the node's one thread starts an access only when it has nothing else to
+                // do, and then waits it out
+                if self.threads.busy(n) != Busy::Free || !self.nodes.cpu_free(n) {
+                    return;
+                }
+                self.disks.start(
+                    disk,
+                    now,
+                    &self.period.w,
+                    &mut self.reqs.disk,
+                    &mut self.faults,
+                    &mut self.q,
+                );
+                if self.disks.busy(disk) {
+                    self.threads.enter(n, Busy::Disk);
+                    self.nodes.hold(n);
+                }
+                return;
+            }
+        }
         let Some((_, mem)) = self
             .rounds
             .as_mut()
@@ -928,6 +980,11 @@ impl<'a> Engine<'a> {
         };
         // the access (or the piece) that ended: with pieces, the last to end times the block
         let ended = self.reqs.disk.slots[d as usize];
+        if disk < self.storage_disks && self.threads.single(ended.node as usize) {
+            // a single-threaded node's thread is free of the access; its replies go first
+            self.threads.leave(ended.node as usize, Busy::Disk);
+            self.nodes.unhold(ended.node as usize);
+        }
         // a piece of a block (fine-grained striping) counts for its block's first piece
         let lead = match self.reqs.disk.slots[d as usize].lead {
             NONE => d,
@@ -939,7 +996,12 @@ impl<'a> Engine<'a> {
         let first = &mut self.reqs.disk.slots[lead as usize];
         first.left -= 1;
         if first.left > 0 {
-            self.disk_start(disk);
+            if disk < self.storage_disks && self.threads.single(ended.node as usize) {
+                // its thread receives what came during the access, then starts the next
+                self.cpu_kick(ended.node as usize);
+            } else {
+                self.disk_start(disk);
+            }
             return;
         }
         let dr = *first;
@@ -981,12 +1043,26 @@ impl<'a> Engine<'a> {
         let issued = dr.disk as usize;
         let n = dr.node as usize;
         let p = dr.page;
+        let single = self.threads.single(n);
         let mut w = self.nodes.page_read(n, p);
+        let mut replies = Vec::new();
         while w != NONE {
             let next = self.reqs.read(w).next_waiter;
             self.reqs.read_mut(w).next_waiter = NONE;
-            self.cpu_push(n, CpuJob::Send(w));
+            if single {
+                replies.push(w);
+            } else {
+                self.cpu_push(n, CpuJob::Send(w));
+            }
             w = next;
+        }
+        if single {
+            // a single-threaded node sends its replies first, in their order, ahead of the
+            // receives queued during the access
+            for &w in replies.iter().rev() {
+                self.nodes.cpu_push_front_queued(n, CpuJob::Send(w));
+            }
+            self.cpu_kick(n);
         }
         if self.nodes.unpinned(n, p) {
             self.release_page(n, p);
@@ -1021,6 +1097,10 @@ impl<'a> Engine<'a> {
     /// (the node's page is released now, the bytes stay in transit until then).
     fn arrive(&mut self, r: u32) {
         let req = *self.reqs.read(r);
+        if self.threads.single(req.node as usize) {
+            // its storage node's thread waited for this reply's delivery
+            self.thread_free(req.node as usize, Busy::Sending);
+        }
         if self.nodes.unpin(req.node as usize, req.page) {
             self.release_page(req.node as usize, req.page);
         }

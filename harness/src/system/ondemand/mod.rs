@@ -48,6 +48,7 @@ pub mod runner;
 mod search;
 pub mod spec;
 mod stats;
+mod storage_thread;
 mod stream_memory;
 mod term;
 mod terminal;

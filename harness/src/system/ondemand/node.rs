@@ -55,6 +55,9 @@ pub(super) enum CpuJob {
 struct Cpu {
     queue: VecDeque<CpuJob>,
     current: Option<CpuJob>,
+    /// Held by a single-threaded storage node's disk access or reply
+    /// (`storage_thread.rs`): it starts no job until released.
+    held: bool,
     busy: Level,
 }
 
@@ -110,6 +113,7 @@ impl Node {
             cpu: Cpu {
                 queue: VecDeque::new(),
                 current: None,
+                held: false,
                 busy: Level::default(),
             },
             waiting: VecDeque::new(),
@@ -200,7 +204,7 @@ impl Nodes {
     #[inline]
     pub fn cpu_push(&mut self, n: usize, job: CpuJob, now: SimTime, w: &Window) -> Option<SimTime> {
         let cpu = &self.nodes[n].cpu;
-        if cpu.current.is_none() && cpu.queue.is_empty() {
+        if cpu.current.is_none() && cpu.queue.is_empty() && !cpu.held {
             // an idle CPU with nothing queued starts the job at once
             return Some(self.cpu_start(n, job, now, w));
         }
@@ -211,11 +215,34 @@ impl Nodes {
     /// Starts the next job at node `n`'s CPU if it is idle; when it ends.
     pub fn cpu_kick(&mut self, n: usize, now: SimTime, w: &Window) -> Option<SimTime> {
         let cpu = &mut self.nodes[n].cpu;
-        if cpu.current.is_some() {
+        if cpu.current.is_some() || cpu.held {
             return None;
         }
         let job = cpu.queue.pop_front()?;
         Some(self.cpu_start(n, job, now, w))
+    }
+
+    /// Queues `job` first in line at node `n`'s CPU without starting it (a single-threaded
+    /// storage node's reply, sent before the requests that came during the access are
+    /// received); [`Nodes::cpu_kick`] starts it.
+    pub fn cpu_push_front_queued(&mut self, n: usize, job: CpuJob) {
+        self.nodes[n].cpu.queue.push_front(job);
+    }
+
+    /// Holds node `n`'s CPU (its one thread is in a disk access or a send): queued jobs wait.
+    pub fn hold(&mut self, n: usize) {
+        self.nodes[n].cpu.held = true;
+    }
+
+    /// Releases node `n`'s CPU; the caller starts its next job ([`Nodes::cpu_kick`]).
+    pub fn unhold(&mut self, n: usize) {
+        self.nodes[n].cpu.held = false;
+    }
+
+    /// Whether node `n`'s CPU has nothing to do and is not held: its thread is free.
+    pub fn cpu_free(&self, n: usize) -> bool {
+        let cpu = &self.nodes[n].cpu;
+        cpu.current.is_none() && cpu.queue.is_empty() && !cpu.held
     }
 
     /// Node `n`'s idle CPU starts `job` at `now`; when it ends.

@@ -249,6 +249,26 @@ fn default_ratio() -> [f64; 3] {
     [10.0, 5.0, 2.0]
 }
 
+/// `[server] storage_threading`: whether a storage node's disk access runs beside its
+/// messaging (`multi`) or blocks it (`single`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageThreading {
+    /// The disk is a device: requests are received and replies sent during an access.
+    #[default]
+    Multi,
+    /// One thread: during a disk access, and while a reply is being sent, the node neither
+    /// receives nor sends nor starts another access.
+    Single,
+}
+
+impl StorageThreading {
+    /// Whether this is the default, `multi` (left out of the resolved scenario).
+    pub fn is_multi(&self) -> bool {
+        *self == StorageThreading::Multi
+    }
+}
+
 /// How frame sizes vary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -279,8 +299,24 @@ pub struct ServerSection {
     /// not modelled beyond the interconnect's `send_cost` and `receive_cost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_cpu: Option<InterfaceCpuSection>,
-    /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages.
+    /// How a storage node's software drives its disk (Jadav et al. §5: the disk access was
+    /// "simulated by elapsing the system timer on each server node"): `"multi"` (default),
+    /// the disk a device of its own, the node receiving and sending while it reads; or
+    /// `"single"`, one thread that receives nothing and sends nothing while an access is under
+    /// way and is held by each reply until it is delivered (the notes' §4.2 variant; see
+    /// `harness/src/system/ondemand/storage_thread.rs`).
+    #[serde(default, skip_serializing_if = "StorageThreading::is_multi")]
+    pub storage_threading: StorageThreading,
+    /// Buffer-pool memory per node; it holds `memory_per_node / stripe` pages. With
+    /// `interface_nodes`, the storage nodes' memory.
     pub memory_per_node: Bytes,
+    /// The memory of each interface node for its streams' buffers (Jadav et al. §7.1's
+    /// B_I_tot; a stream's buffer is `terminals.memory`), with `interface_nodes` (default:
+    /// not declared). The `buffer` admission policy (eq. 4) takes it as B_I_tot when its own
+    /// `total` is not given; without admission (or with `accept-all`) every stream of the
+    /// load is served, so the buffers of the streams dealt to one interface node must fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface_memory: Option<Bytes>,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
     pub stripe: Bytes,
     /// CPU speed in MIPS (default 40, SPIFFI Table 1).
@@ -569,6 +605,73 @@ fn range<T: PartialOrd + std::fmt::Display>(
 }
 
 impl ScenarioFile {
+    /// `[server] interface_memory` against the streams' buffers: it must hold one stream's
+    /// (`terminals.memory`), and, when every stream of the load is served (no `[admission]`
+    /// table), those of the streams dealt to one interface node: ⌈count / interface_nodes⌉
+    /// of them, or every one under `[server.replication]`, whose object manager may send any
+    /// share of the viewings to the dedicated interface node.
+    fn check_interface_memory(&self, memory: u64) -> Result<(), (String, String)> {
+        let s = &self.server;
+        let key = "server.interface_memory";
+        let size = |v: u64| crate::units::fmt_bytes(v);
+        if s.interface_nodes == 0 {
+            return Err((
+                key.into(),
+                "is the memory of each interface node, but there are none: set \
+                 server.interface_nodes, or remove it"
+                    .into(),
+            ));
+        }
+        let b = self.terminals.memory.0;
+        if memory < b {
+            return Err((
+                key.into(),
+                format!(
+                    "{} cannot hold even one stream's buffer (terminals.memory = {}): raise it \
+                     to at least {}",
+                    size(memory),
+                    size(b),
+                    size(b)
+                ),
+            ));
+        }
+        if self.admission.is_some() {
+            // the policy decides which streams are served (`buffer` takes this as B_I_tot)
+            return Ok(());
+        }
+        let count = u64::from(self.terminals.count);
+        let (per, how) = if s.replication.is_some() {
+            (
+                count,
+                "every stream may go to the dedicated one under [server.replication]",
+            )
+        } else {
+            (
+                count.div_ceil(u64::from(s.interface_nodes)),
+                "dealt round-robin",
+            )
+        };
+        let need = per.saturating_mul(b);
+        if need > memory {
+            return Err((
+                key.into(),
+                format!(
+                    "{} cannot hold the buffers of the {per} streams one interface node serves \
+                     ({count} terminals over {} interface nodes, {how}): {per} × \
+                     terminals.memory {} = {}. Raise it to at least {}, lower terminals.count \
+                     or terminals.memory, or let admission control refuse streams \
+                     ([admission] name = \"buffer\")",
+                    size(memory),
+                    s.interface_nodes,
+                    size(b),
+                    size(need),
+                    size(need)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks every value's range and the consistency between sections. The error names the
     /// key path and what is allowed.
     pub fn validate(&self) -> Result<(), (String, String)> {
@@ -810,6 +913,9 @@ impl ScenarioFile {
                 ));
             }
         }
+        if let Some(m) = s.interface_memory {
+            self.check_interface_memory(m.0)?;
+        }
         range(
             "server.disks_per_node",
             u64::from(s.disks_per_node),
@@ -827,6 +933,35 @@ impl ScenarioFile {
         )?;
         if s.memory_per_node.0 / s.stripe.0 > u64::from(u32::MAX / 2) {
             return Err(("server.memory_per_node".into(), "too many pages".into()));
+        }
+        if s.storage_threading == StorageThreading::Single {
+            let key = "server.storage_threading";
+            if s.disks_per_node != 1 {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" is one thread driving one disk per storage node: it needs \
+                         server.disks_per_node = 1 (got {}); use \"multi\" for several disks",
+                        s.disks_per_node
+                    ),
+                ));
+            }
+            let other = if s.bus.is_some() {
+                Some("[server.bus]")
+            } else if self.transmission.is_some() {
+                Some("[transmission]")
+            } else {
+                None
+            };
+            if let Some(other) = other {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" models the storage node sending each fragment itself; it \
+                         cannot be combined with {other} (use \"multi\")"
+                    ),
+                ));
+            }
         }
         range(
             "server.cpu_mips",
