@@ -884,6 +884,18 @@ impl<'a> Engine<'a> {
         self.disk_start(disk);
     }
 
+    /// Disk `disk` starts its next access if it has one (no buffer or thread to wait for).
+    fn start_access(&mut self, disk: usize, now: SimTime) {
+        self.disks.start(
+            disk,
+            now,
+            &self.period.w,
+            &mut self.reqs.disk,
+            &mut self.faults,
+            &mut self.q,
+        );
+    }
+
     fn disk_start(&mut self, disk: usize) {
         let now = self.q.now();
         if disk < self.storage_disks {
@@ -894,14 +906,7 @@ impl<'a> Engine<'a> {
                 if self.threads.busy(n) != Busy::Free || !self.nodes.cpu_free(n) {
                     return;
                 }
-                self.disks.start(
-                    disk,
-                    now,
-                    &self.period.w,
-                    &mut self.reqs.disk,
-                    &mut self.faults,
-                    &mut self.q,
-                );
+                self.start_access(disk, now);
                 if self.disks.busy(disk) {
                     self.threads.enter(n, Busy::Disk);
                     self.nodes.hold(n);
@@ -914,14 +919,7 @@ impl<'a> Engine<'a> {
             .as_mut()
             .filter(|(r, _)| r.release != Release::Dblbuf)
         else {
-            self.disks.start(
-                disk,
-                now,
-                &self.period.w,
-                &mut self.reqs.disk,
-                &mut self.faults,
-                &mut self.q,
-            );
+            self.start_access(disk, now);
             return;
         };
         // clbuf, clbufrate: a block's read takes its buffer as it starts (and waits for one
