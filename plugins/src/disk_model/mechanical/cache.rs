@@ -60,8 +60,9 @@ impl Cache {
         Some(i)
     }
 
-    /// The segment of the highest `value` (`None`: not usable), the least recently used
-    /// among equals (DiskSim keeps its segments in LRU order and takes the first best).
+    /// The segment in `range` of the highest `value`, the least recently used among equals
+    /// (DiskSim keeps its segments in LRU order and takes the first best; segments never
+    /// used are taken from the highest index down, an order as arbitrary as DiskSim's).
     fn best(&self, range: std::ops::Range<usize>, value: impl Fn(usize, &Segment) -> u8) -> usize {
         range
             .map(|i| (value(i, &self.segs[i]), self.segs[i].used, i))
@@ -197,5 +198,52 @@ mod tests {
         // read-ahead past the segment's size drops its front
         c.extend(b, 1100, 64);
         assert_eq!((c.segment(b).start, c.segment(b).end), (1036, 1100));
+    }
+
+    /// DiskSim's priorities: a read miss takes an empty segment before the least recently
+    /// used clean one, and the read-ahead's last; a write takes a clean segment it overlaps
+    /// first and empties the other clean ones it overlaps.
+    #[test]
+    fn misses_and_writes_take_segments_by_disksim_priorities() {
+        let mut c = Cache::new(3, true, false);
+        let a = c.fill(0, 8, None);
+        let b = c.fill(100, 8, None);
+        let e = c.fill(200, 8, None);
+        c.invalidate(200, 8); // e is empty now, and the most recently used
+        assert_eq!(c.fill(300, 8, None), e, "empty before the LRU clean one");
+        // a (LRU) is being read ahead into: b, the next least recently used, is taken
+        assert_eq!(c.fill(400, 8, Some(a)), b);
+        // a write overlapping a and e's data takes the LRU of them and empties the other
+        let mut c = Cache::new(3, true, false);
+        let a = c.fill(0, 8, None);
+        let b = c.fill(4, 8, None); // holds 4..12; a keeps 0..4
+        let other = c.fill(500, 8, None);
+        let w = c.fill_write(2, 4, None);
+        assert_eq!(w, a, "the least recently used clean segment it overlaps");
+        assert_eq!(c.segment(w).start..c.segment(w).end, 2..6);
+        assert_eq!(c.segment(b).start, c.segment(b).end, "overlapping, emptied");
+        assert_eq!(c.segment(other).end, 508, "not overlapping, kept");
+        // but not the segment read-ahead is filling
+        let mut c = Cache::new(2, true, false);
+        let r = c.fill(0, 8, None);
+        c.fill(100, 8, None);
+        let w = c.fill_write(4, 2, Some(r));
+        assert_ne!(w, r);
+        assert_eq!(c.segment(r).end, 8, "the active segment is left as it is");
+    }
+
+    /// A separate write segment: writes always take segment 0, reads never find it.
+    #[test]
+    fn a_separate_write_segment_is_for_writes_only() {
+        let mut c = Cache::new(2, true, true);
+        assert_eq!(c.fill_write(10, 4, None), 0);
+        assert_eq!(
+            c.lookup(10, 4),
+            None,
+            "reads do not look in the write segment"
+        );
+        assert_eq!(c.fill(10, 4, None), 1);
+        assert_eq!(c.fill(50, 4, None), 1, "the only read segment");
+        assert_eq!(c.prefix(50, 8), Some(1));
     }
 }
