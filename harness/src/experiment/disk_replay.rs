@@ -135,14 +135,12 @@ impl<R: std::io::BufRead> TraceLines<R> {
     fn validate(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
         let line = self.line;
         let bad = |message: String| TraceError { line, message };
-        let f: Vec<&str> = l.split_whitespace().collect();
-        if f.len() != 6 {
-            return Err(bad(format!(
-                "expected 6 fields `R|W action lbn sectors drive_us think_us` (DiskSim's \
-                 validate format), found {}",
-                f.len()
-            )));
-        }
+        let f = fields(
+            l,
+            line,
+            6,
+            "`R|W action lbn sectors drive_us think_us` (DiskSim's validate format)",
+        )?;
         let read = match f[0] {
             "R" => true,
             "W" => false,
@@ -171,13 +169,7 @@ impl<R: std::io::BufRead> TraceLines<R> {
     fn ascii(&mut self, l: &str) -> Result<TraceRequest, TraceError> {
         let line = self.line;
         let bad = |message: String| TraceError { line, message };
-        let f: Vec<&str> = l.split_whitespace().collect();
-        if f.len() != 5 {
-            return Err(bad(format!(
-                "expected 5 fields `arrival_ms device lbn sectors flags`, found {}",
-                f.len()
-            )));
-        }
+        let f = fields(l, line, 5, "`arrival_ms device lbn sectors flags`")?;
         let arrival_ms: f64 = f[0]
             .parse()
             .ok()
@@ -924,6 +916,20 @@ impl TraceReplay {
             "summary": self.summary,
         });
         crate::output::to_json(&json)
+    }
+}
+
+/// The whitespace-separated fields of trace line `l` (number `line`): exactly `n` of them,
+/// laid out as `shape` says.
+fn fields<'a>(l: &'a str, line: usize, n: usize, shape: &str) -> Result<Vec<&'a str>, TraceError> {
+    let f: Vec<&str> = l.split_whitespace().collect();
+    if f.len() == n {
+        Ok(f)
+    } else {
+        Err(TraceError {
+            line,
+            message: format!("expected {n} fields {shape}, found {}", f.len()),
+        })
     }
 }
 
