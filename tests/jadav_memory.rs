@@ -2,8 +2,10 @@
 //! nodes' memory is `[server] memory_per_node` (their buffer pools), each stream's buffer
 //! B_I is `terminals.memory`, and each interface node's memory for those buffers, B_I_tot,
 //! is `[server] interface_memory`. The `buffer` admission policy (eq. 4) takes it as B_I_tot
-//! when its own `total` is not given; a fixed load (no `[admission]`) whose buffers do not
-//! fit one interface node's memory is refused with the key and the numbers.
+//! when its own `total` is not given; with `[admission]`, whatever the policy, a stream whose
+//! buffer the node's memory cannot hold is refused as the run goes (`interface_memory`); a
+//! fixed load (no `[admission]`) whose buffers do not fit one interface node's memory is
+//! refused with the key and the numbers.
 
 mod common;
 use common::{refused, run_text};
@@ -120,4 +122,48 @@ fn issue30_interface_memory_bad_input_names_the_key() {
         &small("interface_memory = \"lots\"", ""),
         &["interface_memory"],
     );
+}
+
+#[test]
+fn issue30_interface_memory_binds_every_policy_during_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 5 s objects over 20 s: streams end and their viewers start again, so the memory is
+    // taken and given back as the run goes
+    let short =
+        |extra: &str, tail: &str| small(extra, tail).replace("length = \"30s\"", "length = \"5s\"");
+    for (label, policy) in [
+        ("accept-all", "[admission]\nname = \"accept-all\"\n"),
+        // a policy that would admit more than the node holds: 1 MiB against 500 KiB
+        (
+            "buffer-1mib",
+            "[admission]\nname = \"buffer\"\ntotal = \"1MiB\"\n",
+        ),
+        ("retrieval", "[admission]\nname = \"retrieval\"\n"),
+    ] {
+        let out = run_text(
+            tmp.path(),
+            label,
+            &short("interface_memory = \"500KiB\"", policy),
+        );
+        let a = admission(&out);
+        // never more than 3 × 128 KiB buffers on the node at once …
+        assert_eq!(a["active_streams_peak"], 3, "{label}: {a}");
+        // … and what was refused was refused for that memory
+        let refused = a["refused"].as_u64().unwrap();
+        assert!(refused > 0, "{label}: {a}");
+        assert_eq!(
+            a["refused_by_reason"]["interface_memory"], refused,
+            "{label}: {a}"
+        );
+        // the memory of ended streams is given back: more streams than fit at once
+        assert!(a["admitted"].as_u64().unwrap() > 3, "{label}: {a}");
+    }
+    // without the declared memory the same load is admitted whole
+    let out = run_text(
+        tmp.path(),
+        "undeclared",
+        &small("", "[admission]\nname = \"accept-all\"\n")
+            .replace("length = \"30s\"", "length = \"5s\""),
+    );
+    assert_eq!(admission(&out)["refused"], 0);
 }

@@ -119,7 +119,9 @@ impl Fetch {
 /// The engine asks [`admit`](Admission::admit) once per request, before anything of the
 /// stream is read, and counts active streams itself: an admitted stream is active until it
 /// ends (its video ends or its viewer stops), when the engine calls
-/// [`ended`](Admission::ended). A refused viewer gets nothing: the engine drops the rest of
+/// [`ended`](Admission::ended) (at once when the engine refuses a stream the policy admitted
+/// because its interface node's memory, `[server] interface_memory`, cannot hold its buffer).
+/// A refused viewer gets nothing: the engine drops the rest of
 /// that viewing's events (its pauses, seeks and stop) and the terminal waits for its next
 /// `start`. A policy only decides; what it needs to remember between calls (recent fetch
 /// times, reserved buffer) it keeps itself.

@@ -15,6 +15,12 @@
 //! back (the terminal's later events wait behind it, and the stream's start-up latency counts
 //! from its request); the probes, their bytes and round trips are counted (`admission.probes`, and
 //! `network.probe_messages` / `probe_bytes` among the interconnect's messages).
+//!
+//! Memory is not a policy: with `[server] interface_memory` (Jadav et al.'s B_I_tot) a stream
+//! the policy admits is still refused (reason `interface_memory`) when its buffer does not fit
+//! in its interface node's memory beside the buffers of the streams that node serves, so no
+//! interface node ever holds more than it has, whatever the policy (`buffer`, eq. 4, makes the
+//! same check when its B_I_tot is that memory, and then refuses first, as `buffer space`).
 
 use super::measure::Window;
 use super::stats::{DurStat, Level};
@@ -61,8 +67,12 @@ pub(super) struct AdmissionControl {
     /// Each stream's buffer, and the interface nodes streams are dealt to (0: none).
     buffer_bytes: u64,
     interfaces: u32,
-    /// `server.interface_memory` (0: not declared), told to the plugin.
+    /// `server.interface_memory` (0: not declared), told to the plugin and enforced.
     interface_memory: u64,
+    /// With `interface_memory`: the buffer bytes each interface node holds for the streams it
+    /// serves, and the interface node each terminal's admitted stream is charged to.
+    interface_held: Vec<u64>,
+    charged: Vec<Option<u32>>,
     /// δ_S and P_S, told to an observing plugin.
     round: SimDuration,
     fragment_bytes: u64,
@@ -118,6 +128,12 @@ impl AdmissionControl {
             buffer_bytes: s.buffer_bytes,
             interfaces: s.interfaces,
             interface_memory: s.interface_memory,
+            interface_held: if s.interface_memory > 0 {
+                vec![0; s.interfaces as usize]
+            } else {
+                Vec::new()
+            },
+            charged: Vec::new(),
             round: s.round,
             fragment_bytes: s.fragment_bytes,
             holders: if observes {
@@ -278,6 +294,29 @@ impl AdmissionControl {
             }
             _ => self.plugin.admit(request, &load),
         };
+        // the interface node's memory comes after the policy: it may not admit a stream
+        // whose buffer its interface node cannot hold
+        let verdict = match (verdict, request.interface) {
+            (Verdict::Admit, Some(i)) if !self.interface_held.is_empty() => {
+                let held = &mut self.interface_held[i as usize];
+                if held.saturating_add(self.buffer_bytes) > self.interface_memory {
+                    // the policy admitted it: it forgets the stream at once
+                    self.plugin.ended(request.terminal, now);
+                    Verdict::Refuse {
+                        reason: "interface_memory",
+                    }
+                } else {
+                    *held += self.buffer_bytes;
+                    let t = request.terminal.index();
+                    if self.charged.len() <= t {
+                        self.charged.resize(t + 1, None);
+                    }
+                    self.charged[t] = Some(i);
+                    Verdict::Admit
+                }
+            }
+            (v, _) => v,
+        };
         if w.measuring {
             self.requests += 1;
         }
@@ -308,6 +347,9 @@ impl AdmissionControl {
 
     /// The stream terminal `t` was admitted for ended at `now`.
     pub fn ended(&mut self, t: u32, now: SimTime, w: &Window) {
+        if let Some(i) = self.charged.get_mut(t as usize).and_then(Option::take) {
+            self.interface_held[i as usize] -= self.buffer_bytes;
+        }
         let n = self.active.level().saturating_sub(1);
         self.active.set(now, n, w.span);
         self.plugin.ended(TerminalId(t), now);

@@ -313,8 +313,10 @@ pub struct ServerSection {
     /// The memory of each interface node for its streams' buffers (Jadav et al. §7.1's
     /// B_I_tot; a stream's buffer is `terminals.memory`), with `interface_nodes` (default:
     /// not declared). The `buffer` admission policy (eq. 4) takes it as B_I_tot when its own
-    /// `total` is not given; without admission (or with `accept-all`) every stream of the
-    /// load is served, so the buffers of the streams dealt to one interface node must fit.
+    /// `total` is not given. With `[admission]`, a stream any policy admits is still refused
+    /// (reason `interface_memory`) when its buffer does not fit beside those its interface
+    /// node holds; without it every stream of the load is served, so the buffers of the
+    /// streams dealt to one interface node must fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_memory: Option<Bytes>,
     /// Stripe block size: the unit of layout, of every read, and the buffer page size (4KiB..=64MiB).
@@ -636,7 +638,8 @@ impl ScenarioFile {
             ));
         }
         if self.admission.is_some() {
-            // the policy decides which streams are served (`buffer` takes this as B_I_tot)
+            // streams are admitted against it as the run goes (`buffer` takes this as B_I_tot,
+            // and the engine refuses what the policy admits but the memory cannot hold)
             return Ok(());
         }
         let count = u64::from(self.terminals.count);
