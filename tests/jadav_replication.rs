@@ -1,11 +1,13 @@
 //! Jadav et al. §6 (issue 30, item 4): `[server.replication]`'s LDSS and LMSS through whole
 //! runs — a fragment read from the dedicated interface node's local disk crosses no
 //! interconnect (N_C = N_Q = 0) and keeps its disk components, a prefix in memory needs no
-//! disk access, RDSS is the server without the table, bad input names its key — and J8
-//! (Fig. 11) as `vodbench sweep` searches it on `scenarios/jadav/fig11-ldss-lmss.toml`.
+//! disk access, RDSS is the server without the table, bad input names its key — J8
+//! (Fig. 11) as `vodbench sweep` searches it on `scenarios/jadav/fig11-ldss-lmss.toml`, and
+//! (issue 30, demotion) a hot object that changes mid-run: the second one detected and served
+//! from the dedicated node's local disk, the first demoted (§6.2, line 274).
 
 mod common;
-use common::{root, run_text, text, vodbench};
+use common::{refused, root, run_text, text, vodbench};
 use serde_json::Value;
 use std::path::Path;
 
@@ -77,6 +79,118 @@ issue = "eager"
 trace = "three.trace"
 "#
     )
+}
+
+/// `small`'s server with four terminals and a trace in which the hot object changes:
+/// video 0 asked for at 0, 1 and 2 s, video 1 at 25, 26, 27 and 40 s, and video 0 again at
+/// 41 s. With `threshold = 2` and `window = "20s"`: video 0 is popular at 1 s, its viewing at
+/// 2 s is at the dedicated node (interface 1), and it is demoted at 21 s (its request at 1 s
+/// leaving the window leaves one); video 1 is popular at 26 s at the same node (its copy
+/// replacing video 0's), its viewing at 27 s fetches and keeps every fragment, and its
+/// viewing at 40 s, the one measured (39 s to 51 s) with the viewing of video 0 at 41 s, reads
+/// every fragment from the local disk; video 0's viewing at 41 s goes to the ordinary
+/// interface node 0 and fetches from the storage nodes. Video 1 is demoted at 47 s (its
+/// request at 27 s leaving), before the run ends.
+fn shift(dir: &Path, replication: &str) -> String {
+    std::fs::write(
+        dir.join("shift.trace"),
+        "# vodbench-trace v1\n0.0 0 start 0 0\n1.0 1 start 0 0\n2.0 2 start 0 0\n\
+         25.0 0 start 1 0\n26.0 1 start 1 0\n27.0 2 start 1 0\n40.0 0 start 1 0\n\
+         41.0 3 start 0 0\n",
+    )
+    .unwrap();
+    small(dir, replication)
+        .replace("trace = \"three.trace\"", "trace = \"shift.trace\"")
+        .replace("[terminals]\ncount = 3", "[terminals]\ncount = 4")
+        .replace(
+            "warmup = \"25s\"\nduration = \"20s\"",
+            "warmup = \"39s\"\nduration = \"12s\"",
+        )
+}
+
+#[test]
+fn issue30_a_new_hot_object_is_detected_and_served_locally_and_the_old_one_demoted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text_ = shift(
+        tmp.path(),
+        "scheme = \"ldss\"\nthreshold = 2\nwindow = \"20s\"",
+    );
+    assert!(text_.contains("count = 4") && text_.contains("warmup = \"39s\""));
+    let s = summary(&run_text(tmp.path(), "shift", &text_));
+    let r = &s["replication"];
+    let s_ = 1_000_000_000u64;
+    let change =
+        |v: u64, at: u64| serde_json::json!({"video": v, "interface": 1, "at_ns": at * s_});
+    assert_eq!(
+        r["promotions"],
+        serde_json::json!([change(0, 1), change(1, 26)]),
+        "{r}"
+    );
+    assert_eq!(
+        r["demotions"],
+        serde_json::json!([change(0, 21), change(1, 47)]),
+        "{r}"
+    );
+    assert_eq!(
+        (r["promotion_count"].as_u64(), r["demotion_count"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(r["waiting_requests"], 0);
+    // the first popular object keeps its fields' meaning
+    assert_eq!(r["popular_video"], 0);
+    assert_eq!(r["detected_ns"], s_);
+    assert_eq!(r["dedicated_interface"], 1);
+    assert_eq!(r["dedicated_interfaces"], 1);
+    // 2 s (video 0), 27 s and 40 s (video 1) at the dedicated node; 41 s (video 0) not
+    assert_eq!(
+        (r["viewings"].as_u64(), r["viewings_dedicated"].as_u64()),
+        (Some(8), Some(3))
+    );
+    // the node holds video 1's copy now, every fragment of it
+    assert_eq!(r["kept_fragments"], FRAGMENTS);
+    // measured: the second hot object's viewing reads every fragment from the local disk;
+    // the demoted object's viewing fetches every one from the storage nodes
+    assert_eq!(r["local_disk_reads"], FRAGMENTS, "{r}");
+    assert_eq!(r["dedicated_remote_reads"], 0);
+    let d = &s["request_delays"];
+    assert_eq!(d["requests"], 2 * FRAGMENTS, "{d}");
+    assert!(d["n_c"]["max_ns"].as_u64().unwrap() > 0, "{d}");
+    assert!(s["network"]["messages"].as_u64().unwrap() >= 2 * FRAGMENTS);
+    assert_eq!(s["glitches"]["count"], 0);
+    // the same scenario and seed give the same bytes
+    let again = summary(&run_text(tmp.path(), "shift2", &text_));
+    assert_eq!(s, again);
+}
+
+#[test]
+fn issue30_two_dedicated_nodes_serve_two_hot_objects_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    // three interface nodes, the last two dedicated: video 0 popular at 1 s at interface 1,
+    // video 1 at 26 s at interface 2 — its request finds video 0 still popular at 1 (demoted
+    // only at 21 s with a 20 s window; here the window is 30 s, so at 31 s)
+    let text_ = shift(
+        tmp.path(),
+        "scheme = \"ldss\"\nthreshold = 2\nwindow = \"30s\"\ndedicated_interfaces = 2",
+    )
+    .replace("interface_nodes = 2", "interface_nodes = 3");
+    let s = summary(&run_text(tmp.path(), "two", &text_));
+    let r = &s["replication"];
+    let s_ = 1_000_000_000u64;
+    let change =
+        |v: u64, i: u64, at: u64| serde_json::json!({"video": v, "interface": i, "at_ns": at * s_});
+    assert_eq!(
+        r["promotions"],
+        serde_json::json!([change(0, 1, 1), change(1, 2, 26)]),
+        "{r}"
+    );
+    // video 0: requests 0, 1, 2 s leave at 30, 31, 32 s: demoted at 31 s; its viewing at
+    // 41 s goes to the ordinary node; video 1 (25, 26, 27, 40 s) stays popular to the end
+    assert_eq!(r["demotions"], serde_json::json!([change(0, 1, 31)]), "{r}");
+    assert_eq!(r["dedicated_interfaces"], 2);
+    assert_eq!(r["local_disk_reads"], FRAGMENTS, "{r}");
+    // both nodes keep their copies: video 0's (never replaced) and video 1's
+    assert_eq!(r["kept_fragments"], 2 * FRAGMENTS);
+    assert_eq!(s["disks"]["count"], 6);
 }
 
 /// Fragments of a 10 s video at 1.5 Mbit/s in 64 KiB: 1,875,000 B → 29.
@@ -212,6 +326,21 @@ fn issue30_bad_replication_input_names_the_key() {
             "server.replication.threshold",
             "1..=1000000",
         ),
+        (
+            "scheme = \"ldss\"\ndedicated_interfaces = 2",
+            "server.replication.dedicated_interfaces",
+            "must be 1..=1 with server.interface_nodes = 2, got 2",
+        ),
+        (
+            "scheme = \"lmss\"\nprefix = 4\ndedicated_interfaces = 0",
+            "server.replication.dedicated_interfaces",
+            "got 0",
+        ),
+        (
+            "scheme = \"rdss\"\ndedicated_interfaces = 2",
+            "server.replication.dedicated_interfaces",
+            "rdss dedicates none",
+        ),
     ] {
         let file = tmp.path().join("bad.toml");
         std::fs::write(&file, small(tmp.path(), replication)).unwrap();
@@ -246,6 +375,54 @@ fn issue30_bad_replication_input_names_the_key() {
     assert!(
         e.contains("server.replication.scheme") && e.contains("interface_nodes ≥ 2"),
         "{e}"
+    );
+}
+
+#[test]
+fn issue30_bad_hot_object_input_names_the_key() {
+    let file = root().join("scenarios/jadav/popularity-shift.toml");
+    let base = std::fs::read_to_string(file).unwrap();
+    let base = &base[..base.find("[[sweep.series").unwrap()];
+    // hot_period and hot_videos belong to popularity = "hotspot"
+    refused(
+        &base
+            .replace("popularity = \"hotspot\"", "popularity = \"uniform\"")
+            .replace("fraction = 0.4\n", ""),
+        &[
+            "workload.generate.hot_period",
+            "set popularity = \"hotspot\"",
+        ],
+    );
+    refused(
+        &base.replace("hot_period = \"300s\"\n", "hot_videos = 0\n"),
+        &["workload.generate.hot_videos", "1..=1000"],
+    );
+    refused(
+        &base.replace("hot_period = \"300s\"\n", "hot_period = \"0s\"\n"),
+        &["workload.generate.hot_period", "1ms..=1000h"],
+    );
+    // more hot videos over the run than the library has: 3 a second over the 900 s the
+    // generator covers
+    refused(
+        &base.replace(
+            "hot_period = \"300s\"\n",
+            "hot_period = \"1s\"\nhot_videos = 3\n",
+        ),
+        &[
+            "workload.generate.hot_videos",
+            "make 2703 hot videos, but videos.count is 1500",
+        ],
+    );
+    // the scenario's own server has six interface nodes: at most five dedicated
+    refused(
+        &format!(
+            "{base}\n[server.replication]\nscheme = \"ldss\"\nlocal_disks = 4\n\
+             dedicated_interfaces = 6\n"
+        ),
+        &[
+            "server.replication.dedicated_interfaces",
+            "must be 1..=5 with server.interface_nodes = 6, got 6",
+        ],
     );
 }
 

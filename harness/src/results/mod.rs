@@ -338,19 +338,20 @@ pub struct Summary {
 pub struct ReplicationSummary {
     /// `rdss`, `ldss` or `lmss`.
     pub scheme: String,
-    /// The object the manager found popular, if any.
+    /// The first object the manager found popular, if any.
     pub popular_video: Option<u64>,
     /// When it did.
     pub detected_ns: Option<u64>,
-    /// The interface node dedicated to it (an index among the interface nodes; LDSS, LMSS).
+    /// The interface node dedicated to it (an index among the interface nodes; LDSS, LMSS;
+    /// the first dedicated node when no object was found popular).
     pub dedicated_interface: Option<u64>,
     /// Viewings the manager delegated (the whole run).
     pub viewings: u64,
-    /// Of them, viewings of the popular object sent to the dedicated node (the whole run).
+    /// Of them, viewings of a popular object sent to its dedicated node (the whole run).
     pub viewings_dedicated: u64,
-    /// Fragments of the popular object the dedicated node keeps at the end of the run.
+    /// Fragments the dedicated nodes keep at the end of the run (of each one's copy).
     pub kept_fragments: u64,
-    /// Fragments of the object's prefix held in memory (LMSS).
+    /// Fragments of the first popular object's prefix held in memory (LMSS).
     pub prefix_fragments: u64,
     /// Fragments read from the dedicated node's local disks (measured period).
     pub local_disk_reads: u64,
@@ -358,6 +359,38 @@ pub struct ReplicationSummary {
     pub memory_reads: u64,
     /// Fragments the dedicated node fetched from the storage nodes (measured period).
     pub dedicated_remote_reads: u64,
+    /// Interface nodes dedicated to popular objects, the last ones (0 under RDSS).
+    #[serde(default)]
+    pub dedicated_interfaces: u64,
+    /// Each object made popular at a dedicated node, in time order (the whole run; the first
+    /// 1000 listed).
+    #[serde(default)]
+    pub promotions: Vec<PopularityChange>,
+    /// Each popular object demoted, its requests within the window having fallen below the
+    /// threshold, in time order (the whole run, up to its end; the first 1000 listed).
+    #[serde(default)]
+    pub demotions: Vec<PopularityChange>,
+    /// All the promotions, listed or not.
+    #[serde(default)]
+    pub promotion_count: u64,
+    /// All the demotions, listed or not.
+    #[serde(default)]
+    pub demotion_count: u64,
+    /// Requests that brought their object to the threshold while every dedicated node held
+    /// another popular object (the object stayed unpopular).
+    #[serde(default)]
+    pub waiting_requests: u64,
+}
+
+/// A popular object's promotion to, or demotion from, a dedicated interface node.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PopularityChange {
+    /// The object.
+    pub video: u64,
+    /// The dedicated interface node (an index among the interface nodes).
+    pub interface: u64,
+    /// When, in nanoseconds of simulated time.
+    pub at_ns: u64,
 }
 
 /// The SCSI buses over the measured period (Wu et al. §3, eq. 5).

@@ -43,8 +43,10 @@ pub enum Popularity {
     /// Every start a video of its own, in the order of the starts (Jadav et al. §6: requests
     /// for "distinct objects"; `../shared/papers/notes/jadav.md`, workload additions).
     Distinct,
-    /// A share `fraction` of the starts go to video 0, the hot object, and every other start
-    /// to a video of its own (Jadav et al. §6's popular-object experiments, Fig. 11).
+    /// A share `fraction` of the starts go to the hot objects — video 0 by default, or
+    /// `hot_videos` of them at a time, replaced by the next ones every `hot_period` — and
+    /// every other start to a video of its own (Jadav et al. §6's popular-object experiments,
+    /// Fig. 11).
     Hotspot,
 }
 
@@ -55,9 +57,18 @@ pub struct GeneratorParams {
     /// `zipf` (default), `uniform`, `distinct` (every start a video of its own) or `hotspot`
     /// (`fraction` of the starts to video 0, the others each to a video of its own).
     pub popularity: Popularity,
-    /// With `popularity = "hotspot"`: the share of starts that go to video 0 (0..=1).
+    /// With `popularity = "hotspot"`: the share of starts that go to the hot videos (0..=1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fraction: Option<f64>,
+    /// With `popularity = "hotspot"`: how many videos are hot at a time, sharing `fraction`
+    /// equally (default 1; 1..=1000).
+    #[serde(skip_serializing_if = "is_one")]
+    pub hot_videos: u32,
+    /// With `popularity = "hotspot"`: after each such span the hot videos are replaced by the
+    /// next `hot_videos` ones (default: never; 1ms..=1000h). A start at time s goes, when hot,
+    /// to one of videos i·`hot_videos` … (i+1)·`hot_videos` − 1 with i = ⌊s / `hot_period`⌋.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_period: Option<Duration>,
     /// Zipf skew z (default 1.0; 0 is uniform; 0..=10).
     pub z: f64,
     /// Terminals start their first video uniformly within this span (default 60s).
@@ -88,6 +99,9 @@ pub struct GeneratorParams {
 const DEFAULT_SEARCH_MEAN: Duration = Duration(10_000_000_000);
 const DEFAULT_SEARCH_SPEED: f64 = 8.0;
 
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
@@ -103,6 +117,8 @@ impl Default for GeneratorParams {
         GeneratorParams {
             popularity: Popularity::Zipf,
             fraction: None,
+            hot_videos: 1,
+            hot_period: None,
             z: 1.0,
             start_spread: Duration(60_000_000_000),
             pauses_per_video: 0.0,
@@ -146,6 +162,34 @@ impl GeneratorParams {
                 )
             }
         }
+        if self.popularity != Popularity::Hotspot {
+            let given = if self.hot_videos != 1 {
+                Some("hot_videos")
+            } else if self.hot_period.is_some() {
+                Some("hot_period")
+            } else {
+                None
+            };
+            if let Some(k) = given {
+                return bad(
+                    k,
+                    "describes the hot videos of popularity = \"hotspot\", but this workload's \
+                     popularity is not that: remove it, or set popularity = \"hotspot\""
+                        .into(),
+                );
+            }
+        }
+        if !(1..=1000).contains(&self.hot_videos) {
+            return bad(
+                "hot_videos",
+                format!("must be 1..=1000 videos, got {}", self.hot_videos),
+            );
+        }
+        if let Some(d) = self.hot_period {
+            if !(1_000_000..=1000 * 3_600_000_000_000).contains(&d.0) {
+                return bad("hot_period", format!("must be in 1ms..=1000h, got {d}"));
+            }
+        }
         // a skew given without zipf popularity would be silently ignored (1, the default,
         // and 0, uniform itself, say nothing else)
         if self.popularity != Popularity::Zipf && self.z != 1.0 && self.z != 0.0 {
@@ -158,7 +202,7 @@ impl GeneratorParams {
                     match self.popularity {
                         Popularity::Uniform => "uniform (every video equally likely)",
                         Popularity::Distinct => "distinct (every start a video of its own)",
-                        _ => "hotspot (one hot video, the other starts each a video of its own)",
+                        _ => "hotspot (hot videos, the other starts each a video of its own)",
                     }
                 ),
             );
@@ -299,9 +343,28 @@ pub fn generate_stream(
             .collect(),
         due: std::collections::BinaryHeap::with_capacity(terminals as usize),
         scratch: Vec::new(),
-        next_own: u32::from(params.popularity == Popularity::Hotspot),
+        hot: 0,
+        next_own: 0,
         current: Vec::new(),
     };
+    if params.popularity == Popularity::Hotspot {
+        // the hot videos of every period a start can fall in come first
+        let periods = params
+            .hot_period
+            .map_or(1, |d| horizon.as_nanos() / d.0.max(1) + 1);
+        g.hot = u64::from(params.hot_videos)
+            .saturating_mul(periods)
+            .min(u64::from(u32::MAX)) as u32;
+        g.next_own = g.hot;
+        if g.hot > videos {
+            return Err(format!(
+                "workload.generate.hot_videos: {} hot videos in each of {periods} periods of \
+                 hot_period over the run make {} hot videos, but videos.count is {videos}: \
+                 raise videos.count, or give fewer hot videos or a longer hot_period",
+                params.hot_videos, g.hot
+            ));
+        }
+    }
     if matches!(
         params.popularity,
         Popularity::Distinct | Popularity::Hotspot
@@ -354,6 +417,8 @@ pub struct GeneratedEvents {
     /// (time of its next event, terminal) of every terminal with events left, earliest first.
     due: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
     scratch: Vec<(u64, u8)>,
+    /// The hot videos of the whole workload, numbered first (`hotspot`).
+    hot: u32,
     /// The next video of its own to give (`distinct`, `hotspot`).
     next_own: u32,
     /// Each terminal's video of its own now (`distinct`, `hotspot`).
@@ -368,11 +433,7 @@ impl GeneratedEvents {
         if !matches!(popularity, Popularity::Distinct | Popularity::Hotspot) {
             return Ok(());
         }
-        let (first, next, videos) = (
-            u32::from(popularity == Popularity::Hotspot),
-            self.next_own,
-            self.videos,
-        );
+        let (first, next, videos) = (self.hot, self.next_own, self.videos);
         if next <= videos {
             return Ok(());
         }
@@ -385,10 +446,10 @@ impl GeneratedEvents {
             "workload.generate.popularity: \"{name}\" gives {} a video of its own, and this \
              workload starts {} such viewings, but videos.count is {videos}: raise videos.count \
              to at least {next}",
-            if first == 1 {
-                "every start but the hot video's"
-            } else {
-                "every start"
+            match first {
+                0 => "every start".to_string(),
+                1 => "every start but the hot video's".to_string(),
+                n => format!("the {n} hot videos their numbers and every other start"),
             },
             next - first
         ))
@@ -461,7 +522,7 @@ fn viewing(
         }
         // a video of its own, numbered as the starts come out of the stream
         Popularity::Distinct => OWN,
-        Popularity::Hotspot if u < params.fraction.unwrap_or(0.0) => VideoId(0),
+        Popularity::Hotspot if u < params.fraction.unwrap_or(0.0) => hot_video(params, u, start),
         Popularity::Hotspot => OWN,
     };
     let ev = |time: u64, kind, position: u64| TraceEvent {
@@ -538,6 +599,17 @@ fn viewing(
     }
     let end = ended.unwrap_or(start + paused + played_at_last + (len - pos.min(len)));
     tg.start = end.max(start + 1);
+}
+
+/// The hot video of a hot start at `start` (ns) that drew `u` < `fraction`: one of the
+/// `hot_videos` of its period, by where `u` falls in [0, `fraction`) (video 0 by default).
+fn hot_video(params: &GeneratorParams, u: f64, start: u64) -> VideoId {
+    let k = params.hot_videos.max(1);
+    let f = params.fraction.unwrap_or(1.0);
+    let j = ((u / f * f64::from(k)) as u32).min(k - 1);
+    let period = params.hot_period.map_or(0, |d| start / d.0.max(1));
+    let first = u64::from(k).saturating_mul(period);
+    VideoId(first.saturating_add(u64::from(j)).min(u64::from(u32::MAX)) as u32)
 }
 
 /// The video of a start that has one of its own, until the stream numbers it.
@@ -628,6 +700,117 @@ mod tests {
             let expected: Vec<u32> = (1..=others.len() as u32).collect();
             assert_eq!(others, expected, "{fraction}: each its own, from 1");
         }
+    }
+
+    #[test]
+    fn hot_videos_share_the_fraction_and_hot_period_moves_them_on() {
+        // two hot videos at a time, replaced every 20 minutes: over the hour (horizon 3600 s,
+        // so periods 0, 1, 2 and the instant 3600 s itself, 4) videos 0–7 are the hot ones
+        let p = GeneratorParams {
+            popularity: Popularity::Hotspot,
+            fraction: Some(0.5),
+            hot_videos: 2,
+            hot_period: Some(Duration(1_200_000_000_000)),
+            ..GeneratorParams::default()
+        };
+        let events = gen_videos(&p, 300, 10_000).unwrap();
+        let starts: Vec<&TraceEvent> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::Start)
+            .collect();
+        let mut per_video = [0u32; 8];
+        for e in &starts {
+            if e.video.0 < 8 {
+                let period = (e.time.as_nanos() / 1_200_000_000_000) as u32;
+                assert!(e.video.0 / 2 == period, "{e:?} in period {period}");
+                per_video[e.video.index()] += 1;
+            }
+        }
+        // the two videos of each of the three periods share its hot starts about equally
+        for pair in per_video[..6].chunks(2) {
+            let (a, b) = (f64::from(pair[0]), f64::from(pair[1]));
+            assert!(
+                a > 20.0 && b > 20.0 && (a - b).abs() < 0.5 * (a + b),
+                "{per_video:?}"
+            );
+        }
+        // the other starts each a video of its own, numbered from 8
+        let others: Vec<u32> = starts
+            .iter()
+            .filter(|e| e.video.0 >= 8)
+            .map(|e| e.video.0)
+            .collect();
+        assert_eq!(others, (8..8 + others.len() as u32).collect::<Vec<_>>());
+        // the defaults are one hot video, 0, for the whole run: the same events as before
+        let one = GeneratorParams {
+            popularity: Popularity::Hotspot,
+            fraction: Some(0.5),
+            ..GeneratorParams::default()
+        };
+        let two_forever = GeneratorParams {
+            hot_videos: 2,
+            ..one.clone()
+        };
+        let (a, b) = (
+            gen_videos(&one, 50, 10_000).unwrap(),
+            gen_videos(&two_forever, 50, 10_000).unwrap(),
+        );
+        // the same draws: the starts of the hot videos fall where they did, split over 0, 1
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!((x.time, x.terminal, x.kind), (y.time, y.terminal, y.kind));
+            assert_eq!(x.video.0 == 0, y.video.0 < 2, "{x:?} {y:?}");
+        }
+        // too many hot videos for the library: refused before any event, naming the key
+        let e = match gen_videos(&p, 300, 7) {
+            Err(e) => e,
+            Ok(_) => panic!("8 hot videos in a library of 7"),
+        };
+        assert!(
+            e.starts_with("workload.generate.hot_videos") && e.contains("make 8 hot videos"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn hot_videos_and_hot_period_belong_to_hotspot() {
+        let hot = GeneratorParams {
+            popularity: Popularity::Hotspot,
+            fraction: Some(0.5),
+            ..GeneratorParams::default()
+        };
+        let bad = |p: GeneratorParams| p.validate().unwrap_err();
+        let e = bad(GeneratorParams {
+            hot_videos: 2,
+            ..GeneratorParams::default()
+        });
+        assert!(
+            e.0 == "hot_videos" && e.1.contains("set popularity = \"hotspot\""),
+            "{e:?}"
+        );
+        let e = bad(GeneratorParams {
+            hot_period: Some(Duration(60_000_000_000)),
+            popularity: Popularity::Distinct,
+            ..GeneratorParams::default()
+        });
+        assert_eq!(e.0, "hot_period");
+        let e = bad(GeneratorParams {
+            hot_videos: 0,
+            ..hot.clone()
+        });
+        assert!(e.0 == "hot_videos" && e.1.contains("1..=1000"), "{e:?}");
+        let e = bad(GeneratorParams {
+            hot_period: Some(Duration(1000)),
+            ..hot.clone()
+        });
+        assert!(e.0 == "hot_period" && e.1.contains("1ms..=1000h"), "{e:?}");
+        assert!(GeneratorParams {
+            hot_videos: 3,
+            hot_period: Some(Duration(60_000_000_000)),
+            ..hot
+        }
+        .validate()
+        .is_ok());
     }
 
     #[test]

@@ -89,7 +89,7 @@ struct Engine<'a> {
     rounds: Option<(Rounds, StreamMemory)>,
     /// The object manager and the popular object's copy (`[server.replication]`).
     repl: Option<Replication>,
-    /// The storage nodes' disks (the dedicated interface node's local disks follow them).
+    /// The storage nodes' disks (the dedicated interface nodes' local disks follow them).
     storage_disks: usize,
     /// Single-threaded storage nodes (`[server] storage_threading`).
     threads: StorageThreads,
@@ -194,14 +194,15 @@ impl<'a> Engine<'a> {
             repl
         });
         let local_disks = repl.as_ref().map_or(0, Replication::local_disks);
+        let per_node = repl.as_ref().map_or(0, Replication::disks_per_node);
         for l in 0..local_disks {
-            // the dedicated interface node's local disks: the storage disks' model and
+            // the dedicated interface nodes' local disks: the storage disks' model and
             // scheduler, each with a random stream of its own
             let (model, sched) = build_disk(ndisks + l)?;
             let g = model.geometry();
-            // the popular object (at most the longest video) must fit its share of the disks
+            // a popular object (at most the longest video) must fit its share of the disks
             let longest = blocks.iter().copied().max().unwrap_or(0);
-            let per_disk = u64::from(longest.div_ceil(local_disks)) * block_bytes;
+            let per_disk = u64::from(longest.div_ceil(per_node)) * block_bytes;
             if per_disk > g.capacity_bytes {
                 return Err(ScenarioError::Invalid {
                     file: scenario.path.clone(),
@@ -211,13 +212,13 @@ impl<'a> Engine<'a> {
                         .or_else(|| scenario.source.line_of_key("server.replication")),
                     key: "server.replication.local_disks".into(),
                     message: format!(
-                        "the popular object needs {per_disk} bytes on each of {local_disks} \
+                        "the popular object needs {per_disk} bytes on each of {per_node} \
                          local disks, but a disk holds {} ([disk.model]): give more local disks",
                         g.capacity_bytes
                     ),
                 });
             }
-            let node = s.nodes + s.interface_nodes - 1;
+            let node = repl.as_ref().map_or(0, |r| r.local_disk_node(l));
             stations.push(DiskStation::new(node, model, sched));
         }
         let mut c = ctx("layout", 0);
@@ -1431,7 +1432,10 @@ impl<'a> Engine<'a> {
             continuity: continuity.as_ref().map(|(s, _)| s.clone()),
             transmission: transmission.as_ref().map(|(s, _)| s.clone()),
             stream_memory,
-            replication: self.repl.as_ref().map(Replication::report),
+            replication: self
+                .repl
+                .as_ref()
+                .map(|r| r.report(self.period.end.unwrap_or(now))),
         };
         let mut tables = vec![
             disk_table,

@@ -64,16 +64,16 @@ impl Ports<'_> {
         let req = *self.reqs.read(r);
         match source {
             Source::Remote => unreachable!("a remote fragment read locally"),
-            Source::Memory => {
+            Source::Memory { node } => {
                 let read = self.reqs.read_mut(r);
-                read.node = repl.local_disk(0).0;
+                read.node = repl.network_node(node);
                 // served (its bytes counted as a hit), not yet handed on
                 read.stage = 1;
                 self.nodes.hit_bytes += req.bytes;
                 self.q.schedule(now, Ev::Local(r));
             }
-            Source::Disk { disk, offset } => {
-                let (node, disk) = repl.local_disk(disk);
+            Source::Disk { node, disk, offset } => {
+                let (node, disk) = repl.local_disk(node, disk);
                 let read = self.reqs.read_mut(r);
                 read.node = node;
                 read.disk = disk;

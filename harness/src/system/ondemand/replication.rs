@@ -1,26 +1,52 @@
-//! Jadav et al. §6's schemes for a popular object (`[server.replication]`): the object
-//! manager's popularity detection (§6.2), the routing of each viewing to an interface node,
-//! and where each fragment of a viewing comes from — the storage nodes (RDSS), the dedicated
-//! interface node's local disks (LDSS) or its memory (LMSS's prefix).
+//! Jadav et al. §6's schemes for popular objects (`[server.replication]`): the object
+//! manager's popularity detection and demotion (§6.2), the routing of each viewing to an
+//! interface node, and where each fragment of a viewing comes from — the storage nodes
+//! (RDSS), a dedicated interface node's local disks (LDSS) or its memory (LMSS's prefix).
 //!
-//! * **Detection.** The manager logs every viewing request (every admitted start) with its
-//!   time. The first object asked for at least `threshold` times within the last `window`
-//!   (the request just made included) becomes the popular object; one dedicated interface
-//!   node holds one copy, so no second object is replicated, and the object stays popular
-//!   for the run (the paper's demotion, when the rate falls below the threshold, frees the
-//!   node for another object: with one hot object in a run it never happens).
+//! * **The log.** The manager logs every viewing request (every admitted start) with its
+//!   time, for the whole run, and counts each object's requests within the last `window`
+//!   Δ_t: the window at `now` is (now − Δ_t, now], so a request made at t leaves it at
+//!   exactly t + Δ_t.
+//! * **Promotion (detection).** At a request for an object that is not popular, once the
+//!   requests older than the window have left it and this one is logged: if the object's
+//!   count is at least `threshold` Th_pop, it becomes popular at a free dedicated node — the
+//!   one still holding its copy (it was popular there before) if that one is free, else the
+//!   lowest-numbered free one. With no dedicated node free it is not promoted: the request is
+//!   counted (`waiting_requests`), and the object is promoted at the first later request for
+//!   it that finds a node free while its count is still at least `threshold`. Promotion
+//!   happens only at a request for the object.
+//! * **Demotion.** §6.2 (line 274): "it is also necessary to keep track of when the frequency
+//!   of access of a object falls below the threshold". A popular object is demoted at the
+//!   instant its count falls below `threshold`, which is the instant t + Δ_t its oldest
+//!   counted request leaves the window. The manager applies the departures when it next
+//!   hears of a request (first, before that request counts: a request exactly Δ_t old has
+//!   left), each at its own instant, in time order; the node freed is used by nothing but a
+//!   later request's promotion, so this decides the same as watching every instant, and
+//!   everything depends on the requests' simulated times alone. The demotions still due at
+//!   the end of the run are recorded when the run is reported.
 //! * **Routing.** The paper's "when the next request for that object comes in" (§6.2): the
-//!   request that makes the object popular is still served as before; from the next one on,
-//!   every viewing of it goes to the dedicated interface node (the last one). Every other
-//!   viewing goes to the other interface nodes, terminal t to t mod (interface nodes − 1).
-//!   Under RDSS, terminal t goes to t mod (interface nodes), as without the table.
-//! * **The copy.** A fragment of the popular object that the dedicated node fetched from the
-//!   storage nodes (for any of its viewings) is kept: within the prefix (LMSS) in memory,
-//!   past it on the local disks, written in the background at no cost (§6.2: "disk writes
-//!   are non-blocking and can proceed in the background"). A later viewing there reads a
-//!   kept fragment locally; a fragment not kept yet (a viewing ahead of the first) is
-//!   fetched from the storage nodes as under RDSS, and kept.
-//! * **Local reads.** Fragment k is on local disk k mod `local_disks`, at offset
+//!   request that makes an object popular is served as before; from the next one on, every
+//!   viewing of it goes to its dedicated interface node, until it is demoted. The last
+//!   `dedicated_interfaces` = n interface nodes are the dedicated ones, each holding at most
+//!   one popular object at a time (dedicated node j, 0-based, is interface node
+//!   interfaces − n + j); every other viewing — of an object not popular, or of a demoted
+//!   one — goes to the other interface nodes, terminal t to t mod (interfaces − n). Under
+//!   RDSS, terminal t goes to t mod (interfaces), as without the table.
+//! * **The copy.** A fragment of a node's object that the node fetched from the storage
+//!   nodes (for any of its viewings of that object) is kept: within the prefix (LMSS) in its
+//!   memory, past it on its local disks, written in the background at no cost (§6.2: "disk
+//!   writes are non-blocking and can proceed in the background"). A later viewing there
+//!   reads a kept fragment locally; a fragment not kept yet (a viewing ahead of the first)
+//!   is fetched from the storage nodes as under RDSS, and kept.
+//! * **After demotion.** §6.2: "the disk space occupied by that object at the I node can be
+//!   used to store another popular object". The copy stays on the node until another object
+//!   is promoted there: viewings of the demoted object still in progress at the node keep
+//!   being served there, keep reading the copy and keep adding to it. When the next object
+//!   is promoted at the node its copy is dropped at once (memory and disks are the new
+//!   object's); the demoted object's viewings still there are served by the node from the
+//!   storage nodes, keeping nothing. An object promoted again at the node still holding its
+//!   copy keeps that copy.
+//! * **Local reads.** Fragment k is on the node's local disk k mod `local_disks`, at offset
 //!   (k div `local_disks`) × the stripe, contiguous; the access goes straight to that disk's
 //!   queue (with its deadline, under `[disk.scheduler]`), and its data reaches the stream at
 //!   the end of the access: N_C = N_Q = 0, S_Q the wait in the local disk's queue, D_S, D_R
@@ -28,60 +54,164 @@
 //!   no disk access (a request with no disk components: `other_requests` in the delays).
 
 use crate::ids::BlockId;
-use crate::results::ReplicationSummary;
+use crate::results::{PopularityChange, ReplicationSummary};
 use crate::time::{SimDuration, SimTime};
 use crate::units::Portion;
 use std::collections::{BTreeMap, VecDeque};
 
 use super::spec::{ReplicationSection, Scheme};
 
-/// The object manager's popularity detection (§6.2): window Δ_t and threshold Th_pop.
+/// Promotions and demotions listed in `summary.json` (each kind; all are counted).
+const LISTED: usize = 1000;
+
+/// What the manager did with one viewing request ([`Manager::request`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Delegation {
+    /// The dedicated node (0-based among them) serving this viewing: the object was popular
+    /// there before the request.
+    pub serving: Option<u32>,
+    /// The dedicated node the request made the object popular at.
+    pub promoted: Option<u32>,
+}
+
+/// One promotion or demotion: the object, its dedicated node (0-based among them) and when.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Change {
+    pub video: u32,
+    pub node: u32,
+    pub at: SimTime,
+}
+
+/// The object manager's popularity detection and demotion (§6.2): window Δ_t, threshold
+/// Th_pop, and `nodes` dedicated interface nodes.
+#[derive(Clone)]
 pub(super) struct Manager {
     window: SimDuration,
     threshold: u32,
-    /// Each object's requests within the window, oldest first.
-    log: BTreeMap<u32, VecDeque<SimTime>>,
-    /// The popular object and when it was detected.
-    popular: Option<(u32, SimTime)>,
+    /// Every request within the window, oldest first.
+    recent: VecDeque<(SimTime, u32)>,
+    /// Each object's requests within the window (objects with none are absent).
+    count: BTreeMap<u32, u32>,
+    /// Each dedicated node's popular object (`None`: free).
+    held: Vec<Option<u32>>,
+    /// Each dedicated node's copy: the object it last held (kept after its demotion until
+    /// the next promotion there).
+    copy: Vec<Option<u32>>,
+    promotions: Vec<Change>,
+    demotions: Vec<Change>,
+    promoted: u64,
+    demoted: u64,
+    /// Requests that found their object at the threshold, not popular, and no node free.
+    waiting: u64,
 }
 
 impl Manager {
-    pub fn new(window: SimDuration, threshold: u32) -> Self {
+    pub fn new(window: SimDuration, threshold: u32, nodes: u32) -> Self {
+        let nodes = nodes.max(1) as usize;
         Manager {
             window,
             threshold: threshold.max(1),
-            log: BTreeMap::new(),
-            popular: None,
+            recent: VecDeque::new(),
+            count: BTreeMap::new(),
+            held: vec![None; nodes],
+            copy: vec![None; nodes],
+            promotions: Vec::new(),
+            demotions: Vec::new(),
+            promoted: 0,
+            demoted: 0,
+            waiting: 0,
         }
     }
 
-    /// A viewing request for `video` at `now` (in time order): whether `video` was popular
-    /// before this request. The request is logged, and may make it popular.
-    pub fn request(&mut self, video: u32, now: SimTime) -> bool {
-        if let Some((p, _)) = self.popular {
-            return p == video;
-        }
-        let times = self.log.entry(video).or_default();
-        times.push_back(now);
-        // the window is (now − Δ_t, now]
-        while let Some(&t) = times.front() {
-            if now.saturating_since(t) >= self.window {
-                times.pop_front();
-            } else {
+    /// The requests that left the window by `now` (those made at or before now − Δ_t)
+    /// leave it, each at its own instant: a popular object whose count falls below the
+    /// threshold is demoted then.
+    fn expire(&mut self, now: SimTime) {
+        while let Some(&(t, video)) = self.recent.front() {
+            if now.saturating_since(t) < self.window {
                 break;
             }
+            self.recent.pop_front();
+            let left = match self.count.get_mut(&video) {
+                Some(c) => {
+                    *c -= 1;
+                    *c
+                }
+                None => continue,
+            };
+            if left == 0 {
+                self.count.remove(&video);
+            }
+            if left < self.threshold {
+                if let Some(node) = self.node_of(video) {
+                    self.held[node as usize] = None;
+                    let change = Change {
+                        video,
+                        node,
+                        at: t + self.window,
+                    };
+                    self.demoted += 1;
+                    if self.demotions.len() < LISTED {
+                        self.demotions.push(change);
+                    }
+                }
+            }
         }
-        if times.len() >= self.threshold as usize {
-            self.popular = Some((video, now));
-            // nothing else is replicated: the log is not needed any more
-            self.log.clear();
-        }
-        false
     }
 
-    /// The popular object and when it became so.
-    pub fn popular(&self) -> Option<(u32, SimTime)> {
-        self.popular
+    /// The dedicated node `video` is popular at.
+    fn node_of(&self, video: u32) -> Option<u32> {
+        self.held
+            .iter()
+            .position(|h| *h == Some(video))
+            .map(|n| n as u32)
+    }
+
+    /// A viewing request for `video` at `now` (in time order): whether and where it was
+    /// popular before this request, and where this request made it popular.
+    pub fn request(&mut self, video: u32, now: SimTime) -> Delegation {
+        self.expire(now);
+        let serving = self.node_of(video);
+        self.recent.push_back((now, video));
+        let c = self.count.entry(video).or_insert(0);
+        *c += 1;
+        let mut promoted = None;
+        if serving.is_none() && *c >= self.threshold {
+            let again = self
+                .copy
+                .iter()
+                .position(|o| *o == Some(video))
+                .filter(|&n| self.held[n].is_none());
+            match again.or_else(|| self.held.iter().position(Option::is_none)) {
+                Some(n) => {
+                    self.held[n] = Some(video);
+                    self.copy[n] = Some(video);
+                    let change = Change {
+                        video,
+                        node: n as u32,
+                        at: now,
+                    };
+                    self.promoted += 1;
+                    if self.promotions.len() < LISTED {
+                        self.promotions.push(change);
+                    }
+                    promoted = Some(n as u32);
+                }
+                None => self.waiting += 1,
+            }
+        }
+        Delegation { serving, promoted }
+    }
+
+    /// The first object found popular, and when.
+    pub fn first(&self) -> Option<Change> {
+        self.promotions.first().copied()
+    }
+
+    /// The object each dedicated node holds now.
+    #[cfg(test)]
+    pub fn held(&self) -> &[Option<u32>] {
+        &self.held
     }
 }
 
@@ -90,35 +220,47 @@ impl Manager {
 pub(super) enum Source {
     /// From its storage node over the interconnect (RDSS).
     Remote,
-    /// From the dedicated interface node's local disk `disk` (an index among the local
-    /// disks) at `offset`.
-    Disk { disk: u32, offset: u64 },
-    /// From the dedicated interface node's memory (LMSS's prefix).
-    Memory,
+    /// From dedicated node `node`'s (0-based among them) local disk `disk` (an index among
+    /// its local disks) at `offset`.
+    Disk { node: u32, disk: u32, offset: u64 },
+    /// From dedicated node `node`'s memory (LMSS's prefix).
+    Memory { node: u32 },
 }
 
-/// The scheme, the manager, the routing of viewings and the copy of the popular object.
+/// One dedicated node's copy of its object.
+#[derive(Default)]
+struct LocalCopy {
+    /// The object (`None`: nothing yet).
+    video: Option<u32>,
+    /// Which of its fragments the node keeps.
+    kept: Vec<bool>,
+    /// How many.
+    fragments: u64,
+}
+
+/// The scheme, the manager, the routing of viewings and the dedicated nodes' copies.
 pub(super) struct Replication {
     scheme: Scheme,
     manager: Manager,
     interfaces: u32,
+    /// Dedicated interface nodes (the last ones).
+    dedicated_nodes: u32,
     local_disks: u32,
     block_bytes: u64,
-    /// LMSS's prefix, and each object's fragments (for the popular one's prefix).
+    /// LMSS's prefix, and each object's fragments (for a popular one's prefix).
     prefix: Option<Portion>,
     object_blocks: Vec<u32>,
-    /// The dedicated interface node's network node number (after the storage nodes) and its
-    /// first local disk's index among all disks ([`Replication::place`]).
-    node: u32,
+    /// The storage nodes (network node numbers before the interface nodes) and the index
+    /// among all disks of the first dedicated node's first local disk
+    /// ([`Replication::place`]).
+    storage_nodes: u32,
     first_disk: u32,
-    /// Whether each terminal's current viewing is at the dedicated interface node.
-    dedicated: Vec<bool>,
-    /// Which fragments of the popular object the dedicated node keeps.
-    kept: Vec<bool>,
+    /// The dedicated node (0-based among them) each terminal's current viewing is at.
+    dedicated: Vec<Option<u32>>,
+    copies: Vec<LocalCopy>,
     // counted over the whole run
     viewings: u64,
     viewings_dedicated: u64,
-    kept_fragments: u64,
     // counted in the measured period
     from_disk: u64,
     from_memory: u64,
@@ -135,21 +277,30 @@ impl Replication {
         block_bytes: u64,
         blocks: &[u32],
     ) -> Self {
+        let dedicated_nodes = if r.scheme == Scheme::Rdss {
+            0
+        } else {
+            r.dedicated_interfaces.max(1)
+        };
         Replication {
             scheme: r.scheme,
-            manager: Manager::new(SimDuration::from_nanos(r.window.0), r.threshold),
+            manager: Manager::new(
+                SimDuration::from_nanos(r.window.0),
+                r.threshold,
+                dedicated_nodes,
+            ),
             interfaces,
+            dedicated_nodes,
             local_disks: r.local_disks.max(1),
             block_bytes,
             prefix: (r.scheme == Scheme::Lmss).then_some(r.prefix).flatten(),
             object_blocks: blocks.to_vec(),
-            node: 0,
+            storage_nodes: 0,
             first_disk: 0,
-            dedicated: vec![false; terminals as usize],
-            kept: Vec::new(),
+            dedicated: vec![None; terminals as usize],
+            copies: (0..dedicated_nodes).map(|_| LocalCopy::default()).collect(),
             viewings: 0,
             viewings_dedicated: 0,
-            kept_fragments: 0,
             from_disk: 0,
             from_memory: 0,
             fetched_dedicated: 0,
@@ -157,24 +308,52 @@ impl Replication {
     }
 
     /// With `storage_nodes` storage nodes, the local disks are disks `first_disk ..` of the
-    /// server.
+    /// server: dedicated node j's local disk k is disk first_disk + j × `local_disks` + k.
     pub fn place(&mut self, storage_nodes: u32, first_disk: u32) {
-        self.node = storage_nodes + self.dedicated_interface();
+        self.storage_nodes = storage_nodes;
         self.first_disk = first_disk;
     }
 
-    /// The dedicated interface node's network node number and the index among all disks
-    /// of its local disk `disk`.
-    pub fn local_disk(&self, disk: u32) -> (u32, u32) {
-        (self.node, self.first_disk + disk)
+    /// Dedicated node `node`'s (0-based among them) index among the interface nodes.
+    fn interface(&self, node: u32) -> u32 {
+        self.interfaces - self.dedicated_nodes + node
     }
 
-    /// The popular object's fragments held in memory (LMSS; 0 before detection).
-    fn prefix_blocks(&self) -> u64 {
-        let (Some(p), Some((v, _))) = (self.prefix, self.manager.popular()) else {
+    /// Dedicated node `node`'s network node number (after the storage nodes).
+    pub fn network_node(&self, node: u32) -> u32 {
+        self.storage_nodes + self.interface(node)
+    }
+
+    /// Dedicated node `node`'s network node number and the index among all disks of its
+    /// local disk `disk`.
+    pub fn local_disk(&self, node: u32, disk: u32) -> (u32, u32) {
+        (
+            self.network_node(node),
+            self.first_disk + node * self.local_disks + disk,
+        )
+    }
+
+    /// The network node of the server's local disk `l` (0-based among all the dedicated
+    /// nodes' local disks, [`Replication::local_disks`] of them).
+    pub fn local_disk_node(&self, l: u32) -> u32 {
+        self.network_node(l / self.local_disks)
+    }
+
+    /// Local disks of each dedicated node (0 under RDSS).
+    pub fn disks_per_node(&self) -> u32 {
+        if self.replicates() {
+            self.local_disks
+        } else {
+            0
+        }
+    }
+
+    /// The fragments of `video` held in memory (LMSS).
+    fn prefix_of(&self, video: u32) -> u64 {
+        let Some(p) = self.prefix else {
             return 0;
         };
-        let blocks = u64::from(self.object_blocks.get(v as usize).copied().unwrap_or(0));
+        let blocks = u64::from(self.object_blocks.get(video as usize).copied().unwrap_or(0));
         p.of(blocks).min(blocks)
     }
 
@@ -183,18 +362,9 @@ impl Replication {
         self.scheme != Scheme::Rdss
     }
 
-    /// Local disks of the dedicated interface node.
+    /// Local disks of all the dedicated nodes together (0 under RDSS).
     pub fn local_disks(&self) -> u32 {
-        if self.replicates() {
-            self.local_disks
-        } else {
-            0
-        }
-    }
-
-    /// The dedicated interface node (an index among the interface nodes).
-    pub fn dedicated_interface(&self) -> u32 {
-        self.interfaces.saturating_sub(1)
+        self.disks_per_node() * self.dedicated_nodes
     }
 
     /// Terminal `t` starts a viewing of `video` at `now`: the manager logs the request and
@@ -204,30 +374,48 @@ impl Replication {
         if !self.replicates() {
             return t.checked_rem(self.interfaces).unwrap_or(0);
         }
-        let popular = self.manager.request(video, now);
-        self.dedicated[t as usize] = popular;
-        if popular {
-            self.viewings_dedicated += 1;
-            self.dedicated_interface()
-        } else {
-            t.checked_rem(self.interfaces - 1).unwrap_or(0)
+        let d = self.manager.request(video, now);
+        if let Some(n) = d.promoted {
+            let copy = &mut self.copies[n as usize];
+            if copy.video != Some(video) {
+                // the node's space is the new object's: the old copy is dropped
+                *copy = LocalCopy {
+                    video: Some(video),
+                    ..LocalCopy::default()
+                };
+            }
+        }
+        self.dedicated[t as usize] = d.serving;
+        match d.serving {
+            Some(n) => {
+                self.viewings_dedicated += 1;
+                self.interface(n)
+            }
+            None => t
+                .checked_rem(self.interfaces - self.dedicated_nodes)
+                .unwrap_or(0),
         }
     }
 
     /// Where terminal `t`'s fragment `block` comes from (for its current viewing).
     pub fn source(&self, t: u32, block: BlockId) -> Source {
-        if !self.dedicated.get(t as usize).copied().unwrap_or(false) {
+        let Some(node) = self.dedicated.get(t as usize).copied().flatten() else {
+            return Source::Remote;
+        };
+        let copy = &self.copies[node as usize];
+        if copy.video != Some(block.video.0) {
             return Source::Remote;
         }
         let k = block.index as usize;
-        if !self.kept.get(k).copied().unwrap_or(false) {
+        if !copy.kept.get(k).copied().unwrap_or(false) {
             return Source::Remote;
         }
-        if (k as u64) < self.prefix_blocks() {
-            return Source::Memory;
+        if (k as u64) < self.prefix_of(block.video.0) {
+            return Source::Memory { node };
         }
         let l = u64::from(self.local_disks);
         Source::Disk {
+            node,
             disk: (k as u64 % l) as u32,
             offset: (k as u64 / l) * self.block_bytes,
         }
@@ -238,51 +426,71 @@ impl Replication {
         if measuring {
             match source {
                 Source::Disk { .. } => self.from_disk += 1,
-                Source::Memory => self.from_memory += 1,
+                Source::Memory { .. } => self.from_memory += 1,
                 Source::Remote => {}
             }
         }
     }
 
-    /// Terminal `t`'s fragment `block` arrived from the storage nodes: the dedicated node
-    /// keeps a fragment of the popular object.
+    /// Terminal `t`'s fragment `block` arrived from the storage nodes: a dedicated node
+    /// keeps a fragment of the object it holds the copy of.
     pub fn fetched(&mut self, t: u32, block: BlockId, measuring: bool) {
-        if !self.dedicated.get(t as usize).copied().unwrap_or(false) {
+        let Some(node) = self.dedicated.get(t as usize).copied().flatten() else {
             return;
-        }
-        if self.manager.popular().map(|(v, _)| v) != Some(block.video.0) {
+        };
+        let copy = &mut self.copies[node as usize];
+        if copy.video != Some(block.video.0) {
             return;
         }
         if measuring {
             self.fetched_dedicated += 1;
         }
         let k = block.index as usize;
-        if self.kept.len() <= k {
-            self.kept.resize(k + 1, false);
+        if copy.kept.len() <= k {
+            copy.kept.resize(k + 1, false);
         }
-        if !self.kept[k] {
-            self.kept[k] = true;
-            self.kept_fragments += 1;
+        if !copy.kept[k] {
+            copy.kept[k] = true;
+            copy.fragments += 1;
         }
     }
 
-    /// `summary.json`'s `replication`.
-    pub fn report(&self) -> ReplicationSummary {
-        let popular = self.manager.popular();
+    /// `summary.json`'s `replication` for a run that ended at `end`.
+    pub fn report(&self, end: SimTime) -> ReplicationSummary {
+        // the demotions due by the end (the manager applies them at the next request)
+        let mut manager = self.manager.clone();
+        manager.expire(end);
+        let first = manager.first();
+        let listed = |changes: &[Change]| {
+            changes
+                .iter()
+                .map(|c| PopularityChange {
+                    video: u64::from(c.video),
+                    interface: u64::from(self.interface(c.node)),
+                    at_ns: c.at.as_nanos(),
+                })
+                .collect()
+        };
         ReplicationSummary {
             scheme: self.scheme.name().to_string(),
-            popular_video: popular.map(|(v, _)| u64::from(v)),
-            detected_ns: popular.map(|(_, t)| t.as_nanos()),
+            popular_video: first.map(|c| u64::from(c.video)),
+            detected_ns: first.map(|c| c.at.as_nanos()),
             dedicated_interface: self
                 .replicates()
-                .then(|| u64::from(self.dedicated_interface())),
+                .then(|| u64::from(self.interface(first.map_or(0, |c| c.node)))),
             viewings: self.viewings,
             viewings_dedicated: self.viewings_dedicated,
-            kept_fragments: self.kept_fragments,
-            prefix_fragments: self.prefix_blocks(),
+            kept_fragments: self.copies.iter().map(|c| c.fragments).sum(),
+            prefix_fragments: first.map_or(0, |c| self.prefix_of(c.video)),
             local_disk_reads: self.from_disk,
             memory_reads: self.from_memory,
             dedicated_remote_reads: self.fetched_dedicated,
+            dedicated_interfaces: u64::from(self.dedicated_nodes),
+            promotions: listed(&manager.promotions),
+            demotions: listed(&manager.demotions),
+            promotion_count: manager.promoted,
+            demotion_count: manager.demoted,
+            waiting_requests: manager.waiting,
         }
     }
 }
@@ -303,6 +511,7 @@ mod tests {
             window: Duration(60_000_000_000),
             threshold: 3,
             local_disks: 2,
+            dedicated_interfaces: 1,
             prefix,
         }
     }
@@ -314,42 +523,140 @@ mod tests {
         }
     }
 
+    fn manager(threshold: u32, nodes: u32) -> Manager {
+        Manager::new(SimDuration::from_nanos(60_000_000_000), threshold, nodes)
+    }
+
+    /// Whether the request found `video` popular (at any node).
+    fn popular(m: &mut Manager, video: u32, s: u64) -> bool {
+        m.request(video, at(s)).serving.is_some()
+    }
+
+    fn change(video: u32, node: u32, s: u64) -> Change {
+        Change {
+            video,
+            node,
+            at: at(s),
+        }
+    }
+
     #[test]
     fn detection_after_exactly_threshold_requests_in_the_window() {
-        let mut m = Manager::new(SimDuration::from_nanos(60_000_000_000), 3);
+        let mut m = manager(3, 1);
         // video 7 at 0 s and 10 s, video 9 in between: two in the window, not popular
-        assert!(!m.request(7, at(0)));
-        assert!(!m.request(9, at(5)));
-        assert!(!m.request(7, at(10)));
-        assert_eq!(m.popular(), None);
+        assert!(!popular(&mut m, 7, 0));
+        assert!(!popular(&mut m, 9, 5));
+        assert!(!popular(&mut m, 7, 10));
+        assert_eq!(m.first(), None);
         // 65 s: the request at 0 s left the window (60 s), so 10 s and 65 s make two
-        assert!(!m.request(7, at(65)));
-        assert_eq!(m.popular(), None);
+        assert!(!popular(&mut m, 7, 65));
+        assert_eq!(m.first(), None);
         // the third within (9 s, 69 s]: popular from now, but this request was not yet
-        assert!(!m.request(7, at(69)));
-        assert_eq!(m.popular(), Some((7, at(69))));
-        // the next request for it is a popular one; others never become popular
-        assert!(m.request(7, at(70)));
-        for s in 71..80 {
-            assert!(!m.request(9, at(s)));
+        let d = m.request(7, at(69));
+        assert_eq!((d.serving, d.promoted), (None, Some(0)));
+        assert_eq!(m.first(), Some(change(7, 0, 69)));
+        // the next request for it is a popular one (four in the window); at 70 s the one at
+        // 10 s leaves, three remain: still popular. With the node taken, video 9 waits
+        assert!(popular(&mut m, 7, 69));
+        assert!(popular(&mut m, 7, 70));
+        for s in 71..75 {
+            assert!(!popular(&mut m, 9, s));
         }
-        assert_eq!(m.popular(), Some((7, at(69))));
+        // its third and fourth requests (73 s, 74 s) found it at the threshold, no node free
+        assert_eq!(m.waiting, 2);
+        assert_eq!(m.held(), &[Some(7)]);
     }
 
     #[test]
     fn a_request_exactly_one_window_old_has_left_it() {
-        let mut m = Manager::new(SimDuration::from_nanos(60_000_000_000), 2);
+        let mut m = manager(2, 1);
         m.request(1, at(0));
         m.request(1, at(60));
-        assert_eq!(m.popular(), None);
+        assert_eq!(m.first(), None);
         m.request(1, at(61));
-        assert_eq!(m.popular(), Some((1, at(61))));
+        assert_eq!(m.first(), Some(change(1, 0, 61)));
+    }
+
+    #[test]
+    fn demotion_exactly_when_the_count_in_the_window_drops_below_the_threshold() {
+        let mut m = manager(3, 1);
+        for s in [0, 10, 20] {
+            m.request(5, at(s));
+        }
+        assert_eq!(m.promotions, [change(5, 0, 20)]);
+        // 30 s: four in the window; at 65 s the one at 0 s has left (10, 20, 30, 65 s) and at
+        // 70 s the one at 10 s leaves (three remain): still popular
+        assert!(popular(&mut m, 5, 30));
+        assert!(popular(&mut m, 5, 65));
+        // at 80 s the one at 20 s leaves (30 s and 65 s remain): two, below the threshold.
+        // The manager hears of it at the next request (any object's, 85 s), and dates the
+        // demotion 80 s, when it happened
+        assert!(!popular(&mut m, 8, 85));
+        assert_eq!(m.demotions, [change(5, 0, 80)]);
+        assert_eq!(m.held(), &[None]);
+        // a request for the demoted object is an ordinary one, and (3 in the window again:
+        // 30, 65, 86 s) promotes it again at the node still holding its copy
+        let d = m.request(5, at(86));
+        assert_eq!((d.serving, d.promoted), (None, Some(0)));
+        assert!(popular(&mut m, 5, 87));
+        assert_eq!((m.promoted, m.demoted), (2, 1));
+    }
+
+    #[test]
+    fn a_departure_and_a_request_at_the_same_instant_demote_then_promote() {
+        let mut m = manager(2, 1);
+        m.request(3, at(0));
+        m.request(3, at(1));
+        // at 60 s the request at 0 s leaves before the one at 60 s counts: demoted at 60 s,
+        // and that request (1 s and 60 s: two) promotes it again at once
+        let d = m.request(3, at(60));
+        assert_eq!((d.serving, d.promoted), (None, Some(0)));
+        assert_eq!(m.demotions, [change(3, 0, 60)]);
+        assert_eq!(m.promotions, [change(3, 0, 1), change(3, 0, 60)]);
+    }
+
+    #[test]
+    fn two_dedicated_nodes_hold_two_popular_objects_and_a_third_waits() {
+        let mut m = manager(2, 2);
+        // video 1 popular at node 0 (5 s), video 2 at node 1 (7 s)
+        for (v, s) in [(1, 0), (2, 2), (1, 5), (2, 7)] {
+            m.request(v, at(s));
+        }
+        assert_eq!(m.held(), &[Some(1), Some(2)]);
+        // video 3 reaches the threshold at 11 s and 12 s with no node free: it waits
+        for s in [10, 11, 12] {
+            let d = m.request(3, at(s));
+            assert_eq!((d.serving, d.promoted), (None, None));
+        }
+        assert_eq!(m.waiting, 2);
+        // video 1 keeps being asked for; video 2's requests (2 s, 7 s) leave at 62 s and
+        // 67 s: demoted at 62 s, node 1 is free (video 1 keeps two: 30 s and 50 s)
+        for s in [30, 50] {
+            assert!(popular(&mut m, 1, s));
+        }
+        // video 3's requests at 10–12 s have left by 72 s; at 75 s and 76 s it is at the
+        // threshold again and takes the free node, 1
+        m.request(3, at(75));
+        let d = m.request(3, at(76));
+        assert_eq!(d.promoted, Some(1));
+        assert_eq!(m.held(), &[Some(1), Some(3)]);
+        // video 1 is demoted at 90 s (50 s left), video 3 at 135 s (75 s left): at 140 s
+        // both nodes are free, and video 3 takes node 1 again, which holds its copy, not the
+        // lowest-numbered
+        m.request(3, at(140));
+        let d = m.request(3, at(141));
+        assert_eq!(d.promoted, Some(1));
+        assert_eq!(
+            m.demotions,
+            [change(2, 1, 62), change(1, 0, 90), change(3, 1, 135)]
+        );
+        assert_eq!(m.held(), &[None, Some(3)]);
     }
 
     #[test]
     fn popular_viewings_go_to_the_dedicated_interface_node_per_viewing() {
         let mut r = Replication::new(&section(Scheme::Ldss, None), 6, 12, 65_536, &[100; 50]);
-        assert_eq!(r.dedicated_interface(), 5);
+        assert_eq!(r.interface(0), 5);
         // three requests for video 0 make it popular; they are served at t mod 5
         assert_eq!(r.viewing(0, 0, at(1)), 0);
         assert_eq!(r.viewing(6, 0, at(2)), 1);
@@ -362,20 +669,108 @@ mod tests {
         // and the same slot's next viewing of another object leaves it
         assert_eq!(r.viewing(10, 45, at(7)), 0);
         assert_eq!(r.source(10, block(45, 0)), Source::Remote);
-        let s = r.report();
+        let s = r.report(at(8));
         assert_eq!((s.viewings, s.viewings_dedicated), (7, 2));
         assert_eq!(s.popular_video, Some(0));
         assert_eq!(s.detected_ns, Some(at(3).as_nanos()));
+        assert_eq!(s.dedicated_interface, Some(5));
+        // reported at 70 s, the requests at 1–6 s have left the window: video 0 was demoted
+        // at 63 s (its third-last request, at 3 s, leaving)
+        let s = r.report(at(70));
+        assert_eq!(s.demotion_count, 1);
+        assert_eq!(s.demotions[0].at_ns, at(63).as_nanos());
+        assert_eq!(s.demotions[0].interface, 5);
         // RDSS deals slots over every interface node and never dedicates one
         let mut rdss = Replication::new(&section(Scheme::Rdss, None), 6, 12, 65_536, &[100; 50]);
         for s in 0..5 {
             assert_eq!(rdss.viewing(11, 0, at(s)), 5);
         }
         assert_eq!(rdss.source(11, block(0, 0)), Source::Remote);
+        assert_eq!(rdss.report(at(5)).dedicated_interfaces, 0);
         // and without interface nodes every terminal is its own endpoint (interface 0)
         let mut none = Replication::new(&section(Scheme::Rdss, None), 0, 2, 65_536, &[1; 1]);
         none.place(4, 4);
         assert_eq!(none.viewing(1, 0, at(0)), 0);
+    }
+
+    #[test]
+    fn two_dedicated_nodes_route_and_place_their_local_disks() {
+        let mut two = section(Scheme::Ldss, None);
+        two.dedicated_interfaces = 2;
+        two.threshold = 1;
+        let mut r = Replication::new(&two, 5, 8, 65_536, &[100; 50]);
+        r.place(10, 10);
+        assert_eq!(r.local_disks(), 4);
+        // dedicated node j is interface 3 + j, network node 13 + j, disks 10 + 2j, 11 + 2j
+        assert_eq!(r.local_disk(1, 1), (14, 13));
+        assert_eq!(
+            (0..4).map(|l| r.local_disk_node(l)).collect::<Vec<_>>(),
+            [13, 13, 14, 14]
+        );
+        // threshold 1: the first request promotes; the others go to t mod 3
+        assert_eq!(r.viewing(4, 9, at(0)), 1);
+        assert_eq!(r.viewing(5, 8, at(1)), 2);
+        assert_eq!(r.viewing(6, 9, at(2)), 3);
+        assert_eq!(r.viewing(7, 8, at(3)), 4);
+        r.fetched(7, block(8, 0), true);
+        assert_eq!(
+            r.source(7, block(8, 0)),
+            Source::Disk {
+                node: 1,
+                disk: 0,
+                offset: 0
+            }
+        );
+        // the viewing of video 9 at node 0 does not see node 1's copy
+        assert_eq!(r.source(6, block(8, 0)), Source::Remote);
+    }
+
+    #[test]
+    fn a_demoted_objects_copy_serves_its_viewings_until_another_object_takes_the_node() {
+        let mut two = section(Scheme::Ldss, None);
+        two.threshold = 2;
+        let mut r = Replication::new(&two, 2, 4, 65_536, &[100; 50]);
+        // video 0 popular at 1 s; terminal 1 views it at the dedicated node (1) and keeps
+        // fragments 0 and 1
+        r.viewing(0, 0, at(0));
+        r.viewing(2, 0, at(1));
+        assert_eq!(r.viewing(1, 0, at(2)), 1);
+        r.fetched(1, block(0, 0), true);
+        r.fetched(1, block(0, 1), true);
+        // its requests leave at 60, 61 and 62 s: demoted at 61 s (one left), which the
+        // manager applies at the next request (video 5 at 70 s, not popular)
+        assert_eq!(r.viewing(2, 5, at(70)), 0);
+        let s = r.report(at(70));
+        assert_eq!(s.demotion_count, 1);
+        assert_eq!(s.demotions[0].at_ns, at(61).as_nanos());
+        // terminal 1, still viewing video 0 at the node, reads the copy and adds to it
+        assert_eq!(
+            r.source(1, block(0, 1)),
+            Source::Disk {
+                node: 0,
+                disk: 1,
+                offset: 0
+            }
+        );
+        r.fetched(1, block(0, 2), true);
+        assert_eq!(r.report(at(70)).kept_fragments, 3);
+        // a new viewing of video 0 goes to the ordinary interface node
+        assert_eq!(r.viewing(3, 0, at(71)), 0);
+        // video 5 becomes popular at 72 s: the node's copy is video 5's now, and the viewing
+        // of video 0 there fetches from the storage nodes and keeps nothing
+        r.viewing(0, 5, at(72));
+        assert_eq!(r.source(1, block(0, 0)), Source::Remote);
+        r.fetched(1, block(0, 3), true);
+        let s = r.report(at(73));
+        assert_eq!(s.kept_fragments, 0);
+        assert_eq!(
+            s.promotions
+                .iter()
+                .map(|c| (c.video, c.interface, c.at_ns / 1_000_000_000))
+                .collect::<Vec<_>>(),
+            [(0, 1, 1), (5, 1, 72)]
+        );
+        assert_eq!((s.promotion_count, s.waiting_requests), (2, 0));
     }
 
     #[test]
@@ -393,6 +788,7 @@ mod tests {
         assert_eq!(
             r.source(2, block(0, 3)),
             Source::Disk {
+                node: 0,
                 disk: 1,
                 offset: 65_536
             }
@@ -402,7 +798,7 @@ mod tests {
         // a viewing not at the dedicated node keeps nothing
         r.fetched(0, block(0, 4), true);
         assert_eq!(r.source(2, block(0, 4)), Source::Remote);
-        assert_eq!(r.report().kept_fragments, 1);
+        assert_eq!(r.report(at(6)).kept_fragments, 1);
     }
 
     #[test]
@@ -416,18 +812,26 @@ mod tests {
         for k in 0..4 {
             r.fetched(0, block(0, k), true);
         }
-        assert_eq!(r.source(0, block(0, 0)), Source::Memory);
-        assert_eq!(r.source(0, block(0, 1)), Source::Memory);
+        assert_eq!(r.source(0, block(0, 0)), Source::Memory { node: 0 });
+        assert_eq!(r.source(0, block(0, 1)), Source::Memory { node: 0 });
         assert_eq!(
             r.source(0, block(0, 2)),
             Source::Disk {
+                node: 0,
                 disk: 0,
                 offset: 65_536
             }
         );
-        r.local(Source::Memory, true);
-        r.local(Source::Disk { disk: 0, offset: 0 }, true);
-        let s = r.report();
+        r.local(Source::Memory { node: 0 }, true);
+        r.local(
+            Source::Disk {
+                node: 0,
+                disk: 0,
+                offset: 0,
+            },
+            true,
+        );
+        let s = r.report(at(6));
         assert_eq!((s.memory_reads, s.local_disk_reads), (1, 1));
         assert_eq!(s.prefix_fragments, 2);
     }

@@ -2,7 +2,8 @@
 //! fetches its fragments from the storage nodes), LDSS (a popular object copied to the local
 //! disk of a dedicated interface node, which serves every later viewing of it) and LMSS (LDSS
 //! plus a prefix of the object in that node's memory) — with the object manager's popularity
-//! detection over a window and a threshold (§6.2). What the engine does with it:
+//! detection and demotion over a window and a threshold (§6.2), and `dedicated_interfaces`
+//! dedicated nodes for as many popular objects at once. What the engine does with it:
 //! `harness/src/system/ondemand/replication.rs`.
 
 use crate::units::{Duration, Portion};
@@ -37,12 +38,14 @@ impl Scheme {
     }
 }
 
-/// `[server.replication]` (with `server.interface_nodes` ≥ 2 for `ldss` and `lmss`). The
-/// object manager logs every viewing request; an object asked for at least `threshold` times
-/// within the last `window` becomes popular (the first such object: one dedicated node holds
-/// one copy), and from the next request on its viewings go to the dedicated interface node
-/// (the last one); every other viewing goes to the other interface nodes, terminal t to
-/// interface t mod (interface_nodes − 1).
+/// `[server.replication]` (with `server.interface_nodes` > `dedicated_interfaces` for `ldss`
+/// and `lmss`). The object manager logs every viewing request; an object asked for at least
+/// `threshold` times within the last `window` becomes popular at a free dedicated interface
+/// node (the last `dedicated_interfaces` ones, each holding one popular object at a time),
+/// and from the next request on its viewings go there; it is demoted, freeing the node, when
+/// its requests within the window fall below `threshold`. Every other viewing goes to the
+/// other interface nodes, terminal t to interface t mod (interface_nodes −
+/// dedicated_interfaces).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplicationSection {
@@ -61,6 +64,14 @@ pub struct ReplicationSection {
     /// `[disk.scheduler]` as the storage nodes' disks.
     #[serde(default = "default_local_disks")]
     pub local_disks: u32,
+    /// `ldss` and `lmss`: how many interface nodes (the last ones) are dedicated to popular
+    /// objects, each to one at a time with its own `local_disks` disks and (LMSS) prefix
+    /// memory (default 1; 1..interface_nodes).
+    #[serde(
+        default = "default_dedicated_interfaces",
+        skip_serializing_if = "is_one"
+    )]
+    pub dedicated_interfaces: u32,
     /// `lmss` only: the copy's prefix held in memory, a count of fragments (stripe blocks) or
     /// a share of the object's fragments such as `"50%"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,6 +88,16 @@ fn default_threshold() -> u32 {
 
 fn default_local_disks() -> u32 {
     1
+}
+
+fn default_dedicated_interfaces() -> u32 {
+    1
+}
+
+// (left out of the resolved scenario at its default, so that scenarios written before it
+// existed keep their resolved form and hash)
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl ReplicationSection {
@@ -101,6 +122,17 @@ impl ReplicationSection {
             ));
         }
         if self.scheme == Scheme::Rdss {
+            if self.dedicated_interfaces != 1 {
+                return Err((
+                    key("dedicated_interfaces"),
+                    format!(
+                        "is the number of interface nodes dedicated to popular objects under \
+                         scheme = \"ldss\" or \"lmss\", but rdss dedicates none (got {}): \
+                         remove it, or set scheme = \"ldss\" or \"lmss\"",
+                        self.dedicated_interfaces
+                    ),
+                ));
+            }
             if self.prefix.is_some() {
                 return Err((
                     key("prefix"),
@@ -119,6 +151,18 @@ impl ReplicationSection {
                     "{scheme} dedicates one interface node to the popular object and serves the \
                      other viewings at the rest, so it needs server.interface_nodes ≥ 2 (got \
                      {interface_nodes})"
+                ),
+            ));
+        }
+        let n = self.dedicated_interfaces;
+        if n == 0 || n >= interface_nodes {
+            return Err((
+                key("dedicated_interfaces"),
+                format!(
+                    "{scheme} dedicates the last dedicated_interfaces interface nodes to popular \
+                     objects and serves the other viewings at the rest, so it must be \
+                     1..={} with server.interface_nodes = {interface_nodes}, got {n}",
+                    interface_nodes - 1
                 ),
             ));
         }
@@ -179,6 +223,7 @@ mod tests {
             window: default_window(),
             threshold: 3,
             local_disks: 1,
+            dedicated_interfaces: 1,
             prefix,
         }
     }
@@ -209,6 +254,20 @@ mod tests {
         let mut t0 = section(Scheme::Ldss, None);
         t0.threshold = 0;
         assert_eq!(key(&t0, 6), "server.replication.threshold");
+        // dedicated nodes: at least one, and at least one ordinary node left
+        let mut two = section(Scheme::Ldss, None);
+        two.dedicated_interfaces = 2;
+        assert!(two.validate(3, 100).is_ok());
+        let e = two.validate(2, 100).unwrap_err();
+        assert_eq!(e.0, "server.replication.dedicated_interfaces");
+        assert!(e.1.contains("1..=1") && e.1.contains("got 2"), "{}", e.1);
+        two.dedicated_interfaces = 0;
+        assert_eq!(key(&two, 6), "server.replication.dedicated_interfaces");
+        let mut rdss = section(Scheme::Rdss, None);
+        rdss.dedicated_interfaces = 2;
+        let e = rdss.validate(6, 100).unwrap_err();
+        assert_eq!(e.0, "server.replication.dedicated_interfaces");
+        assert!(e.1.contains("rdss dedicates none"), "{}", e.1);
         let half = section(Scheme::Lmss, Some(Portion::Ppm(500_000)));
         assert!(half.validate(6, 100).is_ok());
         assert_eq!(
