@@ -902,7 +902,12 @@ fn issue30_manager_node_delays_a_start_by_exactly_its_two_control_messages() {
         (n["control_messages"].as_u64(), n["control_bytes"].as_u64()),
         (Some(2), Some(256))
     );
+    // each took its 88 µs, waiting for no port
+    assert_eq!(n["control_delivery"]["count"], 2);
+    assert_eq!(n["control_delivery"]["max_ns"], 88_000);
+    assert_eq!(n["control_delivery"]["mean_ns"], 88_000);
     assert!(plain["network"].get("control_messages").is_none());
+    assert!(plain["network"].get("control_delivery").is_none());
     assert_eq!(
         n["messages"].as_u64().unwrap(),
         plain["network"]["messages"].as_u64().unwrap() + 2

@@ -432,6 +432,9 @@ pub struct NetworkSummary {
     /// Of `bytes`, the control messages'.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_bytes: Option<u64>,
+    /// Each control message's time from sending to delivery, its waits for links included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_delivery: Option<Stat>,
 }
 
 /// Admission control over the measured period.

@@ -39,8 +39,9 @@
 //! probes, the control messages are the interface node's and the manager's network
 //! software's (`send_cost`, `receive_cost`), not the interface CPUs' queued work
 //! (`[server.interface_cpu]`). They are counted among the interconnect's messages and apart
-//! (`network.control_messages` / `control_bytes` in `summary.json`), and a viewer's later
-//! workload events wait behind its start until A has the answer.
+//! (`network.control_messages` / `control_bytes` in `summary.json`, and each one's time from
+//! sending to delivery, waits included, in `control_delivery`), and a viewer's later workload
+//! events wait behind its start until A has the answer.
 
 use super::event::Ev;
 use super::ports::Ports;

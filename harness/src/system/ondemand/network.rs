@@ -11,7 +11,8 @@
 //!
 //! Measured for the links (when the interconnect has any): each link's busy fraction, the
 //! messages it carried and their waits for it; each message's wait for its whole path and
-//! its time from sending to delivery (`summary.json`'s `network`, the `links` table).
+//! its time from sending to delivery (`summary.json`'s `network`, the `links` table); the
+//! admission probes and, with a manager node, its control messages also apart.
 
 use super::error::Faults;
 use super::event::Ev;
@@ -86,6 +87,7 @@ pub(super) struct Network {
     manager: Option<u32>,
     control_messages: u64,
     control_bytes: u64,
+    control_delivered: DurStat,
     /// Block bytes handed to the network and not yet received (conservation).
     pub in_transit_bytes: u64,
 }
@@ -133,6 +135,7 @@ impl Network {
             manager: None,
             control_messages: 0,
             control_bytes: 0,
+            control_delivered: DurStat::new(),
             in_transit_bytes: 0,
         }
     }
@@ -341,8 +344,8 @@ impl Network {
         if w.measuring {
             self.messages += 1;
             self.bytes += msg.bytes;
-            self.delivered
-                .record((now + msg.delivery).saturating_since(msg.sent).as_nanos());
+            let delivered = (now + msg.delivery).saturating_since(msg.sent).as_nanos();
+            self.delivered.record(delivered);
             if matches!(msg.deliver, Ev::ProbeAtStorage(_) | Ev::ProbeBack(_)) {
                 self.probe_messages += 1;
                 self.probe_bytes += msg.bytes;
@@ -350,6 +353,7 @@ impl Network {
             if matches!(msg.deliver, Ev::Delegation(_) | Ev::Answer(..)) {
                 self.control_messages += 1;
                 self.control_bytes += msg.bytes;
+                self.control_delivered.record(delivered);
             }
         }
         let path = std::mem::take(&mut self.paths[m as usize]);
@@ -411,6 +415,7 @@ impl Network {
             probe_bytes: self.count_probes.then_some(self.probe_bytes),
             control_messages: self.manager.map(|_| self.control_messages),
             control_bytes: self.manager.map(|_| self.control_bytes),
+            control_delivery: self.manager.map(|_| self.control_delivered.stat()),
         };
         let table = Table {
             name: "links".into(),
@@ -632,6 +637,9 @@ mod tests {
         let (s, _) = net.report(SimTime::from_nanos(4000), w.span, 4000).unwrap();
         assert_eq!((s.messages, s.bytes), (3, 356));
         assert_eq!((s.control_messages, s.control_bytes), (Some(2), Some(256)));
+        // the delegation waited for nothing, the answer neither: 1287 ns each
+        let d = s.control_delivery.unwrap();
+        assert_eq!((d.count, d.mean_ns, d.max_ns), (2, 1287, 1287));
         // without a manager node the summary has no control counts
         let mut plain = Network::new(
             Box::new(TwoPorts {
