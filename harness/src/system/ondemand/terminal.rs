@@ -9,7 +9,9 @@
 //! §6); later events of that terminal wait behind it and keep their spacing (the terminal's
 //! accumulated delay, `lag`, is added to them). A `start` is first put to admission control
 //! (`[admission]`; the default admits every stream): a refused viewing shows nothing and its
-//! later events are dropped. `pause` stops display but not reading; `resume` continues; `seek`
+//! later events are dropped. With `[server] manager_node` the start first travels as the
+//! object manager's delegation to its interface node, which decides, and the viewing begins
+//! or is refused when the answer is back at the manager ([`super::manager`]). `pause` stops display but not reading; `resume` continues; `seek`
 //! drops the buffer and re-primes at the new position; `stop` ends the video. `ff`/`rewind`
 //! start a visual search (SPIFFI §8.1, [`super::visual_search`]); a start may wait for others
 //! to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events that make no sense in the
