@@ -4,7 +4,8 @@
 //! (issued = delivered + still in the system). The workloads include pauses, seeks and
 //! fast-forward/rewind searches (skip or search versions, SPIFFI §8.1), with and without
 //! piggybacking (SPIFFI §8.2), over every registered plugin of every on-demand kind (disk
-//! schedulers, prefetchers, buffer pools, layouts, interconnects, admission policies).
+//! schedulers, prefetchers, buffer pools, layouts, interconnects, admission policies), with
+//! and without interface nodes and the object manager as a node (Jadav et al. §3.2).
 
 use proptest::prelude::*;
 use std::path::Path;
@@ -173,6 +174,8 @@ proptest! {
         interfaces in 0u32..3,
         // their CPUs' cost per message in µs (0: not modelled)
         iface_us in prop::sample::select(vec![0u64, 0, 30, 2000, 45]),
+        // the object manager a node of the network (with interface nodes)
+        manager in any::<bool>(),
     ) {
         let interactive = Interactive { searches, version, every, piggyback_s, most_popular };
         let plugins = Plugins(vec![
@@ -200,6 +203,7 @@ proptest! {
         s.file.terminals.memory =
             Bytes(need + (set - 1) * stripe + stripe * u64::from(term_blocks_x2 - 2) / 2);
         s.file.server.interface_nodes = interfaces;
+        s.file.server.manager_node = manager && interfaces > 0;
         if interfaces > 0 && iface_us > 0 {
             s.file.server.interface_cpu = Some(InterfaceCpuSection {
                 send: Duration(iface_us * 1000),

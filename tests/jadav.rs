@@ -116,7 +116,8 @@ fn issue30_figs_4_to_6_claims_that_hold_keep_holding() {
 /// node's streams in 32 MiB (63 × 512 KiB) and no set comes late; `retrieval` admits at least
 /// 90 % of the capacity, refusing for `retrieval capacity`, with fewer late sets than
 /// admitting everyone (J9's "zero" does not hold here: README.md says why); "both" names the
-/// limit that refused.
+/// limit that refused; the object manager's delegations and answers are counted among the
+/// interconnect's messages.
 #[test]
 fn issue30_j9_admission_claims_that_hold_keep_holding() {
     let s = run_summary("admission.toml");
@@ -165,4 +166,23 @@ fn issue30_j9_admission_claims_that_hold_keep_holding() {
     assert_eq!(adm(r, "probes")["probes"], 0);
     assert_eq!(r["network"]["probe_messages"], 0);
     assert!(all["network"].get("probe_messages").is_none());
+    // the object manager is a node: every request costs its delegation and the answer, two
+    // messages of 128 B on the interconnect (give or take the few on their way as the
+    // measured window opens and closes)
+    for label in ["accept-all", "buffer", "retrieval", "both"] {
+        let p = point(label);
+        let n = &p["network"];
+        let messages = n["control_messages"].as_u64().unwrap();
+        let requests = adm(p, "requests").as_u64().unwrap();
+        assert!(
+            messages.abs_diff(2 * requests) <= 20,
+            "{label}: {messages} {requests}"
+        );
+        assert_eq!(
+            n["control_bytes"].as_u64().unwrap(),
+            128 * messages,
+            "{label}"
+        );
+        assert!(n["control_delivery"]["count"].as_u64().unwrap() == messages);
+    }
 }

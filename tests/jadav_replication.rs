@@ -243,6 +243,48 @@ fn issue30_a_local_fragment_crosses_no_interconnect_and_keeps_its_disk_component
     assert_eq!(u("sent_bytes"), u("received_bytes") + u("in_transit_bytes"));
 }
 
+/// With the object manager a node (`[server] manager_node`), it routes each viewing as
+/// before — the popular object's to the dedicated interface node — and its delegation goes
+/// there: the measured viewing (at 30 s) is still read from the local disk, and its only
+/// messages on the interconnect are the manager's delegation into interface node 1 and the
+/// answer back.
+#[test]
+fn issue30_a_manager_node_delegates_the_popular_objects_viewing_to_the_dedicated_node() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text_ = small(tmp.path(), "scheme = \"ldss\"\nthreshold = 1").replace(
+        "interface_nodes = 2\n",
+        "interface_nodes = 2\nmanager_node = true\n",
+    );
+    let out = run_text(tmp.path(), "ldss-managed", &text_);
+    let s = summary(&out);
+    let r = &s["replication"];
+    assert_eq!(r["dedicated_interface"], 1);
+    assert_eq!(r["viewings_dedicated"], 2, "{r}");
+    assert_eq!(r["local_disk_reads"], FRAGMENTS, "{r}");
+    assert_eq!(r["dedicated_remote_reads"], 0);
+    let n = &s["network"];
+    assert_eq!(n["messages"], 2, "{n}");
+    assert_eq!(n["control_messages"], 2, "{n}");
+    let links = std::fs::read_to_string(out.join("links.csv")).unwrap();
+    let carried = |name: &str| {
+        let row = links
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no link {name} in {links}"));
+        row.split(',').nth(3).unwrap().parse::<u64>().unwrap()
+    };
+    for (link, messages) in [
+        ("manager send", 1),
+        ("interface 1 receive", 1),
+        ("interface 1 send", 1),
+        ("manager receive", 1),
+        ("interface 0 receive", 0),
+    ] {
+        assert_eq!(carried(link), messages, "{link}: {links}");
+    }
+    assert_eq!(s["glitches"]["count"], 0);
+}
+
 #[test]
 fn issue30_lmss_prefix_fragments_need_no_disk_access() {
     let tmp = tempfile::tempdir().unwrap();

@@ -815,3 +815,200 @@ fn issue30_retrieval_with_buffer_checks_both_and_names_the_limit() {
         assert!(err.contains(key), "{extra}: {err}");
     }
 }
+
+/// One viewing on an idle `ports` network, its server's object manager a node or not
+/// (`[server] manager_node`): 4 storage nodes, 1 interface node, 12.8 MB/s ports, 5 µs per
+/// message held on the ports, 3 µs of latency, 50 µs to send and 20 µs to receive a message.
+fn one_viewing(dir: &Path, name: &str, manager: bool, network: &str) -> PathBuf {
+    let text = format!(
+        r#"name = "{name}"
+seed = 5
+
+[run]
+warmup = "0s"
+duration = "30s"
+
+[videos]
+count = 4
+length = "1min"
+bit_rate = "1.5Mbit/s"
+frames = "cbr"
+
+[server]
+nodes = 4
+interface_nodes = 1
+manager_node = {manager}
+disks_per_node = 1
+memory_per_node = "1MiB"
+stripe = "64KiB"
+
+[server.network]
+{network}
+
+[disk.model]
+name = "analytic"
+capacity = "2GiB"
+cylinder_bytes = "1MiB"
+seek_factor_ms = 0.2895
+settle = "1ms"
+rotation = "16.06ms"
+transfer_rate = 10000000
+rotational_latency = "uniform"
+
+[layout]
+name = "stripe-factor"
+factor = 4
+
+[prefetcher]
+name = "none"
+
+[terminals]
+count = 1
+memory = "512KiB"
+
+[workload.generate]
+popularity = "distinct"
+start_spread = "1s"
+"#
+    );
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Issue 30's manager node, worked by hand: the viewer's request reaches the manager from
+/// outside; the manager's delegation (128 B, `network.request_bytes`) crosses to the
+/// interface node, which admits the stream at once (accept-all) and answers (128 B); the
+/// stream begins when the answer is back. Each message on the idle network takes the
+/// sender's 50 µs, then holds the manager's (or the interface node's) send port and the
+/// other's receive port for 5 µs + 128 B / 12.8 MB/s = 15 µs, then 3 µs of latency and the
+/// receiver's 20 µs: 88 µs. So the start-up latency is the plain run's plus 2 × 88 µs to the
+/// nanosecond (the disks' rotational latency is drawn, not read off the clock, so the rest
+/// of the start is the same), and the network counts the two messages apart.
+#[test]
+fn issue30_manager_node_delays_a_start_by_exactly_its_two_control_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ports = "name = \"ports\"\nbandwidth = \"12.8MB/s\"\nper_message = \"5us\"\n\
+                 latency = \"3us\"\nsend_cost = \"50us\"\nreceive_cost = \"20us\"\n";
+    let (plain, _, _) = run(tmp.path(), &one_viewing(tmp.path(), "plain", false, ports));
+    let (managed, _, out) = run(tmp.path(), &one_viewing(tmp.path(), "managed", true, ports));
+    let startup = |s: &Value| {
+        assert_eq!(s["startup_latency"]["count"], 1, "{}", s["startup_latency"]);
+        s["startup_latency"]["mean_ns"].as_u64().unwrap()
+    };
+    assert_eq!(startup(&managed), startup(&plain) + 2 * 88_000);
+    let n = &managed["network"];
+    assert_eq!(
+        (n["control_messages"].as_u64(), n["control_bytes"].as_u64()),
+        (Some(2), Some(256))
+    );
+    // each took its 88 µs, waiting for no port
+    assert_eq!(n["control_delivery"]["count"], 2);
+    assert_eq!(n["control_delivery"]["max_ns"], 88_000);
+    assert_eq!(n["control_delivery"]["mean_ns"], 88_000);
+    assert!(plain["network"].get("control_messages").is_none());
+    assert!(plain["network"].get("control_delivery").is_none());
+    assert_eq!(
+        n["messages"].as_u64().unwrap(),
+        plain["network"]["messages"].as_u64().unwrap() + 2
+    );
+    // the manager has its own ports, after the interface node's, and used each once
+    let links = std::fs::read_to_string(out.join("links.csv")).unwrap();
+    for name in ["manager send", "manager receive"] {
+        let row = links
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no link {name} in {links}"));
+        assert!(row.contains(",1,"), "{row}");
+    }
+    assert_eq!(links.lines().count(), 1 + 2 * 6);
+}
+
+/// With the manager a node, every admitted stream still gets every fragment it asked for
+/// (nothing is lost between the storage nodes, the interface nodes and the terminals), a
+/// refusal still names its reason, and every request costs a delegation and an answer, counted
+/// among the network's messages; the probes of `retrieval` leave the interface node once the
+/// delegation has arrived, and are counted as before.
+#[test]
+fn issue30_manager_node_serves_every_admitted_stream_whole_and_refusals_keep_their_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let retrieval = "[admission]\nname = \"retrieval\"\nhistory = 8\noverhead = \"1s\"\n";
+    let path = jadav_mini(tmp.path(), "managed", 240, retrieval);
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "interface_nodes = 2\n",
+        "interface_nodes = 2\nmanager_node = true\n",
+    );
+    std::fs::write(&path, text).unwrap();
+    let (s, _, _) = run(tmp.path(), &path);
+    let c = &s["conservation"];
+    let u = |v: &Value| v.as_u64().unwrap();
+    assert_eq!(
+        u(&c["requests_issued"]),
+        u(&c["requests_delivered"]) + u(&c["requests_in_system"]),
+        "{c}"
+    );
+    assert_eq!(
+        u(&c["sent_bytes"]),
+        u(&c["received_bytes"]) + u(&c["in_transit_bytes"]),
+        "{c}"
+    );
+    assert_eq!(
+        u(&c["received_bytes"]),
+        u(&c["consumed_bytes"]) + u(&c["discarded_bytes"]) + u(&c["buffered_bytes"]),
+        "{c}"
+    );
+    let a = &s["admission"];
+    let refused = u(&a["refused_by_reason"]["retrieval capacity"]);
+    assert!(refused > 0, "{a}");
+    assert_eq!(u(&a["refused"]), refused, "{a}");
+    assert_eq!(u(&a["requests"]), u(&a["admitted"]) + refused, "{a}");
+    // measured from time 0: a delegation and an answer per decided request; a request
+    // still being decided at the end may have had its delegation delivered
+    let n = &s["network"];
+    let (cm, cb) = (u(&n["control_messages"]), u(&n["control_bytes"]));
+    let requests = u(&a["requests"]);
+    assert!(
+        cm >= 2 * requests && cm <= 2 * requests + 240,
+        "{cm} {requests}"
+    );
+    assert_eq!(cb, 128 * cm);
+    assert!(u(&n["probe_messages"]) > 0, "{n}");
+    assert!(u(&n["messages"]) > cm + u(&n["probe_messages"]));
+}
+
+/// A manager node needs interface nodes to delegate to, and `mesh2d` must be given a cell for
+/// it: each error names its key and what is allowed.
+#[test]
+fn issue30_manager_node_bad_input_names_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let check = |path: &Path| {
+        let o = vodbench(&["check", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o).1);
+        text(&o).1
+    };
+    let alone = one_viewing(tmp.path(), "alone", true, "name = \"ports\"\n");
+    let t = std::fs::read_to_string(&alone)
+        .unwrap()
+        .replace("interface_nodes = 1\n", "");
+    std::fs::write(&alone, t).unwrap();
+    let err = check(&alone);
+    assert!(err.contains("server.manager_node"), "{err}");
+    assert!(err.contains("set server.interface_nodes"), "{err}");
+    // 4 storage nodes and 1 interface node placed, the manager not
+    let mesh = "name = \"mesh2d\"\nrows = 2\ncols = 3\npositions = [0, 1, 2, 3, 4]\n";
+    let err = check(&one_viewing(tmp.path(), "mesh", true, mesh));
+    assert!(err.contains("positions"), "{err}");
+    assert!(
+        err.contains("gives 5 cells for 6 nodes (4 storage, 1 interface, 1 manager)"),
+        "{err}"
+    );
+    // placed, it runs
+    let mesh = "name = \"mesh2d\"\nrows = 2\ncols = 3\npositions = [0, 1, 2, 3, 4, 5]\n";
+    let o = vodbench(&[
+        "check",
+        one_viewing(tmp.path(), "mesh-ok", true, mesh)
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+}

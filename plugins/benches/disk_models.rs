@@ -42,6 +42,7 @@ fn model(name: &str, params: &[(&str, &str)]) -> Box<dyn DiskModel> {
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let ctx = BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: 0,
         component: "disk",
         index: 0,

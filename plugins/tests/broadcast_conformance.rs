@@ -9,6 +9,7 @@ use vodbench_harness::system::broadcast::{receive, ClientOutcome, Derived};
 fn ctx(pages: u32) -> BuildContext<'static> {
     BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: 11,
         component: "test",
         index: 0,

@@ -11,6 +11,7 @@ use vodbench_harness::time::{SimDuration, SimTime};
 fn ctx<'a>(blocks: &'a [u32], geometry: Option<DiskGeometry>, pages: u32) -> BuildContext<'a> {
     BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: 7,
         component: "test",
         index: 0,

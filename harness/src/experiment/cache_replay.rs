@@ -249,6 +249,7 @@ pub fn replay_one(
         .clamp(1, u64::from(u32::MAX - 1)) as u32;
     let ctx = BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: 0,
         component: "buffer_pool",
         index: 0,

@@ -761,6 +761,7 @@ pub fn replay_trace(
         .map_err(|e| input("--model", a.model.clone())(e.to_string()))?;
     let ctx = crate::plugin::BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: 0,
         component: "disk",
         index: 0,

@@ -458,6 +458,16 @@ pub struct NetworkSummary {
     /// Of `bytes`, the admission probes'.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe_bytes: Option<u64>,
+    /// Of `messages`, the object manager's control messages (with `[server] manager_node`):
+    /// its delegations of viewings to interface nodes and their answers (Jadav §3.2, §7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_messages: Option<u64>,
+    /// Of `bytes`, the control messages'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_bytes: Option<u64>,
+    /// Each control message's time from sending to delivery, its waits for links included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_delivery: Option<Stat>,
 }
 
 /// Admission control over the measured period.

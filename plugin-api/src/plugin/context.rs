@@ -20,6 +20,11 @@ pub struct BuildContext<'a> {
     /// pass (terminal t through interface t mod `interfaces`); 0 when terminals talk to the
     /// server nodes directly. An interconnect gives them links as it gives the other nodes.
     pub interfaces: u32,
+    /// The object manager (Jadav et al.'s A node, `[server] manager_node`): 1 when it is a
+    /// node of the network, numbered `nodes + interfaces`, after the interface nodes, without
+    /// disks; 0 when its decisions cost no messages. An interconnect gives it links as it
+    /// gives the other nodes.
+    pub managers: u32,
     /// Disks per node.
     pub disks_per_node: u32,
     /// Number of terminals (clients) of the scenario; 0 where the system has none.
@@ -41,6 +46,10 @@ impl BuildContext<'_> {
     /// This component's own random stream, derived from the seed, name and index.
     pub fn rng(&self) -> SimRng {
         stream(self.seed, self.component, self.index)
+    }
+    /// Every node of the network: the storage nodes, the interface nodes and the manager.
+    pub fn network_nodes(&self) -> u32 {
+        self.nodes + self.interfaces + self.managers
     }
     /// Total number of disks.
     pub fn disks(&self) -> u32 {

@@ -228,6 +228,7 @@ mod tests {
     fn ctx() -> BuildContext<'static> {
         BuildContext {
             interfaces: 0,
+            managers: 0,
             seed: 7,
             component: "disk",
             index: 3,

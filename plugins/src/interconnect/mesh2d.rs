@@ -16,7 +16,10 @@
 //!
 //! Interface nodes (`[server] interface_nodes`) sit on the mesh after the storage nodes
 //! (cells and `positions` count them too): a stream's messages then travel between its
-//! interface node and a storage node through the mesh.
+//! interface node and a storage node through the mesh. The object manager, when it is a node
+//! (`[server] manager_node`, Jadav et al. §3.2's A), sits after the interface nodes, with
+//! links `manager inject` and `manager eject`: `positions` then gives one more cell, its own,
+//! and its delegations and the interface nodes' answers cross the mesh like fragments.
 //!
 //! Terminals are outside the mesh: a message between a node and a terminal holds only that
 //! node's injection (sending) or ejection (receiving) link, as with `ports`, and one between
@@ -84,10 +87,10 @@ impl Default for Mesh2dParams {
 /// Nodes on a 2-D mesh, XY routing, wormhole switching.
 #[derive(Debug, Clone)]
 pub struct Mesh2d {
-    /// Every node on the mesh: the storage nodes, then the interface nodes.
+    /// Every node on the mesh: the storage nodes, the interface nodes, the manager.
     nodes: u32,
-    /// Storage nodes (the rest are interface nodes, named so).
-    storage: u32,
+    /// Which node is which, for the links' names and the errors.
+    roles: super::Roles,
     rows: u32,
     cols: u32,
     /// (row, column) of each node.
@@ -118,14 +121,30 @@ fn shape(nodes: u32, rows: u32, cols: u32) -> (u32, u32) {
 }
 
 impl Mesh2d {
-    /// The mesh of `p` for `nodes` nodes, or which parameter cannot hold them.
+    /// The mesh of `p` for `nodes` storage nodes, or which parameter cannot hold them.
     pub fn new(p: &Mesh2dParams, nodes: u32) -> Result<Self, PluginError> {
+        Self::with_roles(
+            p,
+            super::Roles {
+                storage: nodes,
+                interfaces: 0,
+                managers: 0,
+            },
+        )
+    }
+
+    /// The mesh of `p` for the nodes of `roles`, or which parameter cannot hold them.
+    fn with_roles(p: &Mesh2dParams, roles: super::Roles) -> Result<Self, PluginError> {
+        let nodes = roles.nodes();
         let (rows, cols) = shape(nodes, p.rows, p.cols);
         let cells = u64::from(rows) * u64::from(cols);
         if cells < u64::from(nodes) {
             return Err(PluginError::param(
                 if p.rows == 0 { "cols" } else { "rows" },
-                format!("a {rows} × {cols} mesh has {cells} cells for {nodes} nodes"),
+                format!(
+                    "a {rows} × {cols} mesh has {cells} cells for {}",
+                    roles.count()
+                ),
             ));
         }
         let cell: Vec<(u32, u32)> = if p.positions.is_empty() {
@@ -135,8 +154,14 @@ impl Mesh2d {
                 return Err(PluginError::param(
                     "positions",
                     format!(
-                        "gives {} cells for {nodes} nodes: give one per node",
-                        p.positions.len()
+                        "`positions` gives {} cells for {}: give one per node{}",
+                        p.positions.len(),
+                        roles.count(),
+                        if roles.managers > 0 {
+                            ", the manager's last"
+                        } else {
+                            ""
+                        }
                     ),
                 ));
             }
@@ -162,7 +187,7 @@ impl Mesh2d {
         };
         Ok(Mesh2d {
             nodes,
-            storage: nodes,
+            roles,
             rows,
             cols,
             cell,
@@ -206,7 +231,7 @@ impl Interconnect for Mesh2d {
     fn links(&self) -> Vec<String> {
         let mut names = vec![String::new(); self.eject(self.nodes) as usize];
         for n in 0..self.nodes {
-            let node = super::node_name(n, self.storage);
+            let node = self.roles.name(n);
             names[self.inject(n) as usize] = format!("{node} inject");
             names[self.eject(n) as usize] = format!("{node} eject");
         }
@@ -305,9 +330,7 @@ impl Plugin for Mesh2d {
         p: &Mesh2dParams,
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn Interconnect>, PluginError> {
-        let mut m = Mesh2d::new(p, ctx.nodes + ctx.interfaces)?;
-        m.storage = ctx.nodes;
-        Ok(Box::new(m))
+        Ok(Box::new(Mesh2d::with_roles(p, super::Roles::of(ctx))?))
     }
 }
 
@@ -472,6 +495,102 @@ mod tests {
                 "(1,0)→(0,0)",
                 "node 1 eject"
             ]
+        );
+    }
+
+    #[test]
+    fn the_manager_is_placed_after_the_interface_nodes_and_named() {
+        // 2 storage nodes, 1 interface node and the manager on a 2 × 2 mesh, the manager on
+        // cell 0 = (0,0), interface 0 on cell 3 = (1,1):
+        //
+        //  manager — node 0
+        //     |         |
+        //  node 1 — interface 0
+        let ctx = |positions: Vec<u32>| {
+            let p = Mesh2dParams {
+                rows: 2,
+                cols: 2,
+                positions,
+                ..Mesh2dParams::default()
+            };
+            let c = BuildContext {
+                seed: 1,
+                component: "server.network",
+                index: 0,
+                nodes: 2,
+                interfaces: 1,
+                managers: 1,
+                disks_per_node: 1,
+                terminals: 0,
+                block_bytes: 65_536,
+                video_blocks: &[],
+                geometry: None,
+                pages: 0,
+                base_dir: std::path::Path::new("."),
+            };
+            Mesh2d::build(&p, &c)
+        };
+        let mut m = ctx(vec![1, 2, 3, 0]).unwrap();
+        let names = m.links();
+        // 4 injection + 2 × 2 east/west + 2 × 2 south/north + 4 ejection links
+        assert_eq!(names.len(), 4 + 4 + 4 + 4);
+        assert_eq!(names[3], "manager inject");
+        assert_eq!(names[2], "interface 0 inject");
+        assert_eq!(names[names.len() - 1], "manager eject");
+        let route = |m: &mut Box<dyn Interconnect>, a: u32, b: u32| {
+            let mut p = Vec::new();
+            m.route(node(a), node(b), 128, &mut p);
+            p.iter()
+                .map(|l| names[l.index()].clone())
+                .collect::<Vec<_>>()
+        };
+        // the delegation: east along row 0, then south along column 1
+        assert_eq!(
+            route(&mut m, 3, 2),
+            [
+                "manager inject",
+                "(0,0)→(0,1)",
+                "(0,1)→(1,1)",
+                "interface 0 eject"
+            ]
+        );
+        // the answer: west along row 1, then north along column 0
+        assert_eq!(
+            route(&mut m, 2, 3),
+            [
+                "interface 0 inject",
+                "(1,1)→(1,0)",
+                "(1,0)→(0,0)",
+                "manager eject"
+            ]
+        );
+        // `positions` must place the manager too, and the error says so
+        let e = ctx(vec![1, 2, 3]).err().unwrap().to_string();
+        assert!(
+            e.contains(
+                "gives 3 cells for 4 nodes (2 storage, 1 interface, 1 manager): give one per \
+                 node, the manager's last"
+            ),
+            "{e}"
+        );
+        // and the mesh must hold it
+        let e = Mesh2d::with_roles(
+            &Mesh2dParams {
+                rows: 1,
+                cols: 3,
+                ..Mesh2dParams::default()
+            },
+            super::super::Roles {
+                storage: 2,
+                interfaces: 1,
+                managers: 1,
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("a 1 × 3 mesh has 3 cells for 4 nodes (2 storage, 1 interface, 1 manager)"),
+            "{e}"
         );
     }
 

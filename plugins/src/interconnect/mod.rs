@@ -39,12 +39,70 @@ pub(crate) fn check_times(times: &[(&str, u64)]) -> Result<(), PluginError> {
     Ok(())
 }
 
-/// The name of network node `n` in link names: `node n` for the `storage` nodes, `interface
-/// i` for the interface nodes numbered after them.
-fn node_name(n: u32, storage: u32) -> String {
-    if n < storage {
-        format!("node {n}")
-    } else {
-        format!("interface {}", n - storage)
+/// The roles of the network's nodes (numbered storage nodes first, then the interface nodes,
+/// then the object manager), for link names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Roles {
+    /// Storage nodes: network nodes `0 .. storage`.
+    pub storage: u32,
+    /// Interface nodes: network nodes `storage .. storage + interfaces`.
+    pub interfaces: u32,
+    /// The object manager (0 or 1): network node `storage + interfaces`.
+    pub managers: u32,
+}
+
+impl Roles {
+    /// Storage nodes only.
+    #[cfg(test)]
+    pub fn storage(nodes: u32) -> Self {
+        Roles {
+            storage: nodes,
+            interfaces: 0,
+            managers: 0,
+        }
+    }
+
+    /// The roles a plugin is built for.
+    pub fn of(ctx: &vodbench_plugin_api::plugin::BuildContext<'_>) -> Self {
+        Roles {
+            storage: ctx.nodes,
+            interfaces: ctx.interfaces,
+            managers: ctx.managers,
+        }
+    }
+
+    /// Every node of the network.
+    pub fn nodes(&self) -> u32 {
+        self.storage + self.interfaces + self.managers
+    }
+
+    /// The name of network node `n` in link names: `node n` for the storage nodes,
+    /// `interface i` for the interface nodes numbered after them, `manager` for the object
+    /// manager after those.
+    pub fn name(&self, n: u32) -> String {
+        if n < self.storage {
+            format!("node {n}")
+        } else if n < self.storage + self.interfaces {
+            format!("interface {}", n - self.storage)
+        } else {
+            "manager".to_string()
+        }
+    }
+
+    /// How many nodes of each role, for errors about the node count: `42 nodes (35
+    /// storage, 6 interface, 1 manager)`, or `35 nodes` when there are storage nodes only.
+    pub fn count(&self) -> String {
+        let n = self.nodes();
+        if self.interfaces == 0 && self.managers == 0 {
+            return format!("{n} nodes");
+        }
+        let mut parts = vec![format!("{} storage", self.storage)];
+        if self.interfaces > 0 {
+            parts.push(format!("{} interface", self.interfaces));
+        }
+        if self.managers > 0 {
+            parts.push(format!("{} manager", self.managers));
+        }
+        format!("{n} nodes ({})", parts.join(", "))
     }
 }

@@ -7,6 +7,10 @@
 //! the server through interface nodes (`[server] interface_nodes`, Jadav et al.'s I nodes),
 //! which have ports like every node (numbered after the storage nodes): a stream's request
 //! then holds its interface node's send port and its fragment that node's receive port.
+//! The object manager, when it is a node (`[server] manager_node`), has ports too, numbered
+//! after the interface nodes and named `manager send` / `manager receive`: its delegation of a
+//! viewing to an interface node holds its send port and that node's receive port, the answer
+//! the other way round.
 //!
 //! A message holds its ports for `per_message + size / bandwidth` and is delivered
 //! `latency` after releasing them. The sender's and the receiver's software costs
@@ -57,10 +61,10 @@ impl Default for PortsParams {
 /// Send and receive ports per node.
 #[derive(Debug, Clone)]
 pub struct Ports {
-    /// Every node of the network: the storage nodes, then the interface nodes.
+    /// Every node of the network: the storage nodes, the interface nodes, the manager.
     nodes: u32,
-    /// Storage nodes (the rest are interface nodes, named so).
-    storage: u32,
+    /// Which node is which, for the links' names.
+    roles: super::Roles,
     bandwidth: Bandwidth,
     per_message: SimDuration,
     latency: SimDuration,
@@ -81,7 +85,7 @@ impl Ports {
 
 impl Interconnect for Ports {
     fn links(&self) -> Vec<String> {
-        let name = |n: u32| super::node_name(n, self.storage);
+        let name = |n: u32| self.roles.name(n);
         (0..self.nodes)
             .map(|n| format!("{} send", name(n)))
             .chain((0..self.nodes).map(|n| format!("{} receive", name(n))))
@@ -131,9 +135,10 @@ impl Plugin for Ports {
         p: &PortsParams,
         ctx: &BuildContext<'_>,
     ) -> Result<Box<dyn Interconnect>, PluginError> {
+        let roles = super::Roles::of(ctx);
         Ok(Box::new(Ports {
-            nodes: ctx.nodes + ctx.interfaces,
-            storage: ctx.nodes,
+            nodes: roles.nodes(),
+            roles,
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
@@ -152,7 +157,7 @@ mod tests {
         let p = PortsParams::default();
         Ports {
             nodes,
-            storage: nodes,
+            roles: super::super::Roles::storage(nodes),
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),
@@ -206,6 +211,56 @@ mod tests {
     }
 
     #[test]
+    fn the_manager_has_ports_after_the_interface_nodes() {
+        let ctx = BuildContext {
+            seed: 1,
+            component: "server.network",
+            index: 0,
+            nodes: 2,
+            interfaces: 1,
+            managers: 1,
+            disks_per_node: 1,
+            terminals: 0,
+            block_bytes: 65_536,
+            video_blocks: &[],
+            geometry: None,
+            pages: 0,
+            base_dir: std::path::Path::new("."),
+        };
+        let mut net = Ports::build(&PortsParams::default(), &ctx).unwrap();
+        assert_eq!(
+            net.links(),
+            [
+                "node 0 send",
+                "node 1 send",
+                "interface 0 send",
+                "manager send",
+                "node 0 receive",
+                "node 1 receive",
+                "interface 0 receive",
+                "manager receive"
+            ]
+        );
+        // the manager's delegation to interface 0 (network node 2), and the answer back
+        let mut path = Vec::new();
+        net.route(
+            Endpoint::Node(NodeId(3)),
+            Endpoint::Node(NodeId(2)),
+            128,
+            &mut path,
+        );
+        assert_eq!(path, [LinkId(3), LinkId(6)]);
+        path.clear();
+        net.route(
+            Endpoint::Node(NodeId(2)),
+            Endpoint::Node(NodeId(3)),
+            128,
+            &mut path,
+        );
+        assert_eq!(path, [LinkId(2), LinkId(7)]);
+    }
+
+    #[test]
     fn an_idle_transfer_takes_what_ideal_takes_by_default() {
         let mut net = ports(1);
         let mut path = Vec::new();
@@ -230,7 +285,7 @@ mod tests {
         };
         let mut net = Ports {
             nodes: 2,
-            storage: 2,
+            roles: super::super::Roles::storage(2),
             bandwidth: p.bandwidth,
             per_message: p.per_message.sim(),
             latency: p.latency.sim(),

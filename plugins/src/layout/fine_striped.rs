@@ -135,6 +135,7 @@ mod tests {
     fn fine(nodes: u32, disks_per_node: u32, videos: &[u32]) -> Box<dyn Layout> {
         let ctx = BuildContext {
             interfaces: 0,
+            managers: 0,
             seed: 1,
             component: "layout",
             index: 0,

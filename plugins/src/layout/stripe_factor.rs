@@ -231,6 +231,7 @@ mod tests {
     ) -> Result<Box<dyn Layout>, PluginError> {
         let ctx = BuildContext {
             interfaces: 0,
+            managers: 0,
             seed: 1,
             component: "layout",
             index: 0,

@@ -162,6 +162,7 @@ mod tests {
     fn striped(nodes: u32, disks_per_node: u32, stagger: bool, videos: &[u32]) -> Box<dyn Layout> {
         let ctx = BuildContext {
             interfaces: 0,
+            managers: 0,
             seed: 1,
             component: "layout",
             index: 0,

@@ -150,6 +150,7 @@ fn run_point(
                 .disk
                 .build(&BuildContext {
                     interfaces: 0,
+                    managers: 0,
                     component: "receiver.disk",
                     ..c
                 })

@@ -328,6 +328,7 @@ pub(super) fn build_context<'a>(
 ) -> BuildContext<'a> {
     BuildContext {
         interfaces: 0,
+        managers: 0,
         seed: s.file.seed,
         component,
         index,
@@ -491,6 +492,7 @@ impl BroadcastSuite {
             .max(1);
         let c = crate::plugin::BuildContext {
             interfaces: 0,
+            managers: 0,
             component: "receiver.disk",
             ..c
         };

@@ -75,8 +75,8 @@ pub struct Calibration {
 /// an idle network of `s`'s interconnect, and measures each message's time to delivery.
 pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, ScenarioError> {
     let f = &s.file;
-    // the storage nodes, then the interface nodes: every node of the network
-    let nodes = f.server.nodes + f.server.interface_nodes;
+    // the storage nodes, the interface nodes, then the manager: every node of the network
+    let nodes = f.server.nodes + f.server.interface_nodes + u32::from(f.server.manager_node);
     let bad = |key: &str, message: String| ScenarioError::Invalid {
         file: s.path.clone(),
         line: s
@@ -101,6 +101,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         index: 0,
         nodes: f.server.nodes,
         interfaces: f.server.interface_nodes,
+        managers: u32::from(f.server.manager_node),
         disks_per_node: f.server.disks_per_node,
         terminals: f.terminals.count,
         block_bytes: s.block_bytes(),

@@ -135,6 +135,7 @@ impl<'a> Engine<'a> {
             index,
             nodes: s.nodes,
             interfaces: s.interface_nodes,
+            managers: u32::from(s.manager_node),
             disks_per_node: s.disks_per_node,
             terminals: f.terminals.count,
             block_bytes,
@@ -325,6 +326,9 @@ impl<'a> Engine<'a> {
             s.nodes,
             s.interface_nodes,
         );
+        if s.manager_node {
+            net = net.with_manager();
+        }
         net.count_probes = admission.observes();
         Ok(Engine {
             scenario,
@@ -536,6 +540,14 @@ impl<'a> Engine<'a> {
                 Ev::ProbeBack(m) => {
                     let (terms, mut p) = self.split();
                     terms.probe_back(m, &mut p);
+                }
+                Ev::Delegation(t) => {
+                    let (terms, mut p) = self.split();
+                    terms.delegation(t as usize, &mut p);
+                }
+                Ev::Answer(t, admitted) => {
+                    let (terms, mut p) = self.split();
+                    terms.answer(t as usize, admitted, &mut p);
                 }
                 Ev::NetAcquire(m) => self.net.setup_done(m, &mut self.q, &self.period.w),
                 Ev::NetRelease(m) => self.net.release(m, &mut self.q, &self.period.w),

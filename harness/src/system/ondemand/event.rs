@@ -40,6 +40,11 @@ pub(super) enum Ev {
     ProbeAtStorage(u32),
     /// An admission probe's reply reaches the interface node.
     ProbeBack(u32),
+    /// The object manager's delegation of terminal's viewing reaches its interface node,
+    /// which decides admission (`[server] manager_node`).
+    Delegation(u32),
+    /// The interface node's answer (terminal, admitted) reaches the object manager.
+    Answer(u32, bool),
     /// The egress link finished sending its packet.
     EgressDone,
     /// The transmission policy's wake-up (it asked to wait until now).

@@ -31,6 +31,7 @@ mod error;
 mod event;
 pub mod hold;
 mod interface_cpu;
+mod manager;
 mod measure;
 pub mod memory;
 mod network;

@@ -11,7 +11,8 @@
 //!
 //! Measured for the links (when the interconnect has any): each link's busy fraction, the
 //! messages it carried and their waits for it; each message's wait for its whole path and
-//! its time from sending to delivery (`summary.json`'s `network`, the `links` table).
+//! its time from sending to delivery (`summary.json`'s `network`, the `links` table); the
+//! admission probes and, with a manager node, its control messages also apart.
 
 use super::error::Faults;
 use super::event::Ev;
@@ -81,6 +82,12 @@ pub(super) struct Network {
     pub count_probes: bool,
     probe_messages: u64,
     probe_bytes: u64,
+    /// The object manager's network node (`[server] manager_node`), numbered after the
+    /// interface nodes; its control messages are counted apart.
+    manager: Option<u32>,
+    control_messages: u64,
+    control_bytes: u64,
+    control_delivered: DurStat,
     /// Block bytes handed to the network and not yet received (conservation).
     pub in_transit_bytes: u64,
 }
@@ -125,8 +132,31 @@ impl Network {
             count_probes: false,
             probe_messages: 0,
             probe_bytes: 0,
+            manager: None,
+            control_messages: 0,
+            control_bytes: 0,
+            control_delivered: DurStat::new(),
             in_transit_bytes: 0,
         }
+    }
+
+    /// The object manager is a node of the network (`[server] manager_node`): node
+    /// `storage + interfaces`, after the interface nodes.
+    pub fn with_manager(mut self) -> Self {
+        self.manager = Some(self.storage + self.interfaces);
+        self
+    }
+
+    /// The object manager's endpoint, when it is a node of the network.
+    #[inline]
+    pub fn manager_endpoint(&self) -> Option<Endpoint> {
+        self.manager.map(|n| Endpoint::Node(crate::ids::NodeId(n)))
+    }
+
+    /// Interface node `i`'s endpoint (an index among the interface nodes).
+    #[inline]
+    pub fn interface_endpoint(&self, i: u32) -> Endpoint {
+        Endpoint::Node(crate::ids::NodeId(self.storage + i))
     }
 
     /// Where terminal (or piggyback stream) `t`'s messages enter and leave the network: the
@@ -314,11 +344,16 @@ impl Network {
         if w.measuring {
             self.messages += 1;
             self.bytes += msg.bytes;
-            self.delivered
-                .record((now + msg.delivery).saturating_since(msg.sent).as_nanos());
+            let delivered = (now + msg.delivery).saturating_since(msg.sent).as_nanos();
+            self.delivered.record(delivered);
             if matches!(msg.deliver, Ev::ProbeAtStorage(_) | Ev::ProbeBack(_)) {
                 self.probe_messages += 1;
                 self.probe_bytes += msg.bytes;
+            }
+            if matches!(msg.deliver, Ev::Delegation(_) | Ev::Answer(..)) {
+                self.control_messages += 1;
+                self.control_bytes += msg.bytes;
+                self.control_delivered.record(delivered);
             }
         }
         let path = std::mem::take(&mut self.paths[m as usize]);
@@ -378,6 +413,9 @@ impl Network {
             interface_cpu_utilization_max_ratio: None,
             probe_messages: self.count_probes.then_some(self.probe_messages),
             probe_bytes: self.count_probes.then_some(self.probe_bytes),
+            control_messages: self.manager.map(|_| self.control_messages),
+            control_bytes: self.manager.map(|_| self.control_bytes),
+            control_delivery: self.manager.map(|_| self.control_delivered.stat()),
         };
         let table = Table {
             name: "links".into(),
@@ -538,6 +576,83 @@ mod tests {
                 (2017, Ev::Arrive(3))
             ]
         );
+    }
+
+    #[test]
+    fn the_managers_control_messages_use_its_own_ports_and_are_counted_apart() {
+        let w = open();
+        let mut faults = Faults::default();
+        // 2 storage nodes, 1 interface node (network node 2), the manager (network node 3)
+        let mut net = Network::new(
+            Box::new(TwoPorts {
+                nodes: 4,
+                ns_per_byte: 10,
+            }),
+            "two",
+            2,
+            1,
+        )
+        .with_manager();
+        let a = net.manager_endpoint().unwrap();
+        assert_eq!(a, Endpoint::Node(NodeId(3)));
+        assert_eq!(net.interface_endpoint(0), Endpoint::Node(NodeId(2)));
+        let mut q = EventQueue::new();
+        net.send(
+            a,
+            net.interface_endpoint(0),
+            128,
+            Ev::Delegation(7),
+            &mut q,
+            &w,
+            &mut faults,
+        );
+        // a fragment into the interface node at once waits for its receive port
+        let s = Endpoint::Node(NodeId(0));
+        net.send(
+            s,
+            net.terminal_endpoint(0),
+            100,
+            Ev::Arrive(1),
+            &mut q,
+            &w,
+            &mut faults,
+        );
+        assert_eq!(
+            deliveries(&mut net, &mut q, &w),
+            [(1287, Ev::Delegation(7)), (2287, Ev::Arrive(1))]
+        );
+        net.send(
+            net.terminal_endpoint(7),
+            a,
+            128,
+            Ev::Answer(7, true),
+            &mut q,
+            &w,
+            &mut faults,
+        );
+        assert_eq!(
+            deliveries(&mut net, &mut q, &w),
+            [(2287 + 1287, Ev::Answer(7, true))]
+        );
+        let (s, _) = net.report(SimTime::from_nanos(4000), w.span, 4000).unwrap();
+        assert_eq!((s.messages, s.bytes), (3, 356));
+        assert_eq!((s.control_messages, s.control_bytes), (Some(2), Some(256)));
+        // the delegation waited for nothing, the answer neither: 1287 ns each
+        let d = s.control_delivery.unwrap();
+        assert_eq!((d.count, d.mean_ns, d.max_ns), (2, 1287, 1287));
+        // without a manager node the summary has no control counts
+        let mut plain = Network::new(
+            Box::new(TwoPorts {
+                nodes: 1,
+                ns_per_byte: 1,
+            }),
+            "two",
+            1,
+            0,
+        );
+        assert!(plain.manager_endpoint().is_none());
+        let (s, _) = plain.report(SimTime::from_nanos(1), w.span, 1).unwrap();
+        assert_eq!((s.control_messages, s.control_bytes), (None, None));
     }
 
     #[test]

@@ -102,7 +102,8 @@ pub(super) struct Term {
     pub packets_armed: bool,
     /// The video of a viewing admission refused: that viewing's later events are dropped.
     pub refused: Option<u32>,
-    /// A `start` waiting for admission's probes, and when it asked: the terminal's later
+    /// A `start` waiting for admission's probes, or for the object manager node's delegation
+    /// and its answer (`[server] manager_node`), and when it asked: the terminal's later
     /// events wait behind it.
     pub admitting: Option<(crate::trace::TraceEvent, SimTime)>,
     // measured

@@ -9,7 +9,9 @@
 //! §6); later events of that terminal wait behind it and keep their spacing (the terminal's
 //! accumulated delay, `lag`, is added to them). A `start` is first put to admission control
 //! (`[admission]`; the default admits every stream): a refused viewing shows nothing and its
-//! later events are dropped. `pause` stops display but not reading; `resume` continues; `seek`
+//! later events are dropped. With `[server] manager_node` the start first travels as the
+//! object manager's delegation to its interface node, which decides, and the viewing begins
+//! or is refused when the answer is back at the manager ([`super::manager`]). `pause` stops display but not reading; `resume` continues; `seek`
 //! drops the buffer and re-primes at the new position; `stop` ends the video. `ff`/`rewind`
 //! start a visual search (SPIFFI §8.1, [`super::visual_search`]); a start may wait for others
 //! to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events that make no sense in the
@@ -303,8 +305,9 @@ impl<'a> Terminals<'a> {
         self.terms[t].videos_started += 1;
         let first = &mut self.terms[t].first_request;
         *first = (*first).min(asked);
-        if let Some(rep) = p.repl.as_mut() {
-            // the object manager logs the request and delegates the viewing
+        if let (Some(rep), None) = (p.repl.as_mut(), p.net.manager_endpoint()) {
+            // the object manager logs the request and delegates the viewing (a manager node
+            // did when the request reached it: [`super::manager::delegate`])
             let i = rep.viewing(t as u32, e.video.0, now);
             p.net.assign(t as u32, i, self.terms.len() as u32);
         }
@@ -336,13 +339,74 @@ impl<'a> Terminals<'a> {
         let Some((t, admitted)) = p.admission.probe_back(m, now, &p.period.w) else {
             return;
         };
-        let t = t as usize;
+        if p.net.manager_endpoint().is_some() {
+            // the interface node decided: it answers the object manager
+            super::manager::answer(p, t, admitted, self.cfg.request_bytes);
+            return;
+        }
+        self.decided(t as usize, admitted, p);
+    }
+
+    /// Terminal `t`'s `start`, waiting for admission, is decided now (`admitted` or not): it
+    /// begins or is refused, and the terminal's events that waited behind it run.
+    fn decided(&mut self, t: usize, admitted: bool, p: &mut Ports) {
         let (e, asked) = self.terms[t]
             .admitting
             .take()
             .expect("a terminal waiting for admission");
         self.start_decided(e, asked, admitted, p);
         self.drain(t, p);
+    }
+
+    /// The object manager's delegation of terminal `t`'s viewing reached its interface node
+    /// (`[server] manager_node`), which decides admission now, or sends its probes; once
+    /// decided, it answers the manager ([`super::manager`]).
+    pub fn delegation(&mut self, t: usize, p: &mut Ports) {
+        let (e, _) = self.terms[t]
+            .admitting
+            .expect("a delegation of a viewing waiting for admission");
+        match self.ask_admission(e, p) {
+            Decision::Admit => super::manager::answer(p, t as u32, true, self.cfg.request_bytes),
+            Decision::Refuse => super::manager::answer(p, t as u32, false, self.cfg.request_bytes),
+            Decision::Probing => self.send_probes(t, p),
+        }
+    }
+
+    /// The interface node's answer for terminal `t`'s viewing reached the object manager
+    /// (`[server] manager_node`): the viewing begins, or is refused, now.
+    pub fn answer(&mut self, t: usize, admitted: bool, p: &mut Ports) {
+        self.decided(t, admitted, p);
+    }
+
+    /// Puts terminal `e.terminal`'s `start` `e` to admission control now.
+    fn ask_admission(&mut self, e: TraceEvent, p: &mut Ports) -> Decision {
+        let blocks = self.blocks.get(e.video.index()).copied().unwrap_or(0);
+        p.admission.request(
+            e.terminal.0,
+            e.video.0,
+            self.cfg.bit_rate,
+            blocks,
+            p.layout,
+            p.q.now(),
+            &p.period.w,
+        )
+    }
+
+    /// Sends the admission probes named for terminal `t`'s start, from its interface node to
+    /// the storage nodes.
+    fn send_probes(&mut self, t: usize, p: &mut Ports) {
+        let from = p.net.terminal_endpoint(t as u32);
+        for &(slot, node) in p.admission.probes_to_send() {
+            p.net.send(
+                from,
+                Endpoint::Node(crate::ids::NodeId(node)),
+                self.cfg.request_bytes,
+                Ev::ProbeAtStorage(slot),
+                p.q,
+                &p.period.w,
+                p.faults,
+            );
+        }
     }
 
     fn apply(&mut self, e: TraceEvent, p: &mut Ports) {
@@ -366,33 +430,26 @@ impl<'a> Terminals<'a> {
         match e.kind {
             EventKind::Start => {
                 debug_assert_eq!(state, TState::Idle);
-                let blocks = self.blocks.get(e.video.index()).copied().unwrap_or(0);
-                let decision = p.admission.request(
-                    t as u32,
-                    e.video.0,
-                    self.cfg.bit_rate,
-                    blocks,
-                    p.layout,
-                    now,
-                    &p.period.w,
-                );
-                match decision {
+                if p.net.manager_endpoint().is_some() {
+                    // the request reaches the object manager node, which delegates it; the
+                    // start waits for the interface node's answer ([`super::manager`])
+                    self.terms[t].admitting = Some((e, now));
+                    let terminals = self.terms.len() as u32;
+                    super::manager::delegate(
+                        p,
+                        t as u32,
+                        e.video.0,
+                        terminals,
+                        self.cfg.request_bytes,
+                    );
+                    return;
+                }
+                match self.ask_admission(e, p) {
                     Decision::Admit => self.start_decided(e, now, true, p),
                     Decision::Refuse => self.start_decided(e, now, false, p),
                     Decision::Probing => {
                         self.terms[t].admitting = Some((e, now));
-                        let from = p.net.terminal_endpoint(t as u32);
-                        for &(slot, node) in p.admission.probes_to_send() {
-                            p.net.send(
-                                from,
-                                Endpoint::Node(crate::ids::NodeId(node)),
-                                self.cfg.request_bytes,
-                                Ev::ProbeAtStorage(slot),
-                                p.q,
-                                &p.period.w,
-                                p.faults,
-                            );
-                        }
+                        self.send_probes(t, p);
                     }
                 }
             }

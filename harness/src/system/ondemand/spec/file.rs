@@ -295,6 +295,15 @@ pub struct ServerSection {
     /// numbers them so). The `nodes` above are then the storage nodes. 0..=4096.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub interface_nodes: u32,
+    /// Whether the object manager (Jadav et al. §3.2's A node) is a node of the interconnect
+    /// (default false: its routing and admission decisions cost no messages). With `true`
+    /// (needs `interface_nodes`), it is network node `nodes + interface_nodes`, without
+    /// disks, and each viewing's start costs two messages of `network.request_bytes`: its
+    /// delegation from the manager to the chosen interface node, which decides admission when
+    /// it arrives, and the answer back; the stream starts when the manager has the answer
+    /// (see `harness/src/system/ondemand/manager.rs`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub manager_node: bool,
     /// The interface nodes' CPUs (with `interface_nodes`; absent: their work per message is
     /// not modelled beyond the interconnect's `send_cost` and `receive_cost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -439,6 +448,10 @@ fn is_zero_duration(d: &Duration) -> bool {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn default_mips() -> u32 {
@@ -852,6 +865,15 @@ impl ScenarioFile {
             4096,
             &plain,
         )?;
+        if s.manager_node && s.interface_nodes == 0 {
+            return Err((
+                "server.manager_node".into(),
+                "makes the object manager a node that delegates each viewing to an interface \
+                 node, but there are none: set server.interface_nodes (1..=4096), or \
+                 manager_node = false"
+                    .into(),
+            ));
+        }
         if let Some(c) = &s.interface_cpu {
             if s.interface_nodes == 0 {
                 return Err((

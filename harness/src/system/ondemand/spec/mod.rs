@@ -425,6 +425,7 @@ impl Scenario {
         let f = &self.file;
         let ctx = BuildContext {
             interfaces: 0,
+            managers: 0,
             seed: f.seed,
             component: "analytic",
             index: 0,
