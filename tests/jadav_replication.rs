@@ -406,6 +406,28 @@ fn issue30_bad_replication_input_names_the_key() {
             && e.contains("bytes on each of 1 local disks, but a disk holds 1048576"),
         "{e}"
     );
+    // LMSS's prefix lives in the dedicated node's memory beside the streams' buffers: 4
+    // fragments of 64 KiB and 3 × 512 KiB need 1792 KiB
+    let lmss = |memory: &str| {
+        small(tmp.path(), "scheme = \"lmss\"\nprefix = 4").replace(
+            "stripe = \"64KiB\"",
+            &format!("stripe = \"64KiB\"\ninterface_memory = \"{memory}\""),
+        )
+    };
+    let file = tmp.path().join("prefix.toml");
+    std::fs::write(&file, lmss("1791KiB")).unwrap();
+    let out = vodbench(&["check", file.to_str().unwrap()]);
+    let (_, e) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("server.interface_memory")
+            && e.contains("prefix is 4 fragments")
+            && e.contains("at least 1792KiB"),
+        "{e}"
+    );
+    std::fs::write(&file, lmss("1792KiB")).unwrap();
+    let out = vodbench(&["check", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{:?}", text(&out));
     // one interface node cannot dedicate one
     let file = tmp.path().join("one.toml");
     let one = small(tmp.path(), "scheme = \"ldss\"")

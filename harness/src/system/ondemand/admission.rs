@@ -170,11 +170,13 @@ impl AdmissionControl {
     }
 
     /// Terminal `t` asks for `video` (of `bit_rate` bits/s, `blocks` blocks, placed by
-    /// `layout`) at `now`: admitted, refused, or waiting for probes.
+    /// `layout`) at `now`, its viewing delegated to interface node `interface` (an index
+    /// among them; ignored without interface nodes): admitted, refused, or waiting for probes.
     #[allow(clippy::too_many_arguments)]
     pub fn request(
         &mut self,
         t: u32,
+        interface: u32,
         video: u32,
         bit_rate: u64,
         blocks: u32,
@@ -187,7 +189,7 @@ impl AdmissionControl {
             video: VideoId(video),
             bit_rate,
             buffer_bytes: self.buffer_bytes,
-            interface: t.checked_rem(self.interfaces),
+            interface: (self.interfaces > 0).then_some(interface),
             now,
         };
         if self.observes {

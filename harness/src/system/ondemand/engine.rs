@@ -1554,16 +1554,59 @@ fn with_buses(disks: Disks, s: &super::spec::ServerSection) -> Disks {
     }
 }
 
-/// Checks that a terminal's memory can hold every frame of the library together with the
-/// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
-/// wait forever for a block it has no room to request.
 /// `[server.replication] prefix`, a count of fragments, fits every object (the scenario's
-/// check could only bound their lengths).
+/// check could only bound their lengths), and, with `[server] interface_memory`, a dedicated
+/// interface node's memory holds the largest object's prefix beside the buffers of every
+/// stream (LMSS runs without admission control, and the manager may send any share of the
+/// viewings to one dedicated node).
 fn check_prefix(
     scenario: &Scenario,
     r: &super::spec::ReplicationSection,
     blocks: &[u32],
 ) -> Result<(), ScenarioError> {
+    let invalid = |key: &str, message: String| ScenarioError::Invalid {
+        file: scenario.path.clone(),
+        line: scenario
+            .source
+            .line_of_key(key)
+            .or_else(|| scenario.source.line_of_key("server.replication")),
+        key: key.into(),
+        message,
+    };
+    let f = &scenario.file;
+    if let (Some(p), Some(memory), super::spec::Scheme::Lmss) =
+        (r.prefix, f.server.interface_memory, r.scheme)
+    {
+        let (v, most) = blocks
+            .iter()
+            .enumerate()
+            .map(|(v, &b)| (v, p.of(u64::from(b)).min(u64::from(b))))
+            .max_by_key(|&(v, n)| (n, std::cmp::Reverse(v)))
+            .unwrap_or((0, 0));
+        let prefix = most.saturating_mul(f.server.stripe.0);
+        let count = u64::from(f.terminals.count);
+        let buffers = count.saturating_mul(f.terminals.memory.0);
+        let need = prefix.saturating_add(buffers);
+        if need > memory.0 {
+            let size = crate::units::fmt_bytes;
+            return Err(invalid(
+                "server.interface_memory",
+                format!(
+                    "{} cannot hold a dedicated interface node's prefix and buffers: video \
+                     {v}'s prefix is {most} fragments of server.stripe {} = {} \
+                     (server.replication.prefix), and the {count} streams, any share of which \
+                     the object manager may send there, need {count} × terminals.memory {} = \
+                     {}; raise it to at least {}, or give a smaller prefix",
+                    size(memory.0),
+                    size(f.server.stripe.0),
+                    size(prefix),
+                    size(f.terminals.memory.0),
+                    size(buffers),
+                    size(need)
+                ),
+            ));
+        }
+    }
     let Some(crate::units::Portion::Count(c)) = r.prefix else {
         return Ok(());
     };
@@ -1573,20 +1616,18 @@ fn check_prefix(
     if c <= u64::from(b) {
         return Ok(());
     }
-    Err(ScenarioError::Invalid {
-        file: scenario.path.clone(),
-        line: scenario
-            .source
-            .line_of_key("server.replication.prefix")
-            .or_else(|| scenario.source.line_of_key("server.replication")),
-        key: "server.replication.prefix".into(),
-        message: format!(
+    Err(invalid(
+        "server.replication.prefix",
+        format!(
             "is {c} fragments, larger than the object: video {v} has {b} (server.stripe \
              blocks); give at most {b}, or a share such as \"50%\""
         ),
-    })
+    ))
 }
 
+/// Checks that a terminal's memory can hold every frame of the library together with the
+/// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
+/// wait forever for a block it has no room to request.
 fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
     let f = &scenario.file;
     let block = f.server.stripe.0;

@@ -3,10 +3,10 @@
 //! interface node, and where each fragment of a viewing comes from — the storage nodes
 //! (RDSS), a dedicated interface node's local disks (LDSS) or its memory (LMSS's prefix).
 //!
-//! * **The log.** The manager logs every viewing request (every admitted start) with its
-//!   time, for the whole run, and counts each object's requests within the last `window`
-//!   Δ_t: the window at `now` is (now − Δ_t, now], so a request made at t leaves it at
-//!   exactly t + Δ_t.
+//! * **The log.** The manager logs every viewing request (every start, before admission
+//!   decides it, so a refused one too) with its time, for the whole run, and counts each
+//!   object's requests within the last `window` Δ_t: the window at `now` is
+//!   (now − Δ_t, now], so a request made at t leaves it at exactly t + Δ_t.
 //! * **Promotion (detection).** At a request for an object that is not popular, once the
 //!   requests older than the window have left it and this one is logged: if the object's
 //!   count is at least `threshold` Th_pop, it becomes popular at a free dedicated node — the

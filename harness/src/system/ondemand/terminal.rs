@@ -305,12 +305,6 @@ impl<'a> Terminals<'a> {
         self.terms[t].videos_started += 1;
         let first = &mut self.terms[t].first_request;
         *first = (*first).min(asked);
-        if let (Some(rep), None) = (p.repl.as_mut(), p.net.manager_endpoint()) {
-            // the object manager logs the request and delegates the viewing (a manager node
-            // did when the request reached it: [`super::manager::delegate`])
-            let i = rep.viewing(t as u32, e.video.0, now);
-            p.net.assign(t as u32, i, self.terms.len() as u32);
-        }
         if self.piggyback_start(t, e.video.0, e.position, p) {
             self.terms[t].requested_at = asked;
             return;
@@ -383,6 +377,7 @@ impl<'a> Terminals<'a> {
         let blocks = self.blocks.get(e.video.index()).copied().unwrap_or(0);
         p.admission.request(
             e.terminal.0,
+            p.net.interface_of(e.terminal.0) as u32,
             e.video.0,
             self.cfg.bit_rate,
             blocks,
@@ -443,6 +438,13 @@ impl<'a> Terminals<'a> {
                         self.cfg.request_bytes,
                     );
                     return;
+                }
+                if let Some(rep) = p.repl.as_mut() {
+                    // the object manager logs the request and delegates the viewing, before
+                    // its interface node is asked to admit it (as a manager node does:
+                    // [`super::manager::delegate`])
+                    let i = rep.viewing(t as u32, e.video.0, now);
+                    p.net.assign(t as u32, i, self.terms.len() as u32);
                 }
                 match self.ask_admission(e, p) {
                     Decision::Admit => self.start_decided(e, now, true, p),
