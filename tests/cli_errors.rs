@@ -105,16 +105,16 @@ const CASES: &[(&str, &[&str])] = &[
     (
         "missing-disk-spec.toml",
         &[
-            "missing-disk-spec.toml:14:",
-            "key `disk.model`",
+            "missing-disk-spec.toml:16:",
+            "key `disk.model.spec`",
             "no-such-disk.parv: cannot read",
         ],
     ),
     (
         "broadcast-kappa-over-cache.toml",
         &[
-            "broadcast-kappa-over-cache.toml:12:",
-            "key `receiver.buffer`",
+            "broadcast-kappa-over-cache.toml:14:",
+            "key `receiver.buffer.kappa`",
             "κ = 1000 frames exceeds the cache of 100 frames",
         ],
     ),
@@ -539,4 +539,26 @@ fn issue37_a_name_is_measured_in_characters() {
     .unwrap();
     let o = vodbench(&["check", path.to_str().unwrap()]);
     assert!(o.status.success(), "{:?}", text(&o));
+}
+
+/// A plugin's build error that names its parameter points at that parameter's key and line,
+/// not only at the plugin's table.
+#[test]
+fn issue30_a_plugin_parameter_refused_at_build_names_its_key_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(common::root().join("scenarios/jadav/fig11-rdss.toml"))
+        .unwrap()
+        .replacen("factor = 4", "factor = 50", 1);
+    let line = scenario.lines().position(|l| l == "factor = 50").unwrap() + 1;
+    let file = tmp.path().join("factor.toml");
+    std::fs::write(&file, scenario).unwrap();
+    let o = vodbench(&["check", file.to_str().unwrap()]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("factor.toml:{line}: key `layout.factor`"))
+            && err.contains("must be in 1..=24")
+            && err.contains("got 50"),
+        "{err}"
+    );
 }

@@ -34,4 +34,20 @@ impl PluginError {
             message: message.into(),
         }
     }
+
+    /// The scenario key this error is about, for a plugin built from the table at `table`
+    /// (`"layout"`, `"disk.model"`): the parameter's dotted key inside it when the error
+    /// names one, else the table itself.
+    ///
+    /// ```
+    /// use vodbench_plugin_api::plugin::PluginError;
+    /// assert_eq!(PluginError::param("factor", "too big").key_in("layout"), "layout.factor");
+    /// assert_eq!(PluginError::Build("no file".into()).key_in("layout"), "layout");
+    /// ```
+    pub fn key_in(&self, table: &str) -> String {
+        match self {
+            PluginError::InvalidParam { path, .. } if !path.is_empty() => format!("{table}.{path}"),
+            _ => table.to_string(),
+        }
+    }
 }

@@ -475,7 +475,8 @@ impl BroadcastSuite {
             return Err(at(key, message));
         }
         let cannot = |key: &str, name: &str, e: crate::plugin::PluginError| {
-            at(key, format!("cannot build {key} `{name}`: {e}"))
+            // the parameter at fault when the plugin names one
+            at(&e.key_in(key), format!("cannot build {key} `{name}`: {e}"))
         };
         let c = build_context(&s, &d, "broadcast", 0, base_dir);
         let chunk_hint_used = s

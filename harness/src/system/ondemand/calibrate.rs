@@ -113,7 +113,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
     let build = || {
         p.build(&ctx).map_err(|e| {
             bad(
-                "server.network",
+                &e.key_in("server.network"),
                 format!("cannot build server.network `{}`: {e}", p.name),
             )
         })

@@ -149,11 +149,16 @@ impl<'a> Engine<'a> {
             let name = name.to_string();
             move |error: PluginError| {
                 let line = |key: &str| scenario.source.line_of_key(key);
+                // the parameter at fault when the plugin names one
+                let key = error.key_in(kind);
                 ScenarioError::Invalid {
                     file: scenario.path.clone(),
-                    // the table's header, or where the plugin is named in a dotted table
-                    line: line(kind).or_else(|| line(&format!("{kind}.name"))),
-                    key: kind.to_string(),
+                    // the parameter's line, the table's header, or where the plugin is named
+                    // in a dotted table
+                    line: line(&key)
+                        .or_else(|| line(kind))
+                        .or_else(|| line(&format!("{kind}.name"))),
+                    key,
                     message: format!("cannot build {kind} `{name}`: {error}"),
                 }
             }
