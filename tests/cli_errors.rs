@@ -562,3 +562,30 @@ fn issue30_a_plugin_parameter_refused_at_build_names_its_key_and_line() {
         "{err}"
     );
 }
+
+/// A generated workload the generator refuses (more viewings of their own than videos) is
+/// an error naming the scenario file, the key and its line, like every other bad value
+/// (found by `tests/scenario_fuzz.rs` once it generated `distinct` workloads).
+#[test]
+fn issue30_a_workload_needing_more_videos_names_the_file_and_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = std::fs::read_to_string(common::root().join("scenarios/jadav/fig11-rdss.toml"))
+        .unwrap()
+        .replacen("count = 1500", "count = 20", 1);
+    let line = scenario
+        .lines()
+        .position(|l| l.starts_with("popularity = "))
+        .unwrap()
+        + 1;
+    let file = tmp.path().join("few.toml");
+    std::fs::write(&file, scenario).unwrap();
+    let o = vodbench(&["check", file.to_str().unwrap()]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "few.toml:{line}: key `workload.generate.popularity`"
+        )) && err.contains("videos.count is 20"),
+        "{err}"
+    );
+}

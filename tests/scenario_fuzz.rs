@@ -243,8 +243,17 @@ fn random_scenario(seed: u64) -> Files {
     g.maybe(0.2, "sample_interval", &["1ms", "100ms", "1s", "1h"]);
     g.maybe_raw(0.2, "request_sample_every", &["0", "1", "16"]);
 
+    // a generated workload's popularity, drawn here: a video of its own for every start
+    // (`distinct`, `hotspot`) needs more videos
+    let popularity = g
+        .chance(0.8)
+        .then(|| g.pick(&["zipf", "zipf", "uniform", "uniform", "distinct", "hotspot"]));
     g.table("videos");
-    let count = g.rng.random_range(1..=12u32);
+    let count = if matches!(popularity, Some("distinct" | "hotspot")) {
+        g.rng.random_range(40..=120u32)
+    } else {
+        g.rng.random_range(1..=12u32)
+    };
     g.set("count", count.to_string());
     let length_s = [1u64, 3, 10, 30, 60, 180][g.rng.random_range(0..6)];
     g.set("length", format!("\"{length_s}s\""));
@@ -283,6 +292,28 @@ fn random_scenario(seed: u64) -> Files {
     g.set("memory_per_node", format!("\"{}KiB\"", stripe_kib * pages));
     g.set("stripe", format!("\"{stripe_kib}KiB\""));
     g.maybe_raw(0.15, "cpu_mips", &["1", "40", "100000"]);
+    // Jadav et al.'s roles now and then: interface nodes, the object manager as a node, the
+    // storage nodes' threading, the interface nodes' memory, and the popular-object schemes
+    let interfaces = if g.chance(0.25) {
+        g.rng.random_range(1..=3u32)
+    } else {
+        0
+    };
+    if interfaces > 0 {
+        g.set("interface_nodes", interfaces.to_string());
+        g.maybe_raw(0.4, "manager_node", &["true", "false"]);
+        g.maybe(0.15, "storage_threading", &["multi", "single"]);
+        g.maybe(0.15, "interface_memory", &["64KiB", "64MiB", "1GiB"]);
+        if g.chance(0.4) {
+            g.table("server.replication");
+            g.maybe(1.0, "scheme", &["rdss", "ldss", "lmss"]);
+            g.maybe(0.3, "window", &["1s", "10s", "1min"]);
+            g.maybe_raw(0.4, "threshold", &["1", "2", "3"]);
+            g.maybe_raw(0.3, "local_disks", &["1", "2"]);
+            g.maybe_raw(0.5, "prefix", &["1", "\"50%\"", "\"100%\""]);
+            g.maybe_raw(0.3, "dedicated_interfaces", &["1", "2"]);
+        }
+    }
 
     // every plugin table: a registered plugin, each parameter now and then
     g.plugin(Kind::DiskModel, "disk.model");
@@ -303,6 +334,13 @@ fn random_scenario(seed: u64) -> Files {
     let blocks = [2u64, 4, 8, 16, 64, 128][g.rng.random_range(0..6)];
     g.set("memory", format!("\"{}KiB\"", stripe_kib * blocks));
     g.maybe(0.3, "prime", &["1B", "4KiB", "64KiB", "1MiB", "100MiB"]);
+    if g.chance(0.2) {
+        // service rounds (Jadav et al. eq. 1-3)
+        g.table("terminals.rounds");
+        g.maybe_raw(1.0, "blocks", &["1", "2", "4"]);
+        g.maybe(0.5, "issue", &["eager", "latest"]);
+        g.maybe(0.4, "lead", &["1ms", "1s", "10s"]);
+    }
 
     if g.chance(0.3) {
         g.table("interactive");
@@ -333,7 +371,18 @@ fn random_scenario(seed: u64) -> Files {
         };
     }
     g.table("workload.generate");
-    g.maybe(0.8, "popularity", &["zipf", "uniform"]);
+    if let Some(p) = popularity {
+        g.set("popularity", format!("\"{p}\""));
+    }
+    // the hot videos' keys mostly with their popularity, now and then without it (refused)
+    let hot = if popularity == Some("hotspot") {
+        1.0
+    } else {
+        0.02
+    };
+    g.maybe_raw(0.9 * hot, "fraction", &["0.0", "0.4", "1.0"]);
+    g.maybe_raw(0.3 * hot, "hot_videos", &["1", "2", "20"]);
+    g.maybe(0.3 * hot, "hot_period", &["1s", "10s", "5min"]);
     g.maybe_raw(0.5, "z", &["0.0", "0.5", "1.0", "1.5", "10.0"]);
     g.maybe(0.8, "start_spread", &["0s", "1s", "10s", "1min"]);
     g.maybe_raw(0.4, "pauses_per_video", &["0.0", "1.0", "5.0"]);

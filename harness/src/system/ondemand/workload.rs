@@ -171,7 +171,7 @@ impl<'s> Workload<'s> {
             self.horizon,
             f.seed,
         )
-        .map_err(|message| ScenarioError::Trace { message })?;
+        .map_err(|message| generate_error(self.scenario, message))?;
         Ok(Box::new(events.map(Ok)))
     }
 
@@ -209,13 +209,13 @@ impl<'s> Workload<'s> {
             self.horizon,
             f.seed,
         )
-        .map_err(|message| ScenarioError::Trace { message })?;
+        .map_err(|message| generate_error(self.scenario, message))?;
         for e in events.by_ref() {
             d.add(&e);
         }
         events
             .check_videos()
-            .map_err(|message| ScenarioError::Trace { message })?;
+            .map_err(|message| generate_error(self.scenario, message))?;
         Ok(d.finish())
     }
 
@@ -224,6 +224,27 @@ impl<'s> Workload<'s> {
     pub fn collect(&self) -> Result<Vec<TraceEvent>, ScenarioError> {
         self.digest()?;
         self.events()?.collect()
+    }
+}
+
+/// The generator's refusal of `[workload.generate]` as an error naming the scenario file, the
+/// key (the message's `workload.generate.…:` prefix when it has one, else the table) and its
+/// line.
+fn generate_error(s: &Scenario, message: String) -> ScenarioError {
+    let (key, message) = match message.split_once(": ") {
+        Some((k, m)) if k.starts_with("workload.generate") && !k.contains(' ') => {
+            (k.to_string(), m.to_string())
+        }
+        _ => ("workload.generate".to_string(), message),
+    };
+    ScenarioError::Invalid {
+        file: s.path.clone(),
+        line: s
+            .source
+            .line_of_key(&key)
+            .or_else(|| s.source.line_of_key("workload.generate")),
+        key,
+        message,
     }
 }
 
