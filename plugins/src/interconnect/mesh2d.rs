@@ -513,21 +513,7 @@ mod tests {
                 positions,
                 ..Mesh2dParams::default()
             };
-            let c = BuildContext {
-                seed: 1,
-                component: "server.network",
-                index: 0,
-                nodes: 2,
-                interfaces: 1,
-                managers: 1,
-                disks_per_node: 1,
-                terminals: 0,
-                block_bytes: 65_536,
-                video_blocks: &[],
-                geometry: None,
-                pages: 0,
-                base_dir: std::path::Path::new("."),
-            };
+            let c = super::super::test_context(2, 1, 1);
             Mesh2d::build(&p, &c)
         };
         let mut m = ctx(vec![1, 2, 3, 0]).unwrap();

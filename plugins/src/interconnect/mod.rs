@@ -106,3 +106,28 @@ impl Roles {
         format!("{n} nodes ({})", parts.join(", "))
     }
 }
+
+/// The build context of an interconnect's unit tests: `nodes` storage nodes, `interfaces`
+/// interface nodes and `managers` manager nodes, nothing else.
+#[cfg(test)]
+pub(crate) fn test_context(
+    nodes: u32,
+    interfaces: u32,
+    managers: u32,
+) -> vodbench_plugin_api::plugin::BuildContext<'static> {
+    vodbench_plugin_api::plugin::BuildContext {
+        seed: 1,
+        component: "server.network",
+        index: 0,
+        nodes,
+        interfaces,
+        managers,
+        disks_per_node: 1,
+        terminals: 0,
+        block_bytes: 65_536,
+        video_blocks: &[],
+        geometry: None,
+        pages: 0,
+        base_dir: std::path::Path::new("."),
+    }
+}

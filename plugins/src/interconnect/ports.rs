@@ -212,21 +212,7 @@ mod tests {
 
     #[test]
     fn the_manager_has_ports_after_the_interface_nodes() {
-        let ctx = BuildContext {
-            seed: 1,
-            component: "server.network",
-            index: 0,
-            nodes: 2,
-            interfaces: 1,
-            managers: 1,
-            disks_per_node: 1,
-            terminals: 0,
-            block_bytes: 65_536,
-            video_blocks: &[],
-            geometry: None,
-            pages: 0,
-            base_dir: std::path::Path::new("."),
-        };
+        let ctx = super::super::test_context(2, 1, 1);
         let mut net = Ports::build(&PortsParams::default(), &ctx).unwrap();
         assert_eq!(
             net.links(),
