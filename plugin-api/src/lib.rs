@@ -68,6 +68,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod abi;
 pub mod ids;
 pub mod input;
 pub mod plugin;

@@ -12,7 +12,7 @@
 //! `disks.utilization_mean_ratio`), tables (a curve, a grid), and notes.
 
 use super::error::PluginError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One quantity of a scenario point, in SI units (bytes, seconds, bits per second, counts).
@@ -71,6 +71,16 @@ impl ModelInput {
         self.system
     }
 
+    /// The table the model was chosen at (`analytic`).
+    pub fn slot(&self) -> &'static str {
+        self.slot
+    }
+
+    /// Every quantity, by name, in name order.
+    pub fn quantities(&self) -> impl Iterator<Item = (&'static str, Quantity)> + '_ {
+        self.quantities.iter().map(|(k, q)| (*k, *q))
+    }
+
     /// Quantity `name`, if the system defines it.
     pub fn get(&self, name: &str) -> Option<f64> {
         self.quantities.get(name).map(|q| q.value)
@@ -108,7 +118,7 @@ impl ModelInput {
 }
 
 /// A table a model computes: a curve or a grid, one row per line, every cell a number.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnalysisTable {
     /// Its name (a file name part: `p_c_exact`).
     pub name: String,
@@ -121,7 +131,8 @@ pub struct AnalysisTable {
 }
 
 /// What a model predicts at one point.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Analysis {
     /// Predicted values by key: the key `summary.json` (or `sweep.json`) uses where a run
     /// measures the same quantity (`max_terminals`, `disks.utilization_mean_ratio`), a key

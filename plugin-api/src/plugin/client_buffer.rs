@@ -43,6 +43,16 @@ impl<'a> CacheView<'a> {
         }
     }
 
+    /// The bitset of cached frames (bit `i` of word `i / 64`).
+    pub fn words(&self) -> &'a [u64] {
+        self.words
+    }
+
+    /// The last pinned frame (frames up to it may not be evicted), if any.
+    pub fn pin_limit(&self) -> Option<u32> {
+        self.pin_limit
+    }
+
     /// Frames in memory.
     pub fn len(&self) -> u32 {
         self.len

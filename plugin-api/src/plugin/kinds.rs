@@ -19,10 +19,39 @@ use serde::Serialize;
 use std::any::Any;
 use std::sync::Arc;
 
-pub(super) type ParseFn =
-    fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>;
-pub(super) type BuildFn<T> =
-    fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>;
+/// Checks a plugin's scenario table (without `name`): its parameters with defaults filled in
+/// (JSON, for manifests) and in the form its builder takes, or what is wrong.
+pub type ParseFn = Arc<
+    dyn Fn(&toml::Table) -> Result<(serde_json::Value, Arc<dyn Any + Send + Sync>), PluginError>
+        + Send
+        + Sync,
+>;
+/// Builds one instance from parameters a [`ParseFn`] made.
+pub type BuildFn<T> = Arc<
+    dyn Fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>
+        + Send
+        + Sync,
+>;
+/// Lists a plugin's parameters.
+pub type ParamsFn = Arc<dyn Fn() -> Vec<ParamInfo> + Send + Sync>;
+
+/// Where a registered plugin comes from: a shared library loaded at run time (`--plugin`,
+/// `[plugins] load`), by its path and the SHA-256 of its bytes. Plugins compiled into the
+/// binary have none.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Origin {
+    /// The library's path, as it was given (resolved against the scenario's folder for a
+    /// scenario's `[plugins] load`).
+    pub path: String,
+    /// Lower-case hex SHA-256 of the library's bytes when it was loaded.
+    pub sha256: String,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "library {}", self.path)
+    }
+}
 
 /// A plugin trait object type that the registry can hold: one per line of the kinds table
 /// ([`Kind`]), implemented there for each `dyn` trait.
@@ -60,22 +89,39 @@ pub struct Entry<T: ?Sized> {
     pub name: &'static str,
     /// One-line description.
     pub description: &'static str,
-    params: fn() -> Vec<ParamInfo>,
+    /// The library it was loaded from (`None`: compiled into the binary).
+    pub origin: Option<Arc<Origin>>,
+    params: ParamsFn,
     pub(super) parse: ParseFn,
     pub(super) build: BuildFn<T>,
+}
+
+impl<T: ?Sized> Clone for Entry<T> {
+    fn clone(&self) -> Self {
+        Entry {
+            name: self.name,
+            description: self.description,
+            origin: self.origin.clone(),
+            params: Arc::clone(&self.params),
+            parse: Arc::clone(&self.parse),
+            build: Arc::clone(&self.build),
+        }
+    }
 }
 
 impl<T: ?Sized> Entry<T> {
     pub(super) fn new(
         name: &'static str,
         description: &'static str,
-        params: fn() -> Vec<ParamInfo>,
+        origin: Option<Arc<Origin>>,
+        params: ParamsFn,
         parse: ParseFn,
         build: BuildFn<T>,
     ) -> Self {
         Entry {
             name,
             description,
+            origin,
             params,
             parse,
             build,
@@ -93,15 +139,16 @@ impl<T: ?Sized> Entry<T> {
             kind,
             name: self.name,
             description: self.description,
-            params: self.params,
-            parse: self.parse,
+            origin: self.origin.clone(),
+            params: Arc::clone(&self.params),
+            parse: Arc::clone(&self.parse),
         }
     }
 }
 
 /// What the registry knows of one plugin of any kind: enough to list it and check a
 /// scenario's table for it, without building it.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct EntryInfo {
     /// The plugin's kind.
     pub kind: Kind,
@@ -109,7 +156,9 @@ pub struct EntryInfo {
     pub name: &'static str,
     /// One-line description.
     pub description: &'static str,
-    pub(super) params: fn() -> Vec<ParamInfo>,
+    /// The library it was loaded from (`None`: compiled into the binary).
+    pub origin: Option<Arc<Origin>>,
+    pub(super) params: ParamsFn,
     pub(super) parse: ParseFn,
 }
 
@@ -183,7 +232,7 @@ impl std::fmt::Debug for EntryInfo {
 }
 
 macro_rules! kinds {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $decides:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $decides:literal; )*) => {
         /// A plugin kind: one policy trait, chosen by name in a scenario table.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -210,11 +259,21 @@ macro_rules! kinds {
             pub fn trait_name(self) -> &'static str {
                 match self { $(Kind::$variant => stringify!($trait),)* }
             }
+
+            /// The kind's number in the C ABI (`VbPolicy::kind`: `VB_KIND_DISK_SCHEDULER`).
+            pub fn abi_id(self) -> u32 {
+                match self { $(Kind::$variant => crate::abi::types::$abi,)* }
+            }
+
+            /// The kind whose C ABI number is `id`.
+            pub fn from_abi_id(id: u32) -> Option<Kind> {
+                match id { $(crate::abi::types::$abi => Some(Kind::$variant),)* _ => None }
+            }
         }
 
         /// The registry's storage: one sorted table of entries per kind.
         #[doc(hidden)]
-        #[derive(Default)]
+        #[derive(Default, Clone)]
         pub struct Tables {
             $( $field: Vec<Entry<dyn $trait>>, )*
         }
@@ -225,6 +284,15 @@ macro_rules! kinds {
                     $(Kind::$variant => self.$field.iter().map(|e| e.info(kind)).collect(),)*
                 }
             }
+        }
+
+        /// Every kind has its C ABI: a function table and the adapter that exports a Rust
+        /// policy through it ([`crate::abi::export::ExportKind`]). A kind added to the table
+        /// without them does not compile.
+        #[allow(dead_code)]
+        fn every_kind_has_an_abi() {
+            fn has_abi<K: crate::abi::export::ExportKind + ?Sized>() {}
+            $( has_abi::<dyn $trait>(); )*
         }
 
         $(
@@ -243,36 +311,36 @@ macro_rules! kinds {
 
 kinds! {
     /// `[disk.model]`: [`DiskModel`].
-    DiskModel => dyn DiskModel, disk_models, "disk.model",
+    DiskModel => dyn DiskModel, disk_models, "disk.model", VB_KIND_DISK_MODEL,
         "service time of one request, from head and rotational state";
     /// `[disk.scheduler]`: [`DiskScheduler`].
-    DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler",
+    DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler", VB_KIND_DISK_SCHEDULER,
         "which queued request a disk serves next";
     /// `[buffer_pool]`: [`BufferPool`].
-    BufferPool => dyn BufferPool, pools, "buffer_pool",
+    BufferPool => dyn BufferPool, pools, "buffer_pool", VB_KIND_BUFFER_POOL,
         "which evictable page a node reuses";
     /// `[prefetcher]`: [`Prefetcher`].
-    Prefetcher => dyn Prefetcher, prefetchers, "prefetcher",
+    Prefetcher => dyn Prefetcher, prefetchers, "prefetcher", VB_KIND_PREFETCHER,
         "which blocks to read ahead, and when";
     /// `[layout]`: [`Layout`].
-    Layout => dyn Layout, layouts, "layout",
+    Layout => dyn Layout, layouts, "layout", VB_KIND_LAYOUT,
         "where each stripe block lives (node, disk, byte address)";
     /// `[server.network]`: [`Interconnect`].
-    Interconnect => dyn Interconnect, interconnects, "server.network",
+    Interconnect => dyn Interconnect, interconnects, "server.network", VB_KIND_INTERCONNECT,
         "which links a message holds and for how long";
     /// `[admission]`: [`Admission`].
-    Admission => dyn Admission, admissions, "admission",
+    Admission => dyn Admission, admissions, "admission", VB_KIND_ADMISSION,
         "whether a new stream is accepted";
     /// `[transmission]`: [`Transmission`].
-    Transmission => dyn Transmission, transmissions, "transmission",
+    Transmission => dyn Transmission, transmissions, "transmission", VB_KIND_TRANSMISSION,
         "which packet the egress link sends next, and when";
     /// `[broadcast.schedule]`: [`BroadcastSchedule`].
-    BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule",
+    BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule", VB_KIND_BROADCAST_SCHEDULE,
         "which frames a periodic broadcast sends when";
     /// `[receiver.buffer]`: [`ClientBuffer`].
-    ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer",
+    ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer", VB_KIND_CLIENT_BUFFER,
         "which frames a broadcast receiver spills to disk together";
     /// `[analytic]`: [`AnalyticModel`].
-    AnalyticModel => dyn AnalyticModel, analytic_models, "analytic",
+    AnalyticModel => dyn AnalyticModel, analytic_models, "analytic", VB_KIND_ANALYTIC_MODEL,
         "what a closed-form model predicts at a scenario point";
 }

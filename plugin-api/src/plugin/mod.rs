@@ -50,8 +50,10 @@ pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
 pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
 pub use error::PluginError;
 pub use interconnect::{Endpoint, Interconnect, Transfer};
-pub use kinds::{Entry, EntryInfo, Kind, ParamInfo, PluginKind};
+pub use kinds::{
+    BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
+};
 pub use layout::{Layout, Location};
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
-pub use registry::{DefaultChoice, Plugin, Registry, Resolved};
+pub use registry::{params_of_schema, DefaultChoice, Loaded, Plugin, Registry, Resolved};
 pub use transmission::{Packet, ReadyBlock, Transmission, TxPoll};

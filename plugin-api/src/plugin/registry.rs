@@ -2,7 +2,9 @@
 
 use super::context::BuildContext;
 use super::error::PluginError;
-use super::kinds::{BuildFn, Entry, EntryInfo, Kind, ParamInfo, PluginKind, Tables};
+use super::kinds::{
+    BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind, Tables,
+};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -76,6 +78,8 @@ pub struct Resolved<T: ?Sized> {
     pub name: &'static str,
     /// Every parameter with defaults filled in (for manifests).
     pub params: serde_json::Value,
+    /// The library the plugin was loaded from (`None`: compiled into the binary).
+    pub origin: Option<Arc<Origin>>,
     typed: Arc<dyn Any + Send + Sync>,
     build: BuildFn<T>,
 }
@@ -85,8 +89,9 @@ impl<T: ?Sized> Clone for Resolved<T> {
         Resolved {
             name: self.name,
             params: self.params.clone(),
+            origin: self.origin.clone(),
             typed: Arc::clone(&self.typed),
-            build: self.build,
+            build: Arc::clone(&self.build),
         }
     }
 }
@@ -107,10 +112,18 @@ impl<T: ?Sized> Resolved<T> {
 /// Extracts a listing of parameters from a params type's JSON schema.
 fn params_of<P: JsonSchema + Serialize + DeserializeOwned>() -> Vec<ParamInfo> {
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<P>();
-    let value = schema.as_value();
     let defaults: Option<serde_json::Value> = toml::from_str::<P>("")
         .ok()
         .and_then(|p| serde_json::to_value(&p).ok());
+    params_of_schema(schema.as_value(), defaults.as_ref())
+}
+
+/// A listing of parameters from a parameters object's JSON schema (`properties`, `required`,
+/// `$defs`), with the defaults `defaults` gives (else each property's `default`).
+pub fn params_of_schema(
+    value: &serde_json::Value,
+    defaults: Option<&serde_json::Value>,
+) -> Vec<ParamInfo> {
     let Some(props) = value.get("properties").and_then(|p| p.as_object()) else {
         return Vec::new();
     };
@@ -126,7 +139,10 @@ fn params_of<P: JsonSchema + Serialize + DeserializeOwned>() -> Vec<ParamInfo> {
         .map(|(name, prop)| ParamInfo {
             name: name.clone(),
             ty: super::param_schema::type_name(prop, defs),
-            default: defaults.as_ref().and_then(|d| d.get(name)).cloned(),
+            default: defaults
+                .and_then(|d| d.get(name))
+                .or_else(|| prop.get("default"))
+                .cloned(),
             description: prop
                 .get("description")
                 .and_then(|d| d.as_str())
@@ -164,6 +180,20 @@ fn build_erased<P: Plugin>(
     P::build(params, ctx)
 }
 
+/// A plugin loaded at run time, as [`Registry::add_loaded`] registers it.
+pub struct Loaded<K: ?Sized> {
+    /// Scenario name (a library's names live as long as the process).
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Its parameters, for `vodbench plugins`.
+    pub params: ParamsFn,
+    /// Checks a scenario table.
+    pub parse: ParseFn,
+    /// Builds an instance.
+    pub build: BuildFn<K>,
+}
+
 /// A default: the plugin a scenario gets at a table where it chooses none, with the
 /// parameters it is given then.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,7 +211,7 @@ pub struct DefaultChoice {
 /// The harness registers nothing itself: the `vodbench` binary (or a third-party binary) adds
 /// the built-ins (`vodbench_plugins::register_all`, which also sets the defaults) and its
 /// own plugins, then hands the registry to the command line.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Registry {
     tables: Tables,
     defaults: BTreeMap<String, DefaultChoice>,
@@ -209,12 +239,60 @@ impl Registry {
         table.push(Entry::new(
             P::NAME,
             P::DESCRIPTION,
-            params_of::<P::Params>,
-            parse_erased::<P>,
-            build_erased::<P>,
+            None,
+            Arc::new(params_of::<P::Params>),
+            Arc::new(parse_erased::<P>),
+            Arc::new(build_erased::<P>),
         ));
         table.sort_by_key(|e| e.name);
         self
+    }
+
+    /// Registers a plugin of kind `K` that was loaded from a library (`origin`) at run time:
+    /// what [`add`](Registry::add) does for a compiled-in [`Plugin`], with the name,
+    /// description, parameter listing, parameter check and builder given as values.
+    ///
+    /// A name that another plugin of the same kind already has is refused, naming where
+    /// both come from.
+    pub fn add_loaded<K: PluginKind + ?Sized>(
+        &mut self,
+        loaded: Loaded<K>,
+        origin: Arc<Origin>,
+    ) -> Result<&mut Self, PluginError> {
+        let table = K::table_mut(&mut self.tables);
+        if let Some(e) = table.iter().find(|e| e.name == loaded.name) {
+            let first = match &e.origin {
+                None => "a built-in".to_string(),
+                Some(o) => format!("one from {o}"),
+            };
+            return Err(PluginError::Build(format!(
+                "{origin}: {} `{}` is already registered ({first}); rename one of them",
+                K::KIND.key(),
+                loaded.name
+            )));
+        }
+        table.push(Entry::new(
+            loaded.name,
+            loaded.description,
+            Some(origin),
+            loaded.params,
+            loaded.parse,
+            loaded.build,
+        ));
+        table.sort_by_key(|e| e.name);
+        Ok(self)
+    }
+
+    /// Every library a registered plugin comes from, each once, sorted by path.
+    pub fn origins(&self) -> Vec<Arc<Origin>> {
+        let mut out: Vec<Arc<Origin>> = Kind::ALL
+            .iter()
+            .flat_map(|&k| self.infos(k))
+            .filter_map(|e| e.origin)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// Makes `name`, with `params`, the plugin of kind `K` that a scenario gets at the table
@@ -320,8 +398,9 @@ impl Registry {
         Ok(Resolved {
             name: entry.name,
             params: json,
+            origin: entry.origin.clone(),
             typed,
-            build: entry.build,
+            build: Arc::clone(&entry.build),
         })
     }
 
