@@ -36,6 +36,7 @@ pub mod experiment;
 pub mod fuzz;
 pub mod output;
 pub mod ownership;
+pub mod plugin_library;
 pub mod results;
 pub mod spec;
 pub mod system;

@@ -66,6 +66,10 @@ pub const EXIT_FAILURE: u8 = 1;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Load a plugin library (a `.so` made with `export_plugins!` or against
+    /// vodbench_plugin.h): its policies join the built-ins, chosen by name. Repeatable.
+    #[arg(long = "plugin", value_name = "PATH", global = true)]
+    plugins: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -126,13 +130,28 @@ enum Command {
 
 /// Parses the process arguments and runs the command with `registry`, writing tables and
 /// reports with `outputs`.
-pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
+pub fn main_with(mut registry: Registry, outputs: Outputs) -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage(e),
     };
+    crate::plugin_library::install_hook();
+    for path in &cli.plugins {
+        if let Err(e) = crate::plugin_library::load(&mut registry, path) {
+            return exit_code(Err(CommandError::input(e)));
+        }
+    }
     let (registry, outputs) = (&registry, &outputs);
-    let result = match cli.command {
+    // a loaded policy's failed call abandons the command: an input error naming the library,
+    // the policy and the call (nothing of the run is written after it)
+    let result = crate::plugin_library::catch(|| dispatch(cli.command, registry, outputs))
+        .unwrap_or_else(|failure| Err(CommandError::input(failure)));
+    exit_code(result)
+}
+
+/// Runs one command.
+fn dispatch(command: Command, registry: &Registry, outputs: &Outputs) -> Result<(), CommandError> {
+    match command {
         Command::Run(args) => run::cmd(registry, outputs, args),
         Command::Compare(args) => compare::cmd(registry, outputs, args),
         Command::Export(args) => export::cmd(outputs, args),
@@ -153,8 +172,7 @@ pub fn main_with(registry: Registry, outputs: Outputs) -> ExitCode {
         Command::Report(args) => report::cmd(outputs, args),
         Command::Completions(args) => completions::cmd(args),
         Command::Man(args) => man::cmd(args),
-    };
-    exit_code(result)
+    }
 }
 
 /// A command line clap cannot parse (exit code 2), or `--help` and `--version` (0).

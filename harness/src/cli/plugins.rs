@@ -14,12 +14,22 @@ pub(crate) fn cmd(registry: &Registry) -> Result<(), CommandError> {
 pub fn plugins_listing(registry: &Registry) -> String {
     let mut out = String::new();
     let mut last = None;
-    for (kind, name, desc, params) in registry.listing() {
+    let entries = crate::plugin::Kind::ALL
+        .iter()
+        .flat_map(|&k| registry.infos(k));
+    for e in entries {
+        let (kind, name, desc, params) = (e.kind, e.name, e.description, e.params());
         if last != Some(kind) {
             out.push_str(&format!("\n[{}]\n", kind.key()));
             last = Some(kind);
         }
         out.push_str(&format!("  {name:<14} {desc}\n"));
+        if let Some(o) = &e.origin {
+            out.push_str(&format!(
+                "      (loaded from {}, sha256 {})\n",
+                o.path, o.sha256
+            ));
+        }
         for p in params {
             let default = match (p.default, p.required) {
                 (Some(d), _) => format!(" = {d}"),

@@ -5,7 +5,8 @@
 //! A rerun cannot lie: before running, every input the manifest records is compared with what
 //! the rerun would use — the resolved scenario's hash, the seed, the terminal count, the
 //! scenario's name, the plugins and their parameters, the vodbench version, the workload's
-//! source and trace hash, the hash of every other file the run read (disk specifications) —
+//! source and trace hash, the hash of every other file the run read (disk specifications, the
+//! plugin libraries it loaded, which it loads again from the paths the manifest records) —
 //! and any difference is named and nothing is run; after running, the workload's fingerprint
 //! is compared too. It never writes into the folder it checks (nor a folder holding it, nor one
 //! inside it), so a copy edited by hand is never replaced by the very results it is compared
@@ -204,7 +205,21 @@ pub(crate) fn cmd(
         ))
     })?;
     let source = Source::from_text(&scenario_file, text);
-    let s = Scenario::from_source(&source, registry)
+    // the plugin libraries the run loaded, loaded again from where they were (their bytes
+    // are compared below, with the other input files)
+    let libraries: Vec<PathBuf> = manifest["plugin_libraries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l["path"].as_str().map(PathBuf::from))
+        .collect();
+    let registry = crate::plugin_library::with_libraries(registry, &libraries).map_err(|e| {
+        CommandError::input(format!(
+            "{}: cannot load a plugin library the run used: {e}",
+            path.display()
+        ))
+    })?;
+    let s = Scenario::from_source(&source, &registry)
         .map_err(|e| CommandError::input(format!("{}: {e}", path.display())))?;
     let differences = input_differences(&manifest, &s)?;
     if !differences.is_empty() {

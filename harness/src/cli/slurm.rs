@@ -151,6 +151,11 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         dir.display().to_string(),
     ];
     common.extend(args.limits.to_args());
+    // every task and the merge load the libraries this command loaded (`--plugin`), by
+    // their absolute paths; a scenario's own `[plugins] load` travels in its file
+    for origin in registry.origins() {
+        common.extend(["--plugin".into(), origin.path.clone()]);
+    }
     if let Some(m) = &args.max_memory {
         common.extend(["--max-memory".into(), m.clone()]);
     }

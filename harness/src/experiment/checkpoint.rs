@@ -238,7 +238,9 @@ pub fn key_difference(saved: &str, key: &str) -> String {
     }
     if differs("input_files") || differs("trace_sha256") {
         why.push(
-            "with other input files (a disk specification or trace changed since)".to_string(),
+            "with other input files (a disk specification, trace or plugin library changed \
+             since)"
+                .to_string(),
         );
     }
     let limits: Vec<String> = a

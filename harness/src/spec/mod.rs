@@ -7,6 +7,7 @@
 pub mod error;
 pub mod grid;
 pub mod json_schema;
+pub mod libraries;
 pub mod locate;
 pub mod slots;
 mod source;

@@ -7,9 +7,10 @@
 //! lines and the columns `vodbench compare` shows are made from those lists.
 
 use super::ScenarioError;
-use crate::plugin::{Kind, PluginError, PluginKind, Registry, Resolved};
+use crate::plugin::{Kind, Origin, PluginError, PluginKind, Registry, Resolved};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A table of a scenario file that chooses a plugin.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -64,6 +65,21 @@ pub struct Chosen {
     /// Whether the scenario named the plugin itself (rather than leaving the slot to its
     /// default).
     pub named: bool,
+    /// The library it was loaded from (`None`: compiled into the binary).
+    pub origin: Option<Arc<Origin>>,
+}
+
+impl Chosen {
+    /// How the manifest records the plugin `r` chosen at table `key`.
+    pub fn of<K: ?Sized>(key: &'static str, r: &Resolved<K>, named: bool) -> Chosen {
+        Chosen {
+            key,
+            name: r.name,
+            params: r.params.clone(),
+            named,
+            origin: r.origin.clone(),
+        }
+    }
 }
 
 /// The table slot `slot` takes: `given` if the file has one, else the registry's default for
@@ -137,10 +153,11 @@ pub fn manifest_lines(slots: &[Slot], chosen: &[Chosen]) -> serde_json::Value {
         if slot.recorded_when_chosen && !c.named {
             continue;
         }
-        out.insert(
-            c.key.to_string(),
-            serde_json::json!({ "name": c.name, "params": c.params }),
-        );
+        let mut line = serde_json::json!({ "name": c.name, "params": c.params });
+        if let Some(o) = &c.origin {
+            line["library"] = serde_json::json!({ "path": o.path, "sha256": o.sha256 });
+        }
+        out.insert(c.key.to_string(), line);
     }
     serde_json::Value::Object(out)
 }
@@ -199,12 +216,14 @@ mod tests {
                     name: "elevator",
                     params: json!({}),
                     named: false,
+                    origin: None,
                 },
                 Chosen {
                     key: "admission",
                     name: "static-limit",
                     params: json!({"max_streams": 3}),
                     named,
+                    origin: None,
                 },
             ]
         };

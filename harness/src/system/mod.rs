@@ -107,6 +107,8 @@ impl RunError {
     pub fn is_input(&self) -> bool {
         match self {
             RunError::Scenario(_) => true,
+            // a loaded plugin that breaks its contract is the user's input
+            RunError::Sim(ondemand::SimError::Plugin { library, .. }) => library.is_some(),
             RunError::Sim(_) => false,
             RunError::Broadcast { error, .. } => {
                 matches!(error, broadcast::BroadcastError::DiskFull { .. })

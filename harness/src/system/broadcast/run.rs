@@ -526,7 +526,7 @@ impl SuiteResults {
     /// The run's manifest.
     pub fn manifest(&self, suite: &BroadcastSuite) -> serde_json::Value {
         let first = &suite.points[0];
-        json!({
+        let mut m = json!({
             "vodbench_version": env!("CARGO_PKG_VERSION"),
             "kind": "broadcast",
             "scenario": self.name,
@@ -538,6 +538,12 @@ impl SuiteResults {
                 "plugins": crate::spec::slots::manifest_lines(super::scenario::SLOTS, &p.chosen),
             })).collect::<Vec<_>>(),
             "resolved_scenario": first.file,
-        })
+        });
+        // the plugin libraries loaded, only when some were (manifests without stay as they
+        // were)
+        if !first.libraries.is_empty() {
+            m["plugin_libraries"] = crate::spec::libraries::manifest_lines(&first.libraries);
+        }
+        m
     }
 }

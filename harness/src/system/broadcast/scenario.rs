@@ -53,6 +53,9 @@ pub struct BroadcastFile {
     /// Seed of every random stream (receivers' join instants).
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// Plugin libraries this scenario loads (`[plugins] load`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugins: Option<crate::spec::libraries::PluginsSection>,
     /// The movie and its broadcast schedule.
     pub broadcast: BroadcastSection,
     /// The receivers (clients).
@@ -156,6 +159,8 @@ pub struct BroadcastScenario {
     pub analysis: Analysis,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
     pub chosen: Vec<Chosen>,
+    /// Every plugin library loaded when the point was (`--plugin`, `[plugins] load`).
+    pub libraries: Vec<std::sync::Arc<crate::plugin::Origin>>,
     /// Frames the receiver's buffer takes at a time (`ClientBuffer::batch_frames`, at least
     /// 1), as built when the point was loaded: the schedule's chunk hint.
     pub batch: u32,
@@ -438,6 +443,9 @@ impl BroadcastSuite {
             at(&key, message)
         })?;
         let d = file.derive().map_err(|(k, m)| at(&k, m))?;
+        let registry =
+            &*crate::spec::libraries::registry_for(registry, file.plugins.as_ref(), base_dir, at)?;
+        let libraries = registry.origins();
         let table = |i: usize, given: Option<&PluginTable>| {
             slots::table_for(registry, &SLOTS[i], given, at)
         };
@@ -467,6 +475,7 @@ impl BroadcastSuite {
             analytic,
             analysis: Analysis::default(),
             chosen,
+            libraries,
             batch: 1,
             chunk_hint_used: true,
         };
@@ -572,10 +581,5 @@ pub fn json_schema(registry: &Registry) -> serde_json::Value {
 
 /// How the manifest records the plugin `r` chosen at `slot`.
 fn chosen_of<K: ?Sized>(slot: &Slot, r: &Resolved<K>, named: bool) -> Chosen {
-    Chosen {
-        key: slot.key,
-        name: r.name,
-        params: r.params.clone(),
-        named,
-    }
+    Chosen::of(slot.key, r, named)
 }

@@ -1752,7 +1752,7 @@ pub fn simulate_stream(
     let mut engine = Engine::build(scenario, events, digest, opts)?;
     engine.run(progress);
     if let Some(e) = engine.faults.take() {
-        return Err(e);
+        return Err(e.attributed(&scenario.plugins.chosen));
     }
     Ok(engine.results())
 }

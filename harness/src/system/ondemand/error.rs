@@ -24,18 +24,44 @@ pub enum SimError {
         /// The last event, for the report.
         last: String,
     },
-    /// A plugin broke its contract during the run; the run is void.
-    #[error("{kind} `{name}` broke its contract at {time}: {message}")]
+    /// A plugin broke its contract during the run; the run is void. A loaded plugin's
+    /// (`library` set) is bad input (exit code 2), a built-in's a bug (exit code 1).
+    #[error("{kind} `{name}`{} broke its contract at {time}: {message}", library.as_ref().map_or(String::new(), |l| format!(" (plugin library {l})")))]
     Plugin {
         /// Plugin kind key.
         kind: &'static str,
         /// Plugin name.
         name: String,
+        /// The library it was loaded from (`None`: compiled into the binary).
+        library: Option<String>,
         /// Simulated time.
         time: SimTime,
         /// What it did.
         message: String,
     },
+}
+
+impl SimError {
+    /// The error with a broken contract attributed to the library its plugin was loaded
+    /// from, when the scenario chose a loaded plugin of that kind and name.
+    pub fn attributed(mut self, chosen: &[crate::spec::slots::Chosen]) -> SimError {
+        if let SimError::Plugin {
+            kind,
+            name,
+            library,
+            ..
+        } = &mut self
+        {
+            if let Some(o) = chosen
+                .iter()
+                .find(|c| c.key == *kind && c.name == name.as_str())
+                .and_then(|c| c.origin.as_ref())
+            {
+                *library = Some(o.path.clone());
+            }
+        }
+        self
+    }
 }
 
 /// The first contract a plugin broke in a run, as components report it; the engine stops
@@ -52,6 +78,7 @@ impl Faults {
             self.first = Some(SimError::Plugin {
                 kind,
                 name: name.to_string(),
+                library: None,
                 time,
                 message,
             });

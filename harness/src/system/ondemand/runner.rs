@@ -109,15 +109,19 @@ pub fn input_files(s: &Scenario) -> Result<BTreeMap<String, String>, ScenarioErr
     let value = serde_json::to_value(&s.file).expect("serialisable");
     if let serde_json::Value::Object(top) = value {
         for (k, v) in top {
-            // what only labels the scenario, and the workload (its trace has a hash of its own)
+            // what only labels the scenario, and the workload (its trace has a hash of its own);
+            // plugin libraries are hashed as they were loaded, below
             if matches!(
                 k.as_str(),
-                "name" | "description" | "paper" | "cost" | "workload"
+                "name" | "description" | "paper" | "cost" | "workload" | "plugins"
             ) {
                 continue;
             }
             named_files(s, &v, &mut found)?;
         }
+    }
+    for lib in &s.plugins.libraries {
+        found.insert(lib.path.clone(), lib.sha256.clone());
     }
     Ok(found)
 }
@@ -247,6 +251,11 @@ pub fn manifest(s: &Scenario, workload: Option<&Digest>) -> serde_json::Value {
         if !files.is_empty() {
             m["input_files"] = json!(files);
         }
+    }
+    // the plugin libraries loaded (`--plugin`, `[plugins] load`), only when some were, so
+    // manifests of runs without stay as they were; `rerun` loads them again from here
+    if !s.plugins.libraries.is_empty() {
+        m["plugin_libraries"] = crate::spec::libraries::manifest_lines(&s.plugins.libraries);
     }
     m
 }

@@ -100,8 +100,25 @@ impl Searchable for OnDemand {
     fn cache_identity(s: &Scenario) -> Result<CacheIdentity, String> {
         let file =
             serde_json::to_value(&s.file).map_err(|e| format!("{}: {e}", s.path.display()))?;
+        let mut configuration = configuration(file);
+        // a plugin library is identified by its bytes, not its path
+        if let (Some(o), false) = (
+            configuration.as_object_mut(),
+            s.plugins.libraries.is_empty(),
+        ) {
+            o.remove("plugins");
+            o.insert(
+                "plugin_libraries".into(),
+                serde_json::json!(s
+                    .plugins
+                    .libraries
+                    .iter()
+                    .map(|l| l.sha256.as_str())
+                    .collect::<Vec<_>>()),
+            );
+        }
         Ok(CacheIdentity {
-            configuration: configuration(file),
+            configuration,
             base_dir: s.base_dir.clone(),
             file: s.path.clone(),
         })

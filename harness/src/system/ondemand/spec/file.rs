@@ -27,6 +27,9 @@ pub struct ScenarioFile {
     /// Seed from which every random stream of the run is derived.
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// Plugin libraries this scenario loads (`[plugins] load`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugins: Option<crate::spec::libraries::PluginsSection>,
     /// Warm-up and measured duration.
     pub run: RunSection,
     /// The video library.

@@ -147,6 +147,9 @@ pub struct Plugins {
     pub analytic: Option<Resolved<dyn AnalyticModel>>,
     /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
     pub chosen: Vec<Chosen>,
+    /// Every plugin library loaded when the scenario was (`--plugin`, `[plugins] load`):
+    /// inputs of its results, as its files are.
+    pub libraries: Vec<std::sync::Arc<crate::plugin::Origin>>,
 }
 
 /// Resolves the plugin of one slot: the file's table, or the registry's default, which is
@@ -164,12 +167,7 @@ fn choose<K: PluginKind + ?Sized>(
         .expect("a slot of SLOTS");
     let table = slots::table_for(registry, slot, given.as_ref(), at)?;
     let r = slots::resolve::<K>(registry, key, &table, at)?;
-    chosen.push(Chosen {
-        key,
-        name: r.name,
-        params: r.params.clone(),
-        named: given.is_some(),
-    });
+    chosen.push(Chosen::of(key, &r, given.is_some()));
     *given = Some(table);
     Ok(r)
 }
@@ -211,12 +209,7 @@ impl Plugins {
         if !named {
             net.params = slots::params_table(&interconnect.params);
         }
-        c.push(Chosen {
-            key: "server.network",
-            name: interconnect.name,
-            params: interconnect.params.clone(),
-            named,
-        });
+        c.push(Chosen::of("server.network", &interconnect, named));
         let admission = choose(registry, "admission", &mut file.admission, c, at)?;
         if !chosen
             .iter()
@@ -229,12 +222,7 @@ impl Plugins {
         let transmission = match &file.transmission {
             Some(table) => {
                 let r = slots::resolve::<dyn Transmission>(registry, "transmission", table, at)?;
-                chosen.push(Chosen {
-                    key: "transmission",
-                    name: r.name,
-                    params: r.params.clone(),
-                    named: true,
-                });
+                chosen.push(Chosen::of("transmission", &r, true));
                 Some(r)
             }
             None => None,
@@ -242,12 +230,7 @@ impl Plugins {
         let analytic = match &file.analytic {
             Some(table) => {
                 let r = slots::resolve::<dyn AnalyticModel>(registry, "analytic", table, at)?;
-                chosen.push(Chosen {
-                    key: "analytic",
-                    name: r.name,
-                    params: r.params.clone(),
-                    named: true,
-                });
+                chosen.push(Chosen::of("analytic", &r, true));
                 Some(r)
             }
             None => None,
@@ -264,6 +247,7 @@ impl Plugins {
             transmission,
             analytic,
             chosen,
+            libraries: registry.origins(),
         })
     }
 
@@ -348,7 +332,13 @@ impl Scenario {
             file.name = Some(source.stem());
         }
         file.validate().map_err(|(key, msg)| at(&key, msg))?;
-        let plugins = Plugins::resolve(&mut file, registry, at)?;
+        let registry = crate::spec::libraries::registry_for(
+            registry,
+            file.plugins.as_ref(),
+            &source.base_dir(),
+            at,
+        )?;
+        let plugins = Plugins::resolve(&mut file, &registry, at)?;
         let scenario = Scenario {
             path: source.path().to_path_buf(),
             base_dir: source.base_dir(),
