@@ -121,7 +121,7 @@ impl Plugins {
         let mut out = String::new();
         for &(key, kind, i) in &self.0 {
             let infos = registry.infos(kind);
-            let info = infos[i % infos.len()];
+            let info = &infos[i % infos.len()];
             let params = info.plain_params().expect("plain parameters");
             out += &format!(
                 "[{key}]\nname = \"{}\"\n{}",

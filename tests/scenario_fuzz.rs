@@ -193,7 +193,7 @@ impl Gen {
     fn plugin(&mut self, kind: Kind, key: &str) {
         self.table(key);
         let infos = self.registry.infos(kind);
-        let info = infos[self.rng.random_range(0..infos.len())];
+        let info = &infos[self.rng.random_range(0..infos.len())];
         self.set("name", format!("\"{}\"", info.name));
         for p in info.params() {
             let known: Vec<String> = KNOWN

@@ -79,6 +79,9 @@ impl Plugin for Sstf {
     }
 }
 
+// The C ABI's one symbol, for `vodbench --plugin libvodbench_sstf_example.so`.
+vodbench_plugin_api::export_plugins!(Sstf);
+
 #[cfg(test)]
 mod tests {
     use super::*;
