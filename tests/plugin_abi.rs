@@ -657,3 +657,48 @@ fn issue47_every_command_that_builds_plugins_takes_plugin() {
     let csv = |dir: &Path| std::fs::read_to_string(dir.join("cache.csv")).unwrap();
     assert_eq!(csv(&a), csv(&b).replace("c-fifo", "fifo"));
 }
+
+#[test]
+fn issue47_the_run_cache_never_gives_one_build_of_a_library_the_results_of_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lib = c_example(d);
+    let file = tiny_with(d, "c", "[disk.scheduler]\nname = \"c-fcfs\"\n");
+    let cache = d.join("cache");
+    let search = |out: &str| {
+        let o = vodbench(&[
+            "search",
+            s(&file),
+            "--seeds",
+            "3",
+            "--max-terminals",
+            "16",
+            "--out",
+            s(&d.join(out)),
+            "--cache",
+            s(&cache),
+            "--plugin",
+            s(&lib),
+        ]);
+        let (stdout, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        let line = stdout
+            .lines()
+            .chain(err.lines())
+            .find(|l| l.starts_with("cache "))
+            .unwrap_or_else(|| panic!("no cache line in {stdout}{err}"))
+            .to_string();
+        assert!(!line.contains("warning"), "{line}");
+        line
+    };
+    let first = search("a");
+    assert!(first.contains(": 0 simulations taken from it"), "{first}");
+    let again = search("b");
+    assert!(!again.contains(": 0 simulations taken from it"), "{again}");
+    cc("examples/c-plugin/fcfs_fifo.c", &lib, &["-O0"]);
+    let rebuilt = search("c");
+    assert!(
+        rebuilt.contains(": 0 simulations taken from it"),
+        "{rebuilt}"
+    );
+}
