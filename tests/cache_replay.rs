@@ -206,6 +206,65 @@ fn issue33_cache_replay_reads_vodbench_workload_traces_as_block_reads() {
     assert_eq!(json["object_bytes"]["max"], 262_144);
 }
 
+/// Issue 49, item 2: `cache generate` replaces only the trace it wrote, as its mark beside
+/// it records: a user's CSV with the very header it writes, a third-party oracleGeneral file
+/// numbered as it numbers records, and its own trace edited since are all refused (exit 2)
+/// and left as they were.
+#[test]
+fn issue49_cache_generate_replaces_only_a_trace_carrying_its_mark() {
+    let tmp = tempfile::tempdir().unwrap();
+    let generate = |out: &std::path::Path, seed: &str| {
+        let o = vodbench(&[
+            "cache",
+            "generate",
+            "--objects",
+            "7",
+            "--requests",
+            "20",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        (o.status.code(), text(&o).1)
+    };
+    let csv = tmp.path().join("capture.csv");
+    let theirs = "time,id,size\n1699999999,42,512\n1700000003,43,1024\n";
+    std::fs::write(&csv, theirs).unwrap();
+    let mut oracle = Vec::new();
+    for i in 0..3u32 {
+        oracle.extend_from_slice(&i.to_le_bytes());
+        oracle.extend_from_slice(&(1000 + u64::from(i)).to_le_bytes());
+        oracle.extend_from_slice(&4096u32.to_le_bytes());
+        oracle.extend_from_slice(&(-1i64).to_le_bytes());
+    }
+    let bin = tmp.path().join("prod.oracleGeneral");
+    std::fs::write(&bin, &oracle).unwrap();
+    for (p, before) in [(&csv, theirs.as_bytes()), (&bin, oracle.as_slice())] {
+        let (code, err) = generate(p, "3");
+        assert_eq!(code, Some(2), "{}: {err}", p.display());
+        assert!(
+            err.contains("is not a request trace `vodbench cache generate` wrote")
+                && err.contains(".vodbench.json"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(p).unwrap(), before, "{} kept", p.display());
+    }
+    // its own trace carries the mark and is replaced; once edited, it is the user's
+    let own = tmp.path().join("own.zst");
+    assert_eq!(generate(&own, "3").0, Some(0));
+    assert!(tmp.path().join(".own.zst.vodbench.json").is_file());
+    let first = std::fs::read(&own).unwrap();
+    assert_eq!(generate(&own, "4").0, Some(0));
+    let second = std::fs::read(&own).unwrap();
+    assert_ne!(first, second);
+    let mut edited = second.clone();
+    edited.push(0);
+    std::fs::write(&own, &edited).unwrap();
+    assert_eq!(generate(&own, "5").0, Some(2));
+    assert_eq!(std::fs::read(&own).unwrap(), edited);
+}
+
 /// `cache generate` never overwrites a file of the user's (issue 37, item 1, for the command
 /// issue 33 added), replaces a trace it wrote in each of its formats, and refuses a trace
 /// whose making would pass the memory limit before allocating it (item 4).
@@ -230,7 +289,7 @@ fn issue37_cache_generate_keeps_users_files_and_refuses_above_the_memory_limit()
     let mine = tmp.path().join("results.csv");
     std::fs::write(&mine, "city,population\nLyon,522250\n").unwrap();
     let (code, (_, err)) = generate(&mine, &[]);
-    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("is not a request trace"), "{err}");
     assert_eq!(
         std::fs::read_to_string(&mine).unwrap(),
@@ -264,4 +323,59 @@ fn issue37_cache_generate_keeps_users_files_and_refuses_above_the_memory_limit()
         "{err}"
     );
     assert!(!big.exists());
+}
+
+/// Issue 49, item 9 and its messages: a workload trace read in blocks so small that its
+/// viewers would make more requests than a replay takes is refused before any replay,
+/// counted from its events; a block larger than a whole video is refused, not reported as a
+/// read of the block's size; an empty `--size` or `--pool` list and a fraction of a byte are
+/// errors, not an empty table or a size silently rounded down.
+#[test]
+fn issue49_cache_replay_refuses_runaway_blocks_and_empty_or_fractional_sizes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let replay = |extra: &[&str]| {
+        let mut args = vec![
+            "cache",
+            "replay",
+            "--trace",
+            "traces/interactive.trace",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = vodbench(&args);
+        (o.status.code(), text(&o).1)
+    };
+    let started = std::time::Instant::now();
+    let (code, err) = replay(&["--pool", "fifo", "--size", "1MiB", "--block", "3B"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("traces/interactive.trace: read in blocks of --block 3B")
+            && err.contains("more than the 4294967295 a replay takes"),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "counted, not replayed");
+    let (code, err) = replay(&["--pool", "fifo", "--size", "1MiB", "--block", "4TiB"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(
+            "--block 4TiB: 4398046511104 bytes, larger than a whole video (1800000000 bytes"
+        ),
+        "{err}"
+    );
+    for (extra, says) in [
+        (["--pool", "fifo", "--size", ""], "no cache size given"),
+        (["--pool", "fifo", "--size", " , "], "no cache size given"),
+        (["--pool", "", "--size", "1MiB"], "no buffer pool given"),
+        (
+            ["--pool", "fifo", "--size", "2.5"],
+            "--size 2.5: not a whole number of bytes",
+        ),
+    ] {
+        let (code, err) = replay(&extra);
+        assert_eq!(code, Some(2), "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    assert!(!out.exists(), "nothing written");
 }

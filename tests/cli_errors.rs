@@ -253,7 +253,7 @@ fn issue2_a_run_flag_that_would_override_a_swept_key_is_exit_2() {
 }
 
 /// An `--out` naming a folder vodbench did not write is never replaced (that would delete
-/// its files): exit 1, naming the folder; the files stay.
+/// its files): exit 2, naming the folder; the files stay.
 #[test]
 fn issue5_an_output_folder_of_the_users_is_not_replaced() {
     let tmp = tempfile::tempdir().unwrap();
@@ -285,7 +285,7 @@ fn issue5_an_output_folder_of_the_users_is_not_replaced() {
     ] {
         let out = vodbench(&[args, &[mine.to_str().unwrap()]].concat());
         let (_, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
             stderr.contains("mine: exists and is not a vodbench output folder"),
             "{args:?}: {stderr}"
@@ -588,4 +588,194 @@ fn issue30_a_workload_needing_more_videos_names_the_file_and_key() {
         )) && err.contains("videos.count is 20"),
         "{err}"
     );
+}
+
+/// Runs vodbench with `args`, killing it after 60 s (a hang fails the test instead of
+/// stalling the suite); its exit code and stderr.
+fn bounded(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vodbench"))
+        .args(args)
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Issue 49, item 8: a FIFO given to `cache replay` in its default format is refused before
+/// it is opened (opening it blocked), and a kernel file — regular by its kind, size 0, its
+/// read blocking like `/proc/kmsg`'s; `/proc/self/status` stands for it, as it reads without
+/// blocking — is refused as a request trace, a disk specification and a workload trace,
+/// before any read.
+#[cfg(target_os = "linux")]
+#[test]
+fn issue49_fifos_and_kernel_files_are_refused_before_any_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("requests");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let replay = |trace: &str| {
+        let out = tmp.path().join("out");
+        bounded(&[
+            "cache",
+            "replay",
+            "--trace",
+            trace,
+            "--pool",
+            "fifo",
+            "--size",
+            "10",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, err) = replay(fifo.to_str().unwrap());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("requests: is not a regular file"), "{err}");
+    let kernel = "/proc/self/status";
+    if !std::path::Path::new(kernel).exists() {
+        return;
+    }
+    let (code, err) = replay(kernel);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("/proc/self/status: is a kernel file (on proc)"),
+        "{err}"
+    );
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let spec = original.replace(
+        "name = \"analytic\"\nspec = \"st15150n\"",
+        &format!("name = \"mechanical\"\nspec = \"{kernel}\""),
+    );
+    let start = original.find("[workload.generate]").unwrap();
+    let trace = format!("{}[workload]\ntrace = \"{kernel}\"\n", &original[..start]);
+    for (name, text_) in [("spec", spec), ("trace", trace)] {
+        let file = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(&file, text_).unwrap();
+        let (code, err) = bounded(&["check", file.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(err.contains("is a kernel file (on proc)"), "{name}: {err}");
+    }
+}
+
+/// Issue 49, messages that misled: each now says what is wrong.
+#[test]
+fn issue49_messages_say_what_is_wrong() {
+    let tmp = tempfile::tempdir().unwrap();
+    // `--out /` is refused as the root, not walked into /proc
+    let o = vodbench(&["run", "tests/fixtures/tiny.toml", "--quiet", "--out", "/"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("/: is the root of the file system"), "{err}");
+    // a duration too large says so, with the largest
+    let original =
+        std::fs::read_to_string(common::root().join("tests/fixtures/tiny.toml")).unwrap();
+    let long = original.replace("duration = \"2min\"", "duration = \"7777777777h\"");
+    assert_ne!(long, original);
+    let line = long
+        .lines()
+        .position(|l| l.starts_with("duration = "))
+        .unwrap()
+        + 1;
+    common::refused(
+        &long,
+        &[
+            &format!("bad.toml:{line}: key `run.duration`"),
+            "\"7777777777h\" is too large: at most 5124095h",
+        ],
+    );
+    // published values are numbers
+    for v in ["nan", "-inf", "inf"] {
+        common::refused(
+            &format!("{original}\n[paper]\nmax_terminals = 12\ndisk_utilization = {v}\n"),
+            &[
+                "key `paper.disk_utilization`",
+                &format!(
+                    "must be a finite number (a published value), got {}",
+                    v.replace("nan", "NaN")
+                ),
+            ],
+        );
+    }
+    // a sweep point's error names the point when the point set its table
+    let admission = std::fs::read_to_string(common::root().join("scenarios/jadav/admission.toml"))
+        .unwrap()
+        .replace(
+            "[admission]\nname = \"accept-all\"",
+            "[admission]\nname = \"buffer\"\ntotal = \"48MiB\"",
+        );
+    assert!(admission.contains("total = \"48MiB\""));
+    common::refused(
+        &admission,
+        &[
+            "sweep point (policy = \"retrieval\")",
+            "key `admission.total`",
+            "this point sets `admission.name`",
+        ],
+    );
+    // an array element is located at its own line, not at its table's header
+    let wu = std::fs::read_to_string(common::root().join("scenarios/wu/fig12-continuity-32k.toml"))
+        .unwrap()
+        .replace(
+            "dm_max = [\"5ms\", \"10ms\", \"15ms\", \"20ms\", \"25ms\", \"30ms\", \"35ms\"]",
+            "dm_max = [\n  \"6ms\",\n  \"eleven ms\",\n]",
+        );
+    let line = wu.lines().position(|l| l == "  \"eleven ms\",").unwrap() + 1;
+    common::refused(
+        &wu,
+        &[&format!("bad.toml:{line}: key `analytic.dm_max[1]`")],
+    );
+    let pappas = std::fs::read_to_string(
+        common::root().join("scenarios/pappas/clients-fig1-2-packets.toml"),
+    )
+    .unwrap()
+    .replacen("rx_queue = \"64KiB\"", "rx_queue = \"a few\"", 1);
+    let line = pappas
+        .lines()
+        .position(|l| l == "rx_queue = \"a few\"")
+        .unwrap()
+        + 1;
+    common::refused(
+        &pappas,
+        &[&format!(
+            "bad.toml:{line}: key `clients.profile[0].rx_queue`"
+        )],
+    );
+    // rerun of a FIFO says what it is
+    let fifo = tmp.path().join("manifest.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (code, err) = bounded(&["rerun", fifo.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("manifest.json: is not a regular file (a device, FIFO or socket)"),
+        "{err}"
+    );
+    // a task number too large is out of range, not "not a whole number"
+    let o = vodbench(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "--task",
+        "18446744073709551616/4",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is out of range: at most 4294967295"), "{err}");
 }

@@ -103,7 +103,7 @@ fn writers(target: &Path, run: &Path) -> Vec<Vec<String>> {
 }
 
 /// Runs every writing command against `target` (a folder vodbench did not write) and checks
-/// each is refused with exit 1, naming the folder and `named` (some of its foreign files), and
+/// each is refused with exit 2, naming the folder and `named` (some of its foreign files), and
 /// leaves it exactly as it was.
 fn every_writer_refuses(target: &Path, run: &Path, store: &Path, named: &[String]) {
     let before = tree(target);
@@ -111,7 +111,7 @@ fn every_writer_refuses(target: &Path, run: &Path, store: &Path, named: &[String
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = vodbench_env(&args, &[("VODBENCH_BASELINES", store)]);
         let (_, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
             stderr.contains(&format!(
                 "{}: exists and is not a vodbench output folder",
@@ -124,6 +124,72 @@ fn every_writer_refuses(target: &Path, run: &Path, store: &Path, named: &[String
         }
         assert_eq!(tree(target), before, "{args:?} changed the folder");
     }
+}
+
+/// Issue 49, item 3: while one command writes an output (here this test holds its lock, as
+/// a running command does), every other command that would write it — `--task` runs
+/// included — is refused at once, exit 2, naming it, and leaves it as it was; once the first
+/// lets go, the next one writes it, and no lock file is left behind.
+#[test]
+fn issue49_a_second_writer_of_one_output_is_refused_while_the_first_writes() {
+    use vodbench_harness::output::{lock_output, Claim};
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    run_tiny(&run);
+    let store = tmp.path().join("store");
+    let busy = store.join("b").join("tiny");
+    run_tiny(&busy);
+    let before = tree(&busy);
+    let lock = lock_output(&busy, Claim::Exclusive).unwrap();
+    let t = busy.to_str().unwrap();
+    let mut all = writers(&busy, &run);
+    all.push(
+        [
+            "sweep",
+            "tests/fixtures/sweep_small.toml",
+            "--quiet",
+            "--task",
+            "1/4",
+            "--out",
+            t,
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for args in all {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = vodbench_env(&args, &[("VODBENCH_BASELINES", &store)]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{t}: is being written by another vodbench command right now"
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(tree(&busy), before, "{args:?} changed the folder");
+    }
+    // a file output (a generated trace) the same way
+    let trace = tmp.path().join("z.trace");
+    let held = lock_output(&trace, Claim::Exclusive).unwrap();
+    let o = vodbench(&[
+        "trace",
+        "zipf",
+        "--scenario",
+        "tests/fixtures/tiny.toml",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(!trace.exists());
+    drop(held);
+    drop(lock);
+    run_tiny(&busy);
+    let leftovers: Vec<String> = std::fs::read_dir(store.join("b"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(leftovers, ["tiny"], "no lock file is left");
 }
 
 /// The issue's own case: a GIS project holding `points/`, and other names vodbench writes.
@@ -462,7 +528,7 @@ fn issue37_a_trace_is_never_written_over_a_users_file() {
         ])
     };
     let o = zipf(&mine);
-    assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
     assert!(
         text(&o)
             .1

@@ -215,7 +215,7 @@ fn a_folder_without_vodbenchs_mark_is_drawn_into_a_new_one() {
     let before = common::folder(&run);
     let out = vodbench(&["report", run.to_str().unwrap()]);
     let (_, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--out NEW"), "{stderr}");
     assert_eq!(common::folder(&run), before, "the folder is left as it was");
     let new = tmp.path().join("new");

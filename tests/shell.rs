@@ -171,7 +171,7 @@ fn man_prints_vodbench_1_and_writes_a_page_per_subcommand() {
     .unwrap();
     let o = vodbench(&["man", "--out", mine.path().to_str().unwrap()]);
     let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("not a manual page"), "{err}");
     assert_eq!(
         std::fs::read_to_string(mine.path().join("vodbench-run.1")).unwrap(),

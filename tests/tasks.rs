@@ -400,3 +400,56 @@ fn submitting_without_slurm_says_so_and_keeps_the_scripts() {
     assert!(tmp.path().join("s.slurm/tasks.sbatch").is_file());
     assert!(tmp.path().join("s.slurm/merge.sbatch").is_file());
 }
+
+#[test]
+fn issue49_slurm_refuses_control_characters_and_bad_formats_and_quotes_its_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("runs 2%");
+    let dir = d.to_str().unwrap();
+    for (flag, value, says) in [
+        (
+            "--partition",
+            "batch\necho OWNED > /tmp/x",
+            "control character '\\n'",
+        ),
+        ("--partition", "batch;id", "expected a partition name"),
+        ("--time", "four hours", "expected a Slurm time limit"),
+        ("--time", "12:00:00:00", "expected a Slurm time limit"),
+        ("--time", "30\r", "control character '\\r'"),
+    ] {
+        let e = refused(&["slurm", SMALL, "--out", dir, flag, value]);
+        assert!(
+            e.contains(flag) && e.contains(says),
+            "{flag} {value:?}: {e}"
+        );
+    }
+    let bad = tmp.path().join("x\nid");
+    let e = refused(&["slurm", SMALL, "--out", bad.to_str().unwrap()]);
+    assert!(
+        e.contains("--out") && e.contains("control character"),
+        "{e}"
+    );
+    // nothing was written for any of them
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    ok(&[
+        "slurm",
+        SMALL,
+        "--out",
+        dir,
+        "--time",
+        "2-06",
+        "--partition",
+        "a,b",
+    ]);
+    let tasks = std::fs::read_to_string(tmp.path().join("runs 2%.slurm/tasks.sbatch")).unwrap();
+    let output = format!(
+        "#SBATCH --output=\"{}/runs 2%%.slurm/task-%A_%a.out\"\n",
+        tmp.path().display()
+    );
+    assert!(tasks.contains(&output), "{output}\n{tasks}");
+    assert!(
+        tasks.contains("#SBATCH --time=2-06\n#SBATCH --partition=a,b\n")
+            || tasks.contains("#SBATCH --partition=a,b\n#SBATCH --time=2-06\n"),
+        "{tasks}"
+    );
+}

@@ -20,13 +20,14 @@ use crate::trace::TraceReader;
 use std::path::Path;
 
 /// The names of the targets, as the corpus folders are named.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "scenario",
     "sweep",
     "trace",
     "manifest",
     "disk-replay",
     "request-trace",
+    "slurm-options",
 ];
 
 /// Runs the target named `name` on `bytes`; `false` for an unknown name.
@@ -38,6 +39,7 @@ pub fn run(name: &str, registry: &Registry, bytes: &[u8]) -> bool {
         "manifest" => manifest(registry, bytes),
         "disk-replay" => disk_replay(bytes),
         "request-trace" => request_trace(bytes),
+        "slurm-options" => slurm_options(bytes),
         _ => return false,
     }
     true
@@ -136,5 +138,39 @@ pub fn request_trace(bytes: &[u8]) {
                 break;
             }
         }
+    }
+}
+
+/// `vodbench slurm`'s values (issue 49): the input's lines as a partition, a time limit and
+/// a path, checked as `vodbench slurm` checks them; when all three pass, the scripts' lines
+/// made from them. Panics (a finding) when a value that passed gives a script with a line of
+/// its own, or a time limit out of Slurm's range.
+pub fn slurm_options(bytes: &[u8]) {
+    use crate::experiment::slurm;
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.splitn(3, '\n');
+    let partition = lines.next().unwrap_or_default();
+    let time = lines.next().unwrap_or_default();
+    let path = lines.next().unwrap_or_default();
+    let p = slurm::check_partition(partition);
+    let t = slurm::parse_time(time);
+    if let Ok(Some(seconds)) = t {
+        assert!(seconds.div_ceil(60) <= slurm::MAX_TIME_MINUTES, "{time:?}");
+    }
+    let d = slurm::script_text("--out", std::ffi::OsStr::new(path));
+    let options = vec![
+        format!("--partition={partition}"),
+        format!("--time={time}"),
+        format!(
+            "--output={}",
+            slurm::sbatch_quote(&slurm::output_pattern(path, "task-%A_%a.out"))
+        ),
+    ];
+    let command = vec!["vodbench".to_string(), "--out".into(), path.to_string()];
+    let script = slurm::script("fuzz", &options, &command);
+    if p.is_ok() && t.is_ok() && d.is_ok() {
+        let script = script.unwrap_or_else(|e| panic!("checked values refused: {e}"));
+        // the shebang, the comment, one line per option, `set`, `exec`
+        assert_eq!(script.lines().count(), 2 + options.len() + 2, "{script}");
     }
 }

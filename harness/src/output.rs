@@ -172,12 +172,17 @@ pub struct OutputError {
     pub path: String,
     /// What went wrong.
     pub message: String,
+    /// Whether the output was refused before anything was written (the user's choice of
+    /// output is at fault: a folder that is not vodbench's, one another command is writing,
+    /// `/`), rather than a write that failed.
+    pub refused: bool,
 }
 
 pub(crate) fn oerr(path: &Path, e: impl std::fmt::Display) -> OutputError {
     OutputError {
         path: path.display().to_string(),
         message: e.to_string(),
+        refused: false,
     }
 }
 
@@ -236,12 +241,13 @@ impl From<crate::ownership::OwnershipError> for OutputError {
         use crate::ownership::OwnershipError as E;
         match e {
             E::Io { path, message } => oerr(&path, message),
-            E::NotAFolder(ref dir) | E::Foreign { ref dir, .. } => {
+            E::NotAFolder(ref dir) | E::Root(ref dir) | E::Foreign { ref dir, .. } => {
                 let text = e.to_string();
                 let prefix = format!("{}: ", dir.display());
                 OutputError {
                     path: dir.display().to_string(),
                     message: text.strip_prefix(&prefix).unwrap_or(&text).to_string(),
+                    refused: true,
                 }
             }
         }
@@ -253,6 +259,175 @@ impl From<crate::ownership::OwnershipError> for OutputError {
 /// spent only to find that its results cannot be saved.
 pub fn check_output_dir(dir: &Path) -> Result<(), OutputError> {
     Ok(crate::ownership::check_owned(dir)?)
+}
+
+/// How an output is claimed ([`lock_output`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// One command writes it: any other command writing it at the same time is refused.
+    Exclusive,
+    /// Several processes add to it together (`--task I/N` runs saving their points into one
+    /// folder), while no command claims it exclusively.
+    Shared,
+}
+
+/// A lock on an output (a folder or a file) held for as long as a command writes it:
+/// `flock` on its lock file `.NAME.lock` beside it ([`crate::ownership::lock_path`]), which
+/// is removed when the last holder lets go. The kernel releases the lock of a process that
+/// dies; the file it leaves is recognised as vodbench's by its contents.
+#[derive(Debug)]
+pub struct OutputLock {
+    file: Option<std::fs::File>,
+    path: PathBuf,
+    /// Folders created to hold the lock file, deepest last, removed again when still empty.
+    created: Vec<PathBuf>,
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        if let Some(f) = self.file.take() {
+            // the last holder (an exclusive lock, or a shared one that can become exclusive)
+            // removes the file, while it still holds the lock on it
+            if flock(&f, libc_lock(Claim::Exclusive)).is_ok() && same_file(&f, &self.path) {
+                let _ = std::fs::remove_file(&self.path);
+            }
+        }
+        for d in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn libc_lock(claim: Claim) -> libc::c_int {
+    libc::LOCK_NB
+        | match claim {
+            Claim::Exclusive => libc::LOCK_EX,
+            Claim::Shared => libc::LOCK_SH,
+        }
+}
+
+/// `flock(2)` on `f` with `op`.
+#[cfg(unix)]
+fn flock(f: &std::fs::File, op: libc::c_int) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a valid open descriptor and a flock operation
+    if unsafe { libc::flock(f.as_raw_fd(), op) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Whether `path` still names the open file `f` (not a file made after `f`'s was removed).
+#[cfg(unix)]
+fn same_file(f: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (f.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Claims the output `path` (a folder, or a file such as a generated trace) for this
+/// process, before it does any work: a second command writing the same output at the same
+/// time is refused, naming it (exit code 2), instead of both writing and the last one
+/// winning. `path` is named as the user gave it; its lock file lies beside the folder it
+/// resolves to (links followed), so two spellings of one output share one lock. Where the
+/// file system has no locks (`flock` unsupported) the claim is granted unlocked.
+#[cfg(unix)]
+pub fn lock_output(path: &Path, claim: Claim) -> Result<OutputLock, OutputError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let target = resolved(path);
+    let Some(lock) = crate::ownership::lock_path(&target) else {
+        return Err(crate::ownership::OwnershipError::Root(path.to_path_buf()).into());
+    };
+    let parent = lock.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let mut created = Vec::new();
+    let mut missing = parent.clone();
+    while !missing.exists() {
+        created.push(missing.clone());
+        match missing.parent() {
+            Some(p) => missing = p.to_path_buf(),
+            None => break,
+        }
+    }
+    created.reverse();
+    std::fs::create_dir_all(&parent).map_err(|e| oerr(&parent, e))?;
+    let mut held = OutputLock {
+        file: None,
+        path: lock.clone(),
+        created,
+    };
+    for _ in 0..64 {
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&lock)
+            .map_err(|e| oerr(&lock, e))?;
+        match flock(&f, libc_lock(claim)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                return Err(OutputError {
+                    path: path.display().to_string(),
+                    message: format!(
+                        "is being written by another vodbench command right now (it holds {}); \
+                         two commands writing one output would overwrite each other: wait \
+                         for it to finish, or choose another output{}",
+                        lock.display(),
+                        match claim {
+                            Claim::Shared => " (--task runs share a folder only with each other)",
+                            Claim::Exclusive => "",
+                        }
+                    ),
+                    refused: true,
+                });
+            }
+            // a file system without locks (some network ones): granted unlocked
+            Err(_) => return Ok(held),
+        }
+        // the holder before us may have removed the file after we opened it: lock the file
+        // the path names now
+        if !same_file(&f, &lock) {
+            continue;
+        }
+        if f.metadata().is_ok_and(|m| m.len() == 0) {
+            use std::io::Write;
+            (&f).write_all(crate::ownership::LOCK_SIGNATURE.as_bytes())
+                .map_err(|e| oerr(&lock, e))?;
+        }
+        held.file = Some(f);
+        return Ok(held);
+    }
+    Err(oerr(
+        &lock,
+        "could not be locked (removed and created again 64 times)",
+    ))
+}
+
+/// Claims the output `path` ([`lock_output`]): on a platform without `flock`, unlocked.
+#[cfg(not(unix))]
+pub fn lock_output(path: &Path, _claim: Claim) -> Result<OutputLock, OutputError> {
+    let _ = path;
+    Ok(OutputLock {
+        file: None,
+        path: PathBuf::new(),
+        created: Vec::new(),
+    })
+}
+
+/// Claims the output folder `dir` ([`lock_output`]) and checks it may be written
+/// ([`check_output_dir`]): what every command writing a folder does before its work. The
+/// lock is held until the returned guard is dropped.
+pub fn claim_output_dir(dir: &Path, claim: Claim) -> Result<OutputLock, OutputError> {
+    crate::ownership::check_owned(dir)?;
+    let lock = lock_output(dir, claim)?;
+    check_output_dir(dir)?;
+    Ok(lock)
 }
 
 /// Publishes the folder `dir` atomically: `fill` writes its contents into a hidden staging
@@ -550,6 +725,54 @@ mod tests {
         std::fs::create_dir_all(sweep.join("points")).unwrap();
         write_folder(&sweep, &files, &[], w, &[]).unwrap();
         assert!(sweep.join("summary.json").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn issue49_one_exclusive_or_many_shared_holders_and_the_lock_file_goes_with_the_last() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("new/deeper/out");
+        let lock_file = tmp.path().join("new/deeper/.out.lock");
+        let first = lock_output(&dir, Claim::Exclusive).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&lock_file).unwrap(),
+            crate::ownership::LOCK_SIGNATURE
+        );
+        for claim in [Claim::Exclusive, Claim::Shared] {
+            let e = lock_output(&dir, claim).unwrap_err();
+            assert!(e.refused, "{e}");
+            assert!(
+                e.message
+                    .contains("is being written by another vodbench command"),
+                "{e}"
+            );
+        }
+        // another spelling of the same folder shares the lock
+        let e = lock_output(
+            &tmp.path().join("new/./deeper/../deeper/out"),
+            Claim::Exclusive,
+        )
+        .unwrap_err();
+        assert!(e.refused, "{e}");
+        drop(first);
+        // the folders made to hold the lock file were empty: gone with it
+        assert!(!tmp.path().join("new").exists());
+        let a = lock_output(&dir, Claim::Shared).unwrap();
+        let b = lock_output(&dir, Claim::Shared).unwrap();
+        assert!(lock_output(&dir, Claim::Exclusive).is_err());
+        drop(a);
+        assert!(lock_file.exists(), "b still holds it");
+        assert!(lock_output(&dir, Claim::Exclusive).is_err());
+        drop(b);
+        assert!(!lock_file.exists());
+        let c = lock_output(&dir, Claim::Exclusive).unwrap();
+        drop(c);
+        // the root has no lock beside it, and is refused
+        assert!(
+            lock_output(Path::new("/"), Claim::Exclusive)
+                .unwrap_err()
+                .refused
+        );
     }
 
     #[test]

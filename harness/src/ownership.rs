@@ -35,6 +35,27 @@ pub const MARK: &str = ".vodbench-folder.json";
 /// The mark's format tag.
 pub const FORMAT: &str = "vodbench-folder/1";
 
+/// What a lock file beside an output holds ([`lock_path`]): a lock left by a process that
+/// died (the kernel released its lock) is recognised as vodbench's by it.
+pub const LOCK_SIGNATURE: &str =
+    "vodbench-lock/1: a vodbench command writing the output beside this file holds it\n";
+
+/// The lock file of the output (folder or file) at `path`: `.NAME.lock` beside it, where
+/// `NAME` is its last component; `None` for a path without one (`/`).
+pub fn lock_path(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    Some(path.with_file_name(format!(".{name}.lock")))
+}
+
+/// Whether the regular file `path`, named `name`, of `size` bytes, is a lock file vodbench
+/// left ([`LOCK_SIGNATURE`]).
+fn is_lock_file(path: &Path, name: &str, size: u64) -> bool {
+    name.starts_with('.')
+        && name.ends_with(".lock")
+        && size == LOCK_SIGNATURE.len() as u64
+        && std::fs::read(path).is_ok_and(|b| b == LOCK_SIGNATURE.as_bytes())
+}
+
 /// How many foreign entries an error names before saying how many more there are.
 const NAMED: usize = 10;
 
@@ -98,6 +119,16 @@ impl std::fmt::Display for Foreign {
 /// Why a folder may not be replaced or written into.
 #[derive(Debug, thiserror::Error)]
 pub enum OwnershipError {
+    /// The folder is the root of the file system (or has no name of its own): vodbench
+    /// replaces an output folder whole, so it never writes one there.
+    #[error(
+        "{}: is the root of the file system (or a folder with no name of its own); vodbench \
+         replaces an output folder whole and never writes one there: give a folder below it, \
+         e.g. {}",
+        .0.display(),
+        .0.join("out").display()
+    )]
+    Root(PathBuf),
     /// Something other than a folder is where the folder would go.
     #[error("{}: exists and is not a folder; choose another output folder", .0.display())]
     NotAFolder(PathBuf),
@@ -161,6 +192,12 @@ fn io(path: &Path, e: impl std::fmt::Display) -> OwnershipError {
 /// assert!(check_owned(&tmp.path().join("absent")).is_ok());
 /// ```
 pub fn check_owned(dir: &Path) -> Result<(), OwnershipError> {
+    // `/` (or `..` that is `/`): never walked, let alone replaced
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let resolved = absolute.canonicalize().unwrap_or(absolute);
+    if resolved.parent().is_none() {
+        return Err(OwnershipError::Root(dir.to_path_buf()));
+    }
     // `dir` itself may be a link to a folder (what it links to is checked); links inside
     // it are foreign
     let meta = match std::fs::metadata(dir) {
@@ -312,6 +349,9 @@ fn file_is_foreign(
         if is_atomic_temp(name) {
             return Ok(None);
         }
+    }
+    if !listed && is_lock_file(path, name, size) {
+        return Ok(None);
     }
     Ok(Some(if listed {
         Why::Changed

@@ -36,6 +36,22 @@ pub fn parse_scaled(num: &str, scale: u64) -> Option<u64> {
     u64::try_from(v).ok()
 }
 
+/// When `s` is a well-formed quantity (a decimal number and a unit `parse` knows) that only
+/// overflows 64 bits of the base unit: the largest whole value in `s`'s unit, to say so
+/// instead of "expected …".
+pub fn too_large(s: &str, parse: fn(&str) -> Option<u64>) -> Option<String> {
+    let (num, unit) = split_unit(s);
+    let well_formed = !num.is_empty()
+        && num.matches('.').count() <= 1
+        && num != "."
+        && num.chars().all(|c| c.is_ascii_digit() || c == '.');
+    if !well_formed || parse(s).is_some() {
+        return None;
+    }
+    let scale = parse(&format!("1{unit}"))?;
+    Some(format!("{}{unit}", u64::MAX / scale.max(1)))
+}
+
 fn split_unit(s: &str) -> (&str, &str) {
     let s = s.trim();
     let idx = s
@@ -67,8 +83,12 @@ macro_rules! quantity {
                         Ok($name(v))
                     }
                     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
-                        $parse(v).map($name).ok_or_else(|| {
-                            E::invalid_value(serde::de::Unexpected::Str(v), &self)
+                        $parse(v).map($name).ok_or_else(|| match too_large(v, $parse) {
+                            Some(max) => E::custom(format!(
+                                "{v:?} is too large: at most {max} ({})",
+                                $expect
+                            )),
+                            None => E::invalid_value(serde::de::Unexpected::Str(v), &self),
                         })
                     }
                 }
@@ -392,6 +412,32 @@ impl JsonSchema for Portion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue49_a_quantity_too_large_says_so_with_the_largest() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            d: Duration,
+        }
+        let e = toml::from_str::<T>("d = \"250000000h\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("\"250000000h\" is too large: at most 5124095h (a duration"),
+            "{e}"
+        );
+        let e = toml::from_str::<T>("d = \"12 fortnights\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected a duration"), "{e}");
+        assert_eq!(
+            too_large("30000000TiB", parse_bytes).as_deref(),
+            Some("16777215TiB")
+        );
+        assert_eq!(too_large("3TiB", parse_bytes), None);
+        assert_eq!(too_large("3 parsecs", parse_bytes), None);
+    }
 
     #[test]
     fn sizes() {

@@ -54,7 +54,7 @@ fn analyze_file<S: System>(
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(&format!("{}-analysis", S::name(&suite))));
-    output::check_output_dir(&dir)?;
+    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
     let folder = analysis_folder(&analysis_manifest(&result, source.path()), &result);
     output::write_tree(&dir, &folder, output::Writers::default())?;
     if !args.quiet {

@@ -37,6 +37,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
 pub(crate) fn save(dir: &Path, name: &str, quiet: bool) -> Result<(), CommandError> {
     let scenario = output_folder_scenario(dir).map_err(CommandError::Failure)?;
     let to = store().join(name).join(output::folder_name(&scenario));
+    let _lock = output::claim_output_dir(&to, output::Claim::Exclusive)?;
     output::copy_folder(dir, &to)?;
     if !quiet {
         println!("saved baseline `{name}`: {}", to.display());

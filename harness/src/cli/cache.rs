@@ -79,7 +79,8 @@ pub(crate) struct ReplayFlags {
     /// CSV: ids are text, hashed to 64 bits (else unsigned integers).
     #[arg(long)]
     hashed_ids: bool,
-    /// vodbench traces: the block each request reads.
+    /// vodbench traces: the block each request reads (at most one whole video: a larger
+    /// block is refused, not cut to the video).
     #[arg(long, default_value = "512KiB")]
     block: String,
     /// vodbench traces: every video's bit rate.
@@ -112,8 +113,10 @@ pub(crate) struct GenerateFlags {
     /// traces of hashed keys; else 1..=N.
     #[arg(long)]
     sparse_ids: bool,
-    /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV). An existing
-    /// file is replaced only if it is a request trace this command could have written.
+    /// The file to write (.zst: zstd-compressed oracleGeneral; .csv: CSV), and beside it
+    /// its mark .FILE.vodbench.json (the size and SHA-256 of the bytes written). An existing
+    /// FILE is replaced only when its mark is there and matches it byte for byte: a trace
+    /// this command wrote and nobody changed since; any other file is refused (exit 2).
     #[arg(long)]
     out: PathBuf,
     /// Refuse to build a trace needing more memory than this (default 8GiB): the trace is
@@ -149,11 +152,13 @@ fn format_of(f: &ReplayFlags) -> Result<(Format, RequestFormat), CommandError> {
         Some(x) => x,
         None if f.trace.extension().is_some_and(|e| e == "csv") => Format::Csv,
         None => {
+            // opened as every input is (a FIFO or a kernel file refused, never waited on)
+            let (_, file) = crate::input::open_regular(&f.trace, u64::MAX)
+                .map_err(|m| CommandError::input(format!("{}: {m}", f.trace.display())))?;
             let mut head = Vec::new();
             let want = crate::trace::HEADER_LINE.len() as u64;
-            let _ = std::fs::File::open(&f.trace).and_then(|file| {
-                std::io::Read::read_to_end(&mut std::io::Read::take(file, want), &mut head)
-            });
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, want), &mut head)
+                .map_err(|e| CommandError::input(format!("{}: {e}", f.trace.display())))?;
             if head.starts_with(crate::trace::HEADER_LINE.as_bytes()) {
                 Format::Vodbench
             } else {
@@ -210,7 +215,17 @@ fn format_of(f: &ReplayFlags) -> Result<(Format, RequestFormat), CommandError> {
                     .filter(|l| *l > 0)
                     .ok_or_else(|| bad("video-length", &f.video_length))?;
                 let bytes = u128::from(length_ns) * u128::from(bit_rate) / 8 / 1_000_000_000;
-                let video_blocks = bytes.div_ceil(u128::from(block_bytes)).max(1) as u64;
+                if u128::from(block_bytes) > bytes.max(1) {
+                    return Err(CommandError::input(format!(
+                        "--block {}: {block_bytes} bytes, larger than a whole video ({bytes} \
+                         bytes: --video-length {} at --bit-rate {}); each request reads one \
+                         block of a video, so a block is at most one video",
+                        f.block, f.video_length, f.bit_rate
+                    )));
+                }
+                let video_blocks = u64::try_from(bytes.div_ceil(u128::from(block_bytes)))
+                    .map_err(|_| bad("video-length", &f.video_length))?
+                    .max(1);
                 RequestFormat::Vodbench(BlockModel {
                     block_bytes,
                     bit_rate,
@@ -234,6 +249,11 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
         .iter()
         .flat_map(|s| cache_replay::split_list(s))
         .collect();
+    if pools.is_empty() {
+        return Err(CommandError::input(
+            "--pool: no buffer pool given: comma-separated plugin names like fifo,global-lru",
+        ));
+    }
     let pools = cache_replay::resolve_pools(registry, &pools)?;
     let sizes = cache_replay::parse_sizes(&sizes)?;
     let dir = f.out.clone().unwrap_or_else(|| {
@@ -244,12 +264,15 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
             .unwrap_or_else(|| "trace".into());
         output::default_dir(&format!("{stem}-cache"))
     });
-    output::check_output_dir(&dir)?;
+    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
     let name = match format {
         Format::OracleGeneral => "oracleGeneral",
         Format::Csv => "csv",
         Format::Vodbench => "vodbench",
     };
+    if let RequestFormat::Vodbench(model) = &request_format {
+        refuse_too_many_block_reads(&f, model)?;
+    }
     let workers = super::progress::worker_pool(f.threads)?;
     let replay = workers
         .install(|| cache_replay::replay_all(&f.trace, &request_format, name, &pools, &sizes))?;
@@ -263,6 +286,27 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
     Ok(())
 }
 
+/// Refuses a vodbench workload trace whose block reads would be more requests than
+/// [`requests::MAX_REQUESTS`] (the budget of `cache generate`), counted from its events
+/// before any replay.
+fn refuse_too_many_block_reads(f: &ReplayFlags, model: &BlockModel) -> Result<(), CommandError> {
+    let reads = requests::count_block_reads_in(&f.trace, model)
+        .map_err(|e| CommandError::input(e.to_string()))?;
+    if reads <= u128::from(requests::MAX_REQUESTS) {
+        return Ok(());
+    }
+    Err(CommandError::input(format!(
+        "{}: read in blocks of --block {} ({} per --video-length {} video), its viewers would \
+         make {reads} requests, more than the {} a replay takes (as `cache generate \
+         --requests`): give a larger --block or a shorter --video-length",
+        f.trace.display(),
+        f.block,
+        model.video_blocks,
+        f.video_length,
+        requests::MAX_REQUESTS
+    )))
+}
+
 fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     if f.objects == 0 || f.requests == 0 || f.bytes == 0 {
         return Err(CommandError::input(
@@ -272,7 +316,7 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     if !(f.alpha.is_finite() && (0.0..=10.0).contains(&f.alpha)) {
         return Err(CommandError::input(format!("--alpha {}: 0..=10", f.alpha)));
     }
-    if f.objects > 1 << 28 || f.requests > u64::from(u32::MAX) {
+    if f.objects > 1 << 28 || f.requests > requests::MAX_REQUESTS {
         return Err(CommandError::input(
             "--objects at most 2^28 and --requests at most 2^32 - 1",
         ));
@@ -281,6 +325,7 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     let name = f.out.to_string_lossy();
     let csv = name.ends_with(".csv");
     refuse_above_limit(f, csv)?;
+    let _lock = output::lock_output(&f.out, output::Claim::Exclusive)?;
     replaceable_request_trace(&f.out)?;
     let mut reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
     if f.sparse_ids {
@@ -300,6 +345,7 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
             .map_err(|e| CommandError::failure(format!("{}: {e}", f.out.display())))?;
     }
     write_file(&f.out, &bytes)?;
+    output::write_atomic(&trace_mark_path(&f.out), trace_mark(&bytes).as_bytes())?;
     println!("wrote {} requests to {}", f.requests, f.out.display());
     Ok(())
 }
@@ -335,56 +381,58 @@ fn refuse_above_limit(f: &GenerateFlags, csv: bool) -> Result<(), CommandError> 
     )))
 }
 
-/// Refuses to replace `path` unless it is absent or a request trace `cache generate` could
-/// have written: a CSV beginning with its header line, or oracleGeneral (plain or zstd)
-/// whose whole 24-byte records start with times 0, 1, … as this command numbers them.
-/// Anything else — a file of the user's — is refused (exit 1), never overwritten.
+/// The format tag of the mark `cache generate` writes beside each trace.
+const TRACE_MARK_FORMAT: &str = "vodbench-request-trace/1";
+
+/// The mark beside the trace `path`: `.NAME.vodbench.json` in the same folder, holding a
+/// format tag and the size and SHA-256 of the trace as written. The trace's own bytes are
+/// libCacheSim's formats unchanged, so every reader of them still reads it.
+fn trace_mark_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.vodbench.json"))
+}
+
+/// The mark of a trace of `bytes`.
+fn trace_mark(bytes: &[u8]) -> String {
+    output::to_json(&serde_json::json!({
+        "format": TRACE_MARK_FORMAT,
+        "size": bytes.len(),
+        "sha256": crate::digest::sha256_hex(bytes),
+    }))
+}
+
+/// Refuses to replace `path` unless it is absent or the very trace `cache generate` wrote
+/// there: a regular file whose size and SHA-256 are those its mark beside it records
+/// ([`trace_mark_path`]). Anything else — a trace of the user's, in whatever format, or one
+/// of vodbench's changed since — is refused (exit 2), never overwritten.
 fn replaceable_request_trace(path: &Path) -> Result<(), CommandError> {
-    use std::io::Read;
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return Ok(());
     };
-    let ours = meta.is_file() && {
-        let mut head = Vec::new();
-        let opened = std::fs::File::open(path)
-            .and_then(|f| f.take(64).read_to_end(&mut head))
-            .is_ok();
-        let text = b"time,id,size\n";
-        let records = |b: &[u8]| {
-            let times: Vec<u32> = b
-                .chunks_exact(24)
-                .map(|r| u32::from_le_bytes([r[0], r[1], r[2], r[3]]))
-                .collect();
-            !times.is_empty() && times.iter().enumerate().all(|(i, t)| *t as usize == i)
-        };
-        let zstd_head = || -> Option<Vec<u8>> {
-            let f = std::fs::File::open(path).ok()?;
-            let mut d = zstd::stream::read::Decoder::new(f).ok()?;
-            let mut b = vec![0u8; 48];
-            let mut n = 0;
-            while n < b.len() {
-                match d.read(&mut b[n..]) {
-                    Ok(0) => break,
-                    Ok(k) => n += k,
-                    Err(_) => return None,
-                }
-            }
-            b.truncate(n - n % 24);
-            Some(b)
-        };
-        opened
-            && (head.starts_with(text)
-                || (meta.len() % 24 == 0 && records(&head[..head.len().min(48)]))
-                || (head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-                    && zstd_head().is_some_and(|b| records(&b))))
-    };
+    let mark_path = trace_mark_path(path);
+    let ours = meta.is_file()
+        && crate::input::read_text(&mark_path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|m| {
+                m["format"] == TRACE_MARK_FORMAT
+                    && m["size"].as_u64() == Some(meta.len())
+                    && m["sha256"].as_str().is_some_and(|h| {
+                        crate::digest::sha256_file(path).is_ok_and(|actual| actual == h)
+                    })
+            });
     if ours {
         Ok(())
     } else {
-        Err(CommandError::failure(format!(
-            "{}: exists and is not a request trace `vodbench cache generate` wrote; writing \
-             there would overwrite it: choose another file, or remove this one",
-            path.display()
+        Err(CommandError::input(format!(
+            "{}: exists and is not a request trace `vodbench cache generate` wrote (its mark \
+             {} is missing or does not match the file's bytes); writing there would \
+             overwrite it: choose another file, or remove this one",
+            path.display(),
+            mark_path.display()
         )))
     }
 }

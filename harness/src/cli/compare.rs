@@ -83,8 +83,9 @@ pub(crate) fn cmd(
         .out
         .clone()
         .unwrap_or_else(|| Path::new("out").join("compare"));
-    // a folder of the user's first (exit 1, naming its files), whatever names it holds
-    output::check_output_dir(&out)?;
+    // a folder of the user's first (exit 2, naming its files), whatever names it holds; no
+    // other command writes it meanwhile
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
     if out.join("manifest.json").is_file() {
         // a run's (or search's, sweep's) folder: compare would replace it with its report
         return Err(CommandError::input(format!(

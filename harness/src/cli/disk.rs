@@ -84,6 +84,10 @@ pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError>
                 closed: f.closed,
                 format: f.format,
             };
+            let _lock = match &args.out {
+                Some(dir) => Some(output::claim_output_dir(dir, output::Claim::Exclusive)?),
+                None => None,
+            };
             print!("{}", replay(registry, &args)?);
             Ok(())
         }

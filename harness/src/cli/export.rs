@@ -69,6 +69,7 @@ pub(crate) fn cmd(outputs: &Outputs, args: ExportArgs) -> Result<(), CommandErro
             args.dir.display()
         )));
     }
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
     // written whole into a staging folder, then published: a full disk leaves no truncated
     // file, and only a folder vodbench wrote is replaced
     let files = output::write_staged(&out, |stage| -> Result<Vec<PathBuf>, CommandError> {

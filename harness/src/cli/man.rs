@@ -52,6 +52,7 @@ fn collect(cmd: &clap::Command, version: &str, pages: &mut Vec<(String, Vec<u8>)
 /// name that is not a page this command wrote (its `.TH` line names the vodbench manual) is
 /// refused before anything is written: a file of the user's is never overwritten.
 fn write_pages(dir: &Path) -> Result<Vec<PathBuf>, CommandError> {
+    let _lock = crate::output::lock_output(dir, crate::output::Claim::Exclusive)?;
     let pages = pages();
     for (file, _) in &pages {
         let path = dir.join(file);
@@ -66,7 +67,7 @@ fn write_pages(dir: &Path) -> Result<Vec<PathBuf>, CommandError> {
                     .any(|l| l.starts_with(".TH ") && l.contains("\"vodbench manual\""))
             });
         if !ours {
-            return Err(CommandError::failure(format!(
+            return Err(CommandError::input(format!(
                 "{}: exists and is not a manual page `vodbench man` wrote; writing there would \
                  overwrite it: choose another --out, or remove this file",
                 path.display()

@@ -14,7 +14,9 @@
 //! [`main_with`] prints that error and maps it to the exit code.
 //!
 //! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
-//! be written); 2 bad input (scenario, trace or command-line usage).
+//! be written); 2 bad input (scenario, trace or command-line usage, and an output refused
+//! before any work: a folder or file vodbench did not write, one another command is writing,
+//! `/`).
 //!
 //! [`System`]: crate::system::System
 
@@ -249,7 +251,11 @@ impl From<RunError> for CommandError {
 
 impl From<OutputError> for CommandError {
     fn from(e: OutputError) -> Self {
-        CommandError::failure(e)
+        if e.refused {
+            CommandError::input(e)
+        } else {
+            CommandError::failure(e)
+        }
     }
 }
 

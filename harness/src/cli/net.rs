@@ -113,6 +113,7 @@ pub(crate) fn cmd(registry: &Registry, cmd: NetCmd) -> Result<(), CommandError> 
                 );
             }
             if let Some(dir) = &a.out {
+                let _lock = output::claim_output_dir(dir, output::Claim::Exclusive)?;
                 output::write_folder(
                     dir,
                     &[

@@ -98,6 +98,8 @@ fn draw(rep: &dyn Reporter, dir: &Path, scratch: &Path) -> Result<Pages, Command
 fn in_place(rep: &dyn Reporter, dir: &Path) -> Result<Vec<String>, CommandError> {
     let scratch = tempdir()?;
     let pages = draw(rep, dir, scratch.path())?;
+    // no other command writes the folder meanwhile
+    let _lock = output::lock_output(dir, output::Claim::Exclusive)?;
     // nothing is written into a folder that is not vodbench's
     let mut holders: Vec<PathBuf> = pages
         .iter()
@@ -106,7 +108,7 @@ fn in_place(rep: &dyn Reporter, dir: &Path) -> Result<Vec<String>, CommandError>
     holders.dedup();
     for h in &holders {
         ownership::check_owned(h).map_err(|e| {
-            CommandError::failure(format!(
+            CommandError::input(format!(
                 "{e}; `vodbench report {} --out NEW` draws the page into a new folder",
                 dir.display()
             ))
@@ -136,6 +138,7 @@ fn into(rep: &dyn Reporter, dir: &Path, out: &Path) -> Result<Vec<String>, Comma
     }
     let scratch = tempdir()?;
     let pages = draw(rep, dir, scratch.path())?;
+    let _lock = output::claim_output_dir(out, output::Claim::Exclusive)?;
     output::write_staged(out, |stage| -> Result<(), CommandError> {
         for (rel, bytes) in &pages {
             let path = stage.join(rel);

@@ -168,9 +168,10 @@ pub(crate) fn cmd(
     } else {
         path.clone()
     };
-    if !path.is_file() {
+    // say what is there instead: a FIFO, a device or a folder is not "no such file"
+    if let Err(why) = crate::input::regular_file_size(&path, crate::input::MAX_TEXT_BYTES) {
         return Err(CommandError::input(format!(
-            "{}: no such file (expected the manifest.json of a vodbench output folder)",
+            "{}: {why} (expected the manifest.json of a vodbench output folder)",
             path.display()
         )));
     }
@@ -244,6 +245,7 @@ pub(crate) fn cmd(
         )));
     }
     let name = s.name().to_string();
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
     run_into(outputs, &SweepSuite::single(s), &out)?;
     let (before, after) = match (results_files(&original), results_files(&out)) {
         (Ok(a), Ok(b)) => (a, b),

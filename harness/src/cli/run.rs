@@ -106,7 +106,7 @@ fn run_file<S: System>(
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(S::name(&suite)));
-    output::check_output_dir(&dir)?;
+    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
     let started = Instant::now();
     let progress = Bars::new(args.quiet, started);
     let outcome = S::run(&suite, &progress)?;

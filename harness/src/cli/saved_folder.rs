@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 /// The JSON file at `path`, or why it cannot be read.
 pub(crate) fn read_json(path: &Path) -> Result<serde_json::Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // a regular file read up to its size: a FIFO or a kernel file never blocks
+    let text = crate::input::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON: {e}", path.display()))
 }
 

@@ -15,6 +15,9 @@
 use super::search::{searchable_scenario, SearchLimits};
 use super::sweep::sweepable_suite;
 use super::CommandError;
+use crate::experiment::slurm::{
+    check_partition, output_pattern, parse_time, sbatch_quote, script, script_text, shell_quote,
+};
 use crate::output;
 use crate::plugin::Registry;
 use std::path::{Path, PathBuf};
@@ -37,11 +40,14 @@ pub(crate) struct SlurmArgs {
     /// Most tasks running at once (sbatch --array=0-N%K; default: no limit).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_running: Option<u32>,
-    /// Slurm partition to submit to (sbatch --partition; default: the cluster's).
+    /// Slurm partition to submit to (sbatch --partition; default: the cluster's): a name of
+    /// ASCII letters, digits, `_`, `-` and `.`, or several separated by commas.
     #[arg(long)]
     partition: Option<String>,
-    /// Time limit of each task (sbatch --time, as Slurm writes it: `30`, `2:00:00`,
-    /// `1-00:00:00`; default: the partition's).
+    /// Time limit of each task (sbatch --time, in Slurm's formats: `minutes`,
+    /// `minutes:seconds`, `hours:minutes:seconds`, `days-hours`, `days-hours:minutes`,
+    /// `days-hours:minutes:seconds`, or `UNLIMITED`; default: the partition's). Values
+    /// written into the scripts may hold no control character.
     #[arg(long)]
     time: Option<String>,
     /// CPUs per task (sbatch --cpus-per-task): each task searches on this many threads.
@@ -77,6 +83,12 @@ enum Work {
 /// `vodbench slurm`.
 pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandError> {
     super::check::set_max_memory(args.max_memory.as_deref())?;
+    if let Some(p) = &args.partition {
+        check_partition(p).map_err(CommandError::input)?;
+    }
+    if let Some(t) = &args.time {
+        parse_time(t).map_err(CommandError::input)?;
+    }
     if args.limits.threads.is_some() {
         return Err(CommandError::input(
             "--threads: each task searches on --cpus-per-task threads; give that instead",
@@ -143,12 +155,28 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
     let cwd = std::env::current_dir()
         .map_err(|e| CommandError::failure(format!("the current folder: {e}")))?;
     let scripts = slurm_dir(&dir);
+    // every value written into the scripts: UTF-8 without control characters, the partition
+    // and time limit as Slurm reads them
+    let text = |what: &str, p: &Path| -> Result<String, CommandError> {
+        script_text(what, p.as_os_str())
+            .map(str::to_string)
+            .map_err(CommandError::input)
+    };
+    let (exe_text, scenario_text, dir_text) = (
+        text("the vodbench executable's path", &exe)?,
+        text("the scenario's path", &scenario)?,
+        text("--out", &dir)?,
+    );
+    let (scripts_text, cwd_text) = (
+        text("the scripts' folder", &scripts)?,
+        text("the current folder", &cwd)?,
+    );
     let mut common: Vec<String> = vec![
-        exe.display().to_string(),
+        exe_text,
         command.into(),
-        scenario.display().to_string(),
+        scenario_text,
         "--out".into(),
-        dir.display().to_string(),
+        dir_text,
     ];
     common.extend(args.limits.to_args());
     // every task and the merge load the libraries this command loaded (`--plugin`), by
@@ -168,14 +196,20 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
             args.max_running.map_or(String::new(), |k| format!("%{k}"))
         ),
         format!("--cpus-per-task={}", args.cpus_per_task),
-        format!("--output={}/task-%A_%a.out", scripts.display()),
-        format!("--chdir={}", cwd.display()),
+        format!(
+            "--output={}",
+            sbatch_quote(&output_pattern(&scripts_text, "task-%A_%a.out"))
+        ),
+        format!("--chdir={}", sbatch_quote(&cwd_text)),
     ];
     let mut merge_lines = vec![
         format!("--job-name={job}-merge"),
         "--cpus-per-task=1".to_string(),
-        format!("--output={}/merge-%j.out", scripts.display()),
-        format!("--chdir={}", cwd.display()),
+        format!(
+            "--output={}",
+            sbatch_quote(&output_pattern(&scripts_text, "merge-%j.out"))
+        ),
+        format!("--chdir={}", sbatch_quote(&cwd_text)),
         // when a task failed the merge can never run: it leaves the queue instead of waiting
         "--kill-on-invalid-dep=yes".to_string(),
     ];
@@ -203,12 +237,15 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         ),
         &array_lines,
         &task_cmd,
-    );
+    )
+    .map_err(CommandError::input)?;
     let merge_script = script(
         &format!("writes the {command} from what the tasks saved, once every task succeeded"),
         &merge_lines,
         &merge_cmd,
-    );
+    )
+    .map_err(CommandError::input)?;
+    let _lock = output::lock_output(&scripts, output::Claim::Exclusive)?;
     std::fs::create_dir_all(&scripts).map_err(|e| output::oerr(&scripts, e))?;
     let array_path = scripts.join("tasks.sbatch");
     let merge_path = scripts.join("merge.sbatch");
@@ -229,17 +266,22 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         scripts.display()
     );
     if !args.submit {
-        let q = |v: &[String]| v.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ");
+        let q = |v: &[String]| {
+            v.iter()
+                .map(|a| shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let mut t = common.clone();
         t.extend(["--task".into(), format!("{{}}/{tasks}")]);
         println!("submit them:");
         println!(
             "  job=$(sbatch --parsable {})",
-            quote(&array_path.display().to_string())
+            shell_quote(&array_path.display().to_string())
         );
         println!(
             "  sbatch --dependency=afterok:$job {}",
-            quote(&merge_path.display().to_string())
+            shell_quote(&merge_path.display().to_string())
         );
         println!("or, without Slurm, on this machine (GNU parallel):");
         println!(
@@ -278,9 +320,8 @@ fn slurm_dir(dir: &Path) -> PathBuf {
     dir.with_file_name(name)
 }
 
-/// An sbatch script: `#SBATCH` lines from `options`, then `command`, shell-quoted.
 /// Refuses to replace `path` unless it is absent or a script `vodbench slurm` wrote (its
-/// second line says so): a file of the user's is never overwritten (exit 1).
+/// second line says so): a file of the user's is never overwritten (exit 2).
 fn replaceable_script(path: &Path) -> Result<(), CommandError> {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return Ok(());
@@ -295,39 +336,11 @@ fn replaceable_script(path: &Path) -> Result<(), CommandError> {
     if ours {
         Ok(())
     } else {
-        Err(CommandError::failure(format!(
+        Err(CommandError::input(format!(
             "{}: exists and is not a script `vodbench slurm` wrote; writing there would \
              overwrite it: choose another --out, or remove this file",
             path.display()
         )))
-    }
-}
-
-fn script(what: &str, options: &[String], command: &[String]) -> String {
-    let mut s = String::from("#!/bin/bash\n");
-    s.push_str(&format!("# written by `vodbench slurm`: {what}\n"));
-    for o in options {
-        s.push_str(&format!("#SBATCH {o}\n"));
-    }
-    s.push_str("set -euo pipefail\n");
-    s.push_str("exec");
-    for a in command {
-        s.push(' ');
-        s.push_str(&quote(a));
-    }
-    s.push('\n');
-    s
-}
-
-/// `a` quoted for a POSIX shell (as it is when it needs no quotes).
-fn quote(a: &str) -> String {
-    let plain = !a.is_empty()
-        && a.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,%@+{}".contains(&b));
-    if plain {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', r"'\''"))
     }
 }
 
@@ -377,25 +390,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn arguments_are_quoted_for_the_shell_only_when_needed() {
-        assert_eq!(quote("/a/b-c_d.toml"), "/a/b-c_d.toml");
-        assert_eq!(quote("slurm/4"), "slurm/4");
-        assert_eq!(quote("a b"), "'a b'");
-        assert_eq!(quote("it's"), r"'it'\''s'");
-        assert_eq!(quote(""), "''");
-        assert_eq!(quote("$HOME"), "'$HOME'");
-    }
-
-    #[test]
     fn only_scripts_it_wrote_are_replaced() {
         let tmp = tempfile::tempdir().unwrap();
         let p = tmp.path().join("tasks.sbatch");
         assert!(replaceable_script(&p).is_ok(), "absent");
-        std::fs::write(&p, script("w", &["--array=0-1".into()], &["true".into()])).unwrap();
+        std::fs::write(
+            &p,
+            script("w", &["--array=0-1".into()], &["true".into()]).unwrap(),
+        )
+        .unwrap();
         assert!(replaceable_script(&p).is_ok(), "its own");
         std::fs::write(&p, "#!/bin/bash\n#SBATCH --time=1:00\nmy_job.sh\n").unwrap();
         match replaceable_script(&p) {
-            Err(CommandError::Failure(e)) => {
+            Err(CommandError::Input(e)) => {
                 assert!(e.contains("is not a script `vodbench slurm` wrote"), "{e}")
             }
             _ => panic!("a user's script would be replaced"),
@@ -410,24 +417,6 @@ mod tests {
         assert_eq!(
             slurm_dir(Path::new("/x/out/a-sweep")),
             PathBuf::from("/x/out/a-sweep.slurm")
-        );
-    }
-
-    #[test]
-    fn a_script_has_its_options_then_one_command() {
-        let s = script(
-            "w",
-            &["--array=0-3%2".into()],
-            &[
-                "/bin/vodbench".into(),
-                "sweep".into(),
-                "my file.toml".into(),
-            ],
-        );
-        assert_eq!(
-            s,
-            "#!/bin/bash\n# written by `vodbench slurm`: w\n#SBATCH --array=0-3%2\n\
-             set -euo pipefail\nexec /bin/vodbench sweep 'my file.toml'\n"
         );
     }
 }

@@ -87,7 +87,13 @@ pub(crate) fn cmd(
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(&format!("{}-sweep", suite.name)));
-    output::check_output_dir(&dir)?;
+    // --task runs share the folder with each other, every other writer has it alone
+    let claim = if args.task.is_some() {
+        output::Claim::Shared
+    } else {
+        output::Claim::Exclusive
+    };
+    let _lock = output::claim_output_dir(&dir, claim)?;
     let pool = worker_pool(args.limits.threads)?;
     let bar = progress_bar(args.quiet, "{spinner} sweep {msg}: {pos} runs ({elapsed})");
     let npoints = suite.points.len();

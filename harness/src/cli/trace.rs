@@ -166,6 +166,7 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
     };
     match a.out {
         Some(p) => {
+            let _lock = output::lock_output(&p, output::Claim::Exclusive)?;
             replaceable_trace(&p)?;
             let events = events()?;
             output::write_atomic_with(&p, |w| trace::write_trace(w, &header, events))?
@@ -181,7 +182,7 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
 
 /// Checks that the file `path` may be replaced by a generated trace: absent, or a trace
 /// vodbench wrote (its first line is the format's header). Anything else — a file of the
-/// user's — is refused (exit 1), never overwritten.
+/// user's — is refused (exit 2), never overwritten.
 fn replaceable_trace(path: &std::path::Path) -> Result<(), CommandError> {
     use std::io::Read;
     let Ok(meta) = std::fs::symlink_metadata(path) else {
@@ -190,14 +191,13 @@ fn replaceable_trace(path: &std::path::Path) -> Result<(), CommandError> {
     let header = trace::HEADER_LINE;
     let mut first = vec![0u8; header.len()];
     let is_trace = meta.is_file()
-        && std::fs::File::open(path)
-            .and_then(|mut f| f.read_exact(&mut first))
-            .is_ok()
+        && crate::input::open_regular(path, u64::MAX)
+            .is_ok_and(|(_, mut f)| f.read_exact(&mut first).is_ok())
         && first == header.as_bytes();
     if is_trace {
         Ok(())
     } else {
-        Err(CommandError::failure(format!(
+        Err(CommandError::input(format!(
             "{}: exists and is not a trace vodbench wrote (it does not begin with `{header}`); \
              writing there would overwrite it: choose another file, or remove this one",
             path.display()

@@ -144,6 +144,12 @@ pub fn resolve_pools(
 /// of bytes is a number of objects, as in libCacheSim.
 pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
     let mut out: Vec<u64> = Vec::new();
+    if sizes.is_empty() {
+        return Err(CacheReplayError::Size {
+            size: "''".into(),
+            message: "no cache size given: comma-separated sizes like 1000,64KiB,1.5GB".into(),
+        });
+    }
     for s in sizes {
         let bad = |message: &str| CacheReplayError::Size {
             size: s.clone(),
@@ -151,6 +157,12 @@ pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
         };
         let b = crate::units::parse_bytes(s)
             .ok_or_else(|| bad("expected bytes like 1000, 64KiB, 1.5GB"))?;
+        if !whole_bytes(s) {
+            return Err(bad(
+                "not a whole number of bytes (a cache holds whole bytes; 1.5KiB is 1536, \
+                 1.5 is not)",
+            ));
+        }
         if b == 0 {
             return Err(bad("a cache of 0 bytes holds nothing"));
         }
@@ -160,6 +172,34 @@ pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
         out.push(b);
     }
     Ok(out)
+}
+
+/// Whether the size `s` (as [`crate::units::parse_bytes`] reads it) is a whole number of
+/// bytes: a decimal fraction times its unit leaves no fraction of a byte (which
+/// `parse_bytes` would drop).
+fn whole_bytes(s: &str) -> bool {
+    let s = s.trim();
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = (&s[..end], s[end..].trim());
+    let Some((_, frac)) = num.split_once('.') else {
+        return true;
+    };
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        return true;
+    }
+    let (Some(scale), Ok(digits), Some(denom)) = (
+        crate::units::parse_bytes(&format!("1{unit}")),
+        frac.parse::<u128>(),
+        u32::try_from(frac.len())
+            .ok()
+            .and_then(|n| 10u128.checked_pow(n)),
+    ) else {
+        return false;
+    };
+    (digits * u128::from(scale)) % denom == 0
 }
 
 /// What one pass over the trace finds before any replay: how many requests, the smallest
@@ -756,6 +796,25 @@ impl CacheReplay {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue49_sizes_are_whole_bytes_and_at_least_one() {
+        let sizes = |v: &[&str]| parse_sizes(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            sizes(&["2.5KiB", "0.5MB", "7", "3.000"]).unwrap(),
+            vec![2560, 500_000, 7, 3]
+        );
+        let e = sizes(&["2.5"]).unwrap_err().to_string();
+        assert!(
+            e.starts_with("--size 2.5: not a whole number of bytes"),
+            "{e}"
+        );
+        let e = sizes(&["0.3KiB"]).unwrap_err().to_string();
+        assert!(e.contains("not a whole number of bytes"), "{e}");
+        let e = sizes(&[]).unwrap_err().to_string();
+        assert!(e.contains("no cache size given"), "{e}");
+        assert!(split_list(" , ").is_empty());
+    }
 
     #[test]
     fn lists_split_outside_braces() {

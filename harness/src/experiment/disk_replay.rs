@@ -717,6 +717,7 @@ impl ReplayError {
     /// Whether the input is at fault (exit code 2) rather than the output (exit code 1).
     pub fn is_input(&self) -> bool {
         matches!(self, ReplayError::Input { .. })
+            || matches!(self, ReplayError::Output(e) if e.refused)
     }
 }
 
@@ -779,10 +780,9 @@ pub fn replay_trace(
         .map_err(|e| input("--spec", a.spec.clone())(e.to_string()))?;
     // regular files (a FIFO would block, a device never end), of any size, read as streams
     let open = |p: &std::path::Path, bad: &dyn Fn(String) -> ReplayError| {
-        crate::input::regular_file_size(p, u64::MAX).map_err(bad)?;
-        std::fs::File::open(p)
-            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| bad(e.to_string()))
+        crate::input::open_regular(p, u64::MAX)
+            .map(|(_, f)| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(bad)
     };
     let reference = match &a.reference {
         Some(p) => {

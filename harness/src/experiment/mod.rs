@@ -9,6 +9,7 @@
 //!  sweep      a search at every point of an on-demand sweep, with scaleup and cost
 //!  checkpoint each point's search saved as it finishes (sweep --resume)
 //!  task       a share of the points or replications for one of N processes (--task I/N)
+//!  slurm      the values `vodbench slurm` writes into sbatch scripts, checked and quoted
 //!  disk_replay  a block trace through one disk model, against a reference
 //!  disksim_rms  DiskSim's validation statistic against a real drive (bucketed RMS)
 //!  cache_replay  a request trace through buffer pools at several cache sizes (miss ratios)
@@ -25,6 +26,7 @@ pub mod checkpoint;
 pub mod disk_replay;
 pub mod disksim_rms;
 pub mod search;
+pub mod slurm;
 pub mod statistics;
 pub mod sweep;
 pub mod task;

@@ -223,9 +223,14 @@ pub const STOPPED_AT_GLITCH: &str = "made with --stop-at-glitch: each simulation
 /// something to show in them.
 pub fn markdown(r: &SweepResult) -> String {
     let (head, rows) = table(r);
-    let mut out = format!("**{}**", r.scenario);
+    let head: Vec<String> = head.iter().map(|h| md_text(h)).collect();
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| md_text(c)).collect())
+        .collect();
+    let mut out = format!("**{}**", md_text(&r.scenario));
     if !r.description.is_empty() {
-        out.push_str(&format!(" — {}", r.description));
+        out.push_str(&format!(" — {}", md_text(&r.description)));
     }
     out.push_str("\n\n");
     if let Some(m) = &r.method {
@@ -238,6 +243,24 @@ pub fn markdown(r: &SweepResult) -> String {
     out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
     for row in rows {
         out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    out
+}
+
+/// `text` (a label, a name, a description from the scenario file) as Markdown shows it, not
+/// as markup: HTML's `&`, `<` and `>` as entities, a table's `|` escaped, line breaks as
+/// spaces, so a label can neither inject HTML nor break the table.
+fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
     }
     out
 }
@@ -469,5 +492,35 @@ pub fn sweep_folder(
         files,
         report: true,
         ..Folder::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue49_sweep_md_shows_names_and_labels_as_text_not_html() {
+        let r = SweepResult {
+            scenario: "<b>fig</b>".into(),
+            description: "R&D <img src=x onerror=alert(1)>".into(),
+            seed: 1,
+            sweep: vec!["<script>a|b</script>".into()],
+            points: Vec::new(),
+            method: None,
+            stop_at_glitch: false,
+        };
+        let md = markdown(&r);
+        assert!(!md.contains('<') && !md.contains('>'), "{md}");
+        assert!(
+            md.starts_with(
+                "**&lt;b&gt;fig&lt;/b&gt;** — R&amp;D &lt;img src=x onerror=alert(1)&gt;"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("| &lt;script&gt;a\\|b&lt;/script&gt; |"),
+            "{md}"
+        );
     }
 }

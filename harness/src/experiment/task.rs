@@ -60,8 +60,17 @@ impl Task {
             })
         };
         let number = |what: &str, s: &str, origin: &str| -> Result<u32, String> {
-            s.trim().parse::<u32>().map_err(|_| {
-                format!("{what} `{s}`{origin} is not a whole number (give `I/N`, 0 ≤ I < N)")
+            let t = s.trim();
+            t.parse::<u32>().map_err(|_| {
+                if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                    format!(
+                        "{what} `{s}`{origin} is out of range: at most {} (give `I/N`, \
+                         0 ≤ I < N)",
+                        u32::MAX
+                    )
+                } else {
+                    format!("{what} `{s}`{origin} is not a whole number (give `I/N`, 0 ≤ I < N)")
+                }
             })
         };
         let (index, count) = if i == "slurm" {
@@ -107,6 +116,22 @@ impl fmt::Display for Task {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue49_a_task_number_too_large_is_out_of_range_not_a_non_number() {
+        let e = Task::parse("99999999999999999999/3", |_| None).unwrap_err();
+        assert!(
+            e.contains("the task index `99999999999999999999` is out of range: at most 4294967295"),
+            "{e}"
+        );
+        let e = Task::parse("1/4294967296", |_| None).unwrap_err();
+        assert!(
+            e.contains("the task count `4294967296` is out of range"),
+            "{e}"
+        );
+        let e = Task::parse("1/x3", |_| None).unwrap_err();
+        assert!(e.contains("`x3` is not a whole number"), "{e}");
+    }
 
     #[test]
     fn every_item_falls_to_exactly_one_task_and_always_the_same() {

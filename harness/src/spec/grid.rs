@@ -779,9 +779,33 @@ impl GridPoint {
             .sets
             .iter()
             .find(|(k, _, _)| key == k || key.starts_with(&format!("{k}.")));
-        match by {
-            None => ScenarioError::at(path, text, key, message),
-            Some((k, a, i)) => {
+        // a setting of this point in the same table as `key` (the point sets
+        // `admission.name`, and the base file's `admission.total` no longer fits it): the
+        // error is the point's, though its line is the base file's
+        // (its plugin's `name` first: what makes the base file's other keys wrong)
+        let in_table = |k: &&(String, usize, usize)| {
+            k.0.rsplit_once('.')
+                .is_some_and(|(table, _)| key.starts_with(&format!("{table}.")))
+        };
+        let beside = self
+            .sets
+            .iter()
+            .filter(in_table)
+            .find(|(k, _, _)| k.ends_with(".name"))
+            .or_else(|| self.sets.iter().find(in_table));
+        match (by, beside) {
+            (None, None) => ScenarioError::at(path, text, key, message),
+            (None, Some((k, _, _))) => ScenarioError::at(
+                path,
+                text,
+                key,
+                format!(
+                    "sweep point ({}): {message} (this point sets `{k}`; `{key}` is the base \
+                     file's)",
+                    point_label(&self.values)
+                ),
+            ),
+            (Some((k, a, i)), _) => {
                 let (_, line) = setting_place(text, &grid.axes[*a], *i, k);
                 ScenarioError::Invalid {
                     file: path.to_path_buf(),

@@ -30,7 +30,10 @@ pub fn document(text: &str) -> Option<Document<String>> {
 pub fn line_in(doc: &Document<String>, text: &str, key: &str) -> Option<usize> {
     let mut item: &Item = doc.as_item();
     let mut best = None;
-    for seg in key.split('.').filter(|s| !s.is_empty()) {
+    // an array element is `list[2]` (as serde paths name it) or `list.2`: its own line, not
+    // the line of the table holding the list
+    let normalized = key.replace('[', ".").replace(']', "");
+    for seg in normalized.split('.').filter(|s| !s.is_empty()) {
         let next = if let Ok(i) = seg.parse::<usize>() {
             item.get(i)
         } else {
@@ -100,6 +103,18 @@ mod tests {
         assert_eq!(line_of_key(t, "disk.model.name"), Some(7));
         // A missing key falls back to its table.
         assert_eq!(line_of_key(t, "server.memory_per_node"), Some(3));
+    }
+
+    #[test]
+    fn issue49_array_elements_are_found_at_their_own_lines() {
+        let t = "[analytic]\nname = \"m\"\ndm_max = [\n  4,\n  \"x\",\n]\n\n[clients]\n\
+                 [[clients.profile]]\nshare = 0.5\n\n[[clients.profile]]\nshare = 0.5\n\
+                 rate = \"fast\"\n";
+        assert_eq!(line_of_key(t, "analytic.dm_max[1]"), Some(5));
+        assert_eq!(line_of_key(t, "analytic.dm_max.0"), Some(4));
+        assert_eq!(line_of_key(t, "clients.profile[1].rate"), Some(14));
+        assert_eq!(line_of_key(t, "clients.profile[1]"), Some(12));
+        assert_eq!(line_of_key(t, "clients.profile[0].share"), Some(10));
     }
 
     #[test]

@@ -200,21 +200,19 @@ pub fn read_file_within(
 }
 
 /// Opens a trace file to read one event at a time, with events outside `terminals` and
-/// `videos` errors at their line ([`TraceReader::within`]). Only a regular file is opened: a
-/// folder, a device or a FIFO is not a trace (and opening a FIFO would block).
+/// `videos` errors at their line ([`TraceReader::within`]). Only a regular file is opened, and
+/// read up to its size ([`crate::input::open_regular`]): a folder, a device, a FIFO or a
+/// kernel file is not a trace (and opening a FIFO or reading `/proc/kmsg` would block).
+#[allow(clippy::type_complexity)]
 pub fn open_within(
     path: &Path,
     terminals: u32,
     videos: u32,
-) -> Result<TraceReader<std::io::BufReader<std::fs::File>>, TraceError> {
+) -> Result<TraceReader<std::io::BufReader<std::io::Take<std::fs::File>>>, TraceError> {
     let name = path.display().to_string();
-    crate::input::regular_file_size(path, u64::MAX).map_err(|m| TraceError::Io {
+    let (_, file) = crate::input::open_regular(path, u64::MAX).map_err(|m| TraceError::Io {
         file: name.clone(),
         message: format!("cannot read trace: {m}"),
-    })?;
-    let file = std::fs::File::open(path).map_err(|e| TraceError::Io {
-        file: name.clone(),
-        message: format!("cannot read trace: {e}"),
     })?;
     Ok(
         TraceReader::new(std::io::BufReader::with_capacity(1 << 16, file), name)

@@ -16,7 +16,6 @@
 
 use super::{EventKind, TraceReader};
 use std::collections::BinaryHeap;
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
@@ -146,17 +145,42 @@ fn open_maybe_zstd(path: &Path, file: &str) -> Result<Box<dyn BufRead + Send>, R
         file: file.to_string(),
         message: e.to_string(),
     };
-    crate::input::regular_file_size(path, u64::MAX).map_err(|message| RequestTraceError::Io {
-        file: file.to_string(),
-        message,
-    })?;
-    let mut input = BufReader::with_capacity(1 << 16, File::open(path).map_err(io)?);
+    let (_, f) =
+        crate::input::open_regular(path, u64::MAX).map_err(|message| RequestTraceError::Io {
+            file: file.to_string(),
+            message,
+        })?;
+    let mut input = BufReader::with_capacity(1 << 16, f);
     let compressed = input.fill_buf().map_err(io)?.starts_with(&ZSTD_MAGIC);
     if compressed {
         let d = zstd::stream::read::Decoder::with_buffer(input).map_err(io)?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, d)))
+        Ok(Box::new(BufReader::with_capacity(1 << 16, ZstdStream(d))))
     } else {
         Ok(Box::new(input))
+    }
+}
+
+/// A zstd stream whose decoding errors say what they mean: the file starts with zstd's magic
+/// number but is not a valid zstd-compressed trace (zstd itself says "Dictionary mismatch"
+/// or "Unknown frame descriptor" of garbage after the magic number).
+struct ZstdStream<R: Read>(R);
+
+impl<R: Read> Read for ZstdStream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                e
+            } else {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "not a valid zstd-compressed trace: it starts with zstd's magic number \
+                         (28 b5 2f fd), but decompressing it failed ({e}); a trace cut short \
+                         or not compressed with zstd"
+                    ),
+                )
+            }
+        })
     }
 }
 
@@ -457,6 +481,79 @@ fn parse_csv_line(text: &str, layout: &CsvLayout) -> Result<Option<Request>, Str
     }))
 }
 
+/// The most requests a replay or a generated trace may hold: 2³² − 1, the limit of
+/// `cache generate --requests` (oracleGeneral's u32 record times) and of the requests `cache
+/// replay` makes of a vodbench workload trace.
+pub const MAX_REQUESTS: u64 = u32::MAX as u64;
+
+/// How many block reads [`BlockReads`] makes of the workload trace `events`, counted from
+/// the events alone (each stretch a terminal plays, in blocks), without making them: a
+/// pass over the trace's events, whatever the block size.
+pub fn count_block_reads<R: BufRead>(
+    events: TraceReader<R>,
+    model: &BlockModel,
+) -> Result<u128, RequestTraceError> {
+    let period = u128::from(BlockReads::<R>::period(model));
+    let block_of = |pos_ns: u64| {
+        let bytes = u128::from(pos_ns) * u128::from(model.bit_rate) / 8 / 1_000_000_000;
+        (bytes / u128::from(model.block_bytes.max(1))).min(u128::from(u64::MAX)) as u64
+    };
+    let blocks = model.video_blocks;
+    // per terminal: (next block, playing, since): as [`BlockReads`] keeps them, a terminal
+    // stops playing when it reads its video's last block
+    let mut terminals: rustc_hash::FxHashMap<u32, (u64, bool, u64)> =
+        rustc_hash::FxHashMap::default();
+    let mut total: u128 = 0;
+    for e in events {
+        let e = e.map_err(trace_error)?;
+        let now = e.time.as_nanos();
+        let state = terminals
+            .entry(e.terminal.0)
+            .or_insert((u64::MAX, false, 0));
+        if state.1 && state.0 < blocks {
+            let reads = u128::from(now.saturating_sub(state.2)).div_ceil(period);
+            let read = reads.min(u128::from(blocks - state.0));
+            total += read;
+            state.0 += read as u64;
+            if state.0 >= blocks {
+                state.1 = false;
+            }
+        }
+        state.1 = match e.kind {
+            EventKind::Start => {
+                state.0 = block_of(e.position.as_nanos());
+                true
+            }
+            EventKind::Seek if state.0 != u64::MAX => {
+                state.0 = block_of(e.position.as_nanos());
+                state.1
+            }
+            EventKind::Seek => false,
+            EventKind::Resume => true,
+            EventKind::Pause | EventKind::FastForward | EventKind::Rewind => false,
+            EventKind::Stop => {
+                state.0 = u64::MAX;
+                false
+            }
+        };
+        state.2 = now;
+    }
+    for (block, playing, _) in terminals.values() {
+        if *playing && *block < blocks {
+            total += u128::from(blocks - block);
+        }
+    }
+    Ok(total)
+}
+
+/// [`count_block_reads`] of the workload trace file `path`, opened as
+/// [`RequestReader::open`] opens it (plain or zstd-compressed).
+pub fn count_block_reads_in(path: &Path, model: &BlockModel) -> Result<u128, RequestTraceError> {
+    let file = path.display().to_string();
+    let input = open_maybe_zstd(path, &file)?;
+    count_block_reads(TraceReader::new(input, &file), model)
+}
+
 /// The block reads of a vodbench workload trace, in time order: what a server's buffer
 /// pools would be asked for, without the server's timing. A terminal that starts a video
 /// at a position reads that position's block, then the next one every block's display time
@@ -493,8 +590,13 @@ impl<R: BufRead> BlockReads<R> {
     }
 
     fn period_ns(&self) -> u64 {
-        let bits = u128::from(self.model.block_bytes) * 8 * 1_000_000_000;
-        (bits / u128::from(self.model.bit_rate.max(1))).clamp(1, u128::from(u64::MAX)) as u64
+        Self::period(&self.model)
+    }
+
+    /// A block's display time in nanoseconds (at least 1).
+    fn period(model: &BlockModel) -> u64 {
+        let bits = u128::from(model.block_bytes) * 8 * 1_000_000_000;
+        (bits / u128::from(model.bit_rate.max(1))).clamp(1, u128::from(u64::MAX)) as u64
     }
 
     fn read_event(&mut self) -> Result<(), RequestTraceError> {
@@ -758,6 +860,21 @@ mod tests {
     }
 
     #[test]
+    fn issue49_zstd_garbage_is_named_as_not_a_valid_zstd_trace() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut garbage = ZSTD_MAGIC.to_vec();
+        garbage.extend((0..200u32).map(|i| (i * 37 % 251) as u8));
+        let path = dir.path().join("garbage.zst");
+        std::fs::write(&path, &garbage).unwrap();
+        let r = RequestReader::open(&path, &RequestFormat::OracleGeneral).unwrap();
+        let e = all(r).unwrap_err().to_string();
+        assert!(
+            e.contains("garbage.zst: not a valid zstd-compressed trace"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn round_trips_through_files_plain_zstd_and_csv() {
         let dir = tempfile::tempdir().unwrap();
         let objects = zipf_requests(100, 5000, 1.0, 7, 1);
@@ -864,6 +981,67 @@ mod tests {
         // P(1) = 1 / H(1000) ≈ 0.1336
         assert!((2400..2950).contains(&ones), "{ones}");
         assert!(a.iter().all(|r| (1..=1000).contains(&r.0)));
+    }
+
+    #[test]
+    fn issue49_block_reads_are_counted_from_the_events_alone() {
+        let text = "# vodbench-trace v1\n0 0 start 1 0\n0.5 1 start 2 1\n1.5 0 pause 1 0\n\
+                    3 0 resume 1 0\n3.2 1 seek 2 0.2\n4 2 start 1 9\n4.1 2 stop 1 0\n\
+                    5 3 start 3 0\n5 3 ff 3 0\n";
+        for (block_bytes, video_blocks) in [(1_000_000, 3), (250_000, 12), (1, 5), (7, 1000)] {
+            let model = BlockModel {
+                block_bytes,
+                bit_rate: 8_000_000,
+                video_blocks,
+            };
+            let made = all(reader(text.into(), &RequestFormat::Vodbench(model.clone())))
+                .unwrap()
+                .len() as u128;
+            let counted =
+                count_block_reads(TraceReader::new(text.as_bytes(), "t"), &model).unwrap();
+            assert_eq!(
+                counted, made,
+                "{block_bytes} B blocks, {video_blocks} per video"
+            );
+        }
+        // random traces: every kind of event, ties in time, terminals reused
+        let kinds = ["start", "pause", "resume", "seek", "stop", "ff", "rewind"];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..40 {
+            let mut text = String::from("# vodbench-trace v1\n");
+            let mut ms = 0;
+            for _ in 0..60 {
+                ms += next(3) * 250;
+                let kind = kinds[next(kinds.len() as u64) as usize];
+                text.push_str(&format!(
+                    "{}.{:03} {} {kind} {} {}\n",
+                    ms / 1000,
+                    ms % 1000,
+                    next(5),
+                    next(3),
+                    next(12)
+                ));
+            }
+            let model = BlockModel {
+                block_bytes: [125_000, 500_000, 1_000_000, 3_000_000][round % 4],
+                bit_rate: 8_000_000,
+                video_blocks: [2, 7, 40][round % 3],
+            };
+            let made = all(reader(
+                text.clone().into(),
+                &RequestFormat::Vodbench(model.clone()),
+            ))
+            .map_or(0, |v| v.len() as u128);
+            let counted =
+                count_block_reads(TraceReader::new(text.as_bytes(), "t"), &model).unwrap();
+            assert_eq!(counted, made, "round {round}:\n{text}");
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ use super::spec::{RoundIssue, Scenario, ScenarioError, Warmup};
 use super::storage_thread::{Busy, StorageThreads};
 use super::stream_memory::StreamMemory;
 use super::terminal::{TerminalConfig, Terminals};
-use super::video::{LibraryMemo, VideoLibrary};
+use super::video::{FrameNeed, LibraryMemo, VideoLibrary};
 use super::visual_search::VisualSearch;
 use super::workload::{Digest, Events};
 use crate::ids::{DiskId, NodeId, TerminalId};
@@ -118,6 +118,14 @@ impl<'a> Engine<'a> {
         let interactive = f.interactive.clone().unwrap_or_default();
         let block_bytes = scenario.block_bytes();
         let versions = interactive.search_versions();
+        // the terminals' memory checked against the first video's first frames before the
+        // library is built: a library of many long videos takes gigabytes and a minute to
+        // build, and a configuration error must not wait for it
+        if let Some(first) =
+            VideoLibrary::memory_needed_at_least(&f.videos, f.seed, block_bytes, 1 << 20)
+        {
+            check_terminal_need(scenario, first)?;
+        }
         let lib = match opts.memo {
             Some(m) => m.build(&f.videos, f.seed, Some(block_bytes), versions),
             None => VideoLibrary::build(&f.videos, f.seed, Some(block_bytes), versions),
@@ -1634,9 +1642,14 @@ fn check_prefix(
 /// stripe blocks it spans (see [`VideoLibrary::memory_needed`]); otherwise a terminal would
 /// wait forever for a block it has no room to request.
 fn check_terminal_memory(scenario: &Scenario, lib: &VideoLibrary) -> Result<(), ScenarioError> {
+    check_terminal_need(scenario, lib.memory_needed(scenario.file.server.stripe.0))
+}
+
+/// [`check_terminal_memory`] against `need`, the frame needing the most memory (of the
+/// library, or of a part of it: a lower bound).
+fn check_terminal_need(scenario: &Scenario, need: FrameNeed) -> Result<(), ScenarioError> {
     let f = &scenario.file;
     let block = f.server.stripe.0;
-    let need = lib.memory_needed(block);
     // reading in rounds, the set holding the frame's last block may reach `blocks - 1`
     // blocks past it, and it is asked for only when all of it fits beside the frame
     let set = f

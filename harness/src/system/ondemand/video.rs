@@ -503,6 +503,59 @@ impl VideoLibrary {
         worst
     }
 
+    /// A lower bound of [`VideoLibrary::memory_needed`]`(block)` of the library
+    /// [`VideoLibrary::build`] makes of `v`, found from the first `max_frames` frames of its
+    /// first video alone, without building it (which, with many long videos, takes gigabytes
+    /// and a minute): a terminal that cannot hold even these frames is refused at once. The
+    /// frame it names truly needs that much.
+    ///
+    /// `None` for a library of at most `max_frames` frames in all, built at once anyway.
+    pub fn memory_needed_at_least(
+        v: &VideoSection,
+        seed: u64,
+        block: u64,
+        max_frames: u64,
+    ) -> Option<FrameNeed> {
+        if u64::from(v.count).saturating_mul(frames_per_video(v)) <= max_frames {
+            return None;
+        }
+        let shell = VideoLibrary::build(
+            &VideoSection {
+                count: 0,
+                ..v.clone()
+            },
+            seed,
+            None,
+            None,
+        );
+        let frames = shell.frames.min(max_frames);
+        let mut sizes: Vec<u32> = Vec::with_capacity(usize::try_from(frames).unwrap_or(0));
+        match shell.model {
+            FrameModel::Cbr => {
+                for f in 0..frames {
+                    let size = shell.cbr_offset(f + 1) - shell.cbr_offset(f);
+                    sizes.push(u32::try_from(size).unwrap_or(u32::MAX));
+                }
+            }
+            FrameModel::Mpeg => {
+                let vseed = stream_seed(seed, "video", 0);
+                let gop = shell.pattern.len().max(1);
+                let mut g = 0u64;
+                while (sizes.len() as u64) < frames {
+                    let n = gop.min((frames - sizes.len() as u64) as usize);
+                    shell.for_each_gop_size(vseed, g, n, |_, size| sizes.push(size));
+                    g += 1;
+                }
+            }
+        }
+        // a prefix's total clamps the last blocks lower than the video's would: still a
+        // lower bound
+        let total: u64 = sizes.iter().map(|s| u64::from(*s)).sum();
+        let mut worst = FrameNeed::default();
+        scan_need(&mut worst, block, 0, &sizes, total);
+        Some(worst)
+    }
+
     /// Every frame size of the video with seed `vseed` and `frames` frames, in order, into
     /// `out` (MPEG).
     fn video_frame_sizes(&self, vseed: u64, frames: u64, out: &mut Vec<u32>) {

@@ -769,6 +769,14 @@ impl ScenarioFile {
             }
             c.validate()?;
         }
+        // a published value is shown beside vodbench's and divided by: a number, no NaN or
+        // infinity
+        if let Some((k, v)) = self.paper.iter().find(|(_, v)| !v.is_finite()) {
+            return Err((
+                format!("paper.{k}"),
+                format!("must be a finite number (a published value), got {v}"),
+            ));
+        }
         if let Some(c) = &self.cost {
             for (k, v) in [
                 ("cost.disk", c.disk),
