@@ -140,6 +140,11 @@ pub fn resolve_pools(
     Ok(out)
 }
 
+/// The most bytes a cache, an object or a whole trace may count: 2⁶³ − 1 (8 EiB). Every
+/// byte counter of a replay stays within it, so none wraps, and every output holds it
+/// exactly (a CSV reader takes integers as signed 64-bit ones); larger sizes are refused.
+pub const MAX_BYTES: u64 = i64::MAX as u64;
+
 /// Parses cache sizes: bytes (`4096`, `64MiB`, `1.5GB`); with a trace of unit sizes a number
 /// of bytes is a number of objects, as in libCacheSim.
 pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
@@ -153,6 +158,11 @@ pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
             .ok_or_else(|| bad("expected bytes like 1000, 64KiB, 1.5GB"))?;
         if b == 0 {
             return Err(bad("a cache of 0 bytes holds nothing"));
+        }
+        if b > MAX_BYTES {
+            return Err(bad(&format!(
+                "{b} bytes: at most {MAX_BYTES} (2^63 - 1, 8 EiB), what the results count"
+            )));
         }
         if out.contains(&b) {
             return Err(bad("given twice"));
@@ -191,7 +201,17 @@ pub fn scan(trace: &Path, format: &RequestFormat) -> Result<TraceScan, CacheRepl
         s.requests += 1;
         s.min_bytes = s.min_bytes.min(q.bytes);
         s.max_bytes = s.max_bytes.max(q.bytes);
-        s.bytes = s.bytes.saturating_add(q.bytes);
+        s.bytes = match s.bytes.checked_add(q.bytes).filter(|b| *b <= MAX_BYTES) {
+            Some(b) => b,
+            None => {
+                return Err(CacheReplayError::Trace(r.error_at_last(format!(
+                    "an object of {} bytes brings the bytes requested past {MAX_BYTES} \
+                     (2^63 - 1, 8 EiB), the most a replay counts: the trace cannot be \
+                     replayed",
+                    q.bytes
+                ))))
+            }
+        };
         s.max_object = s.max_object.max(q.object);
     }
     s.skipped = r.skipped();
@@ -542,6 +562,7 @@ fn run<T: ObjectTable>(
         if q.bytes > size {
             continue; // larger than the cache: not cached
         }
+        // no overflow: `used`, `size` and the bytes are at most MAX_BYTES (2^63 - 1)
         while used + q.bytes > size {
             let Some(PageId(v)) = pool.evict() else {
                 return Err(Stop::Broke(format!(
