@@ -346,3 +346,56 @@ fn issue32_compare_shows_the_bus_wait_part() {
     let chart = &chart[..chart.find("</svg>").unwrap()];
     assert!(chart.contains("bus wait"), "no bus wait part in the chart");
 }
+
+/// A `mechanical` disk behind a buffered `[server.bus]` (issue 49, item 12): the model's
+/// transfer already ends when the drive's own bus has carried the data, so a burst at the
+/// bus rate after it would count the bus twice: `check` refuses the combination naming the
+/// key and its line. Unbuffered, the transfer holds the bus for the longer of the two, once:
+/// the run's transfer part is at least the bus time of a block and the bus is held for no
+/// more than the disk is busy.
+#[test]
+fn issue49_a_mechanical_disk_behind_a_buffered_bus_is_refused_and_counts_the_bus_once_unbuffered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mech = |buffered: bool| {
+        move |t: String| {
+            let t = t.replace(
+                "name = \"linear\"\naccess = \"12ms\"\nper_block = \"250us\"\nblock = \"1KB\"",
+                "name = \"mechanical\"\nspec = \"st15150n\"",
+            );
+            t.replace(
+                "buffered = false",
+                if buffered {
+                    "buffered = true "
+                } else {
+                    "buffered = false"
+                },
+            )
+        }
+    };
+    let bad = point(tmp.path(), "fig9-bus.toml", "buffered", mech(true));
+    let text0 = std::fs::read_to_string(&bad).unwrap();
+    assert!(text0.contains("spec = \"st15150n\"") && text0.contains("buffered = true"));
+    let line = text0
+        .lines()
+        .position(|l| l.starts_with("buffered = true"))
+        .unwrap()
+        + 1;
+    let o = vodbench(&["check", bad.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        err.contains(&format!("buffered.toml:{line}: key `server.bus.buffered`"))
+            && err.contains("disk model `mechanical`")
+            && err.contains("count the bus twice"),
+        "{err}"
+    );
+    let ok = point(tmp.path(), "fig9-bus.toml", "unbuffered", mech(false));
+    let (s, _) = run(tmp.path(), &ok, &["--terminals", "6"]);
+    // a 32 kB piece at 10 MB/s holds the bus 3.2 ms at least
+    let transfer = f(&s["disks"]["io_time"]["transfer"]["mean_ns"]);
+    assert!(transfer >= 3.2e6, "{transfer}");
+    assert!(
+        f(&s["buses"]["utilization_mean_ratio"]) <= 4.0 * f(&s["disks"]["utilization_mean_ratio"]),
+        "{s}"
+    );
+}
