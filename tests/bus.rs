@@ -399,3 +399,61 @@ fn issue49_a_mechanical_disk_behind_a_buffered_bus_is_refused_and_counts_the_bus
         "{s}"
     );
 }
+
+/// Every dotted key of `v` ("buses.bandwidth_mean_ratio").
+fn keys(v: &Value, at: &str, out: &mut Vec<String>) {
+    if let Value::Object(m) = v {
+        for (k, x) in m {
+            let key = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            keys(x, &key, out);
+            out.push(key);
+        }
+    }
+}
+
+/// `vodbench analyze` and a run name the bus figures alike (issue 49, item 12): every bus
+/// value of the analysis of a Wu fig. 11 point is either a key of the run's summary.json
+/// (eq. 5 at the point's n under `buses.bandwidth_mean_ratio`, which the run measures) or a
+/// model value named as a run names its own (`buses.model_…`), never a key a run would read
+/// as another figure; and eq. 5 is the run's `buses.model_eq5_ratio`.
+#[test]
+fn issue49_analyze_and_a_run_name_the_bus_figures_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = point(tmp.path(), "fig11-bus-utilisation.toml", "fig11", |t| t);
+    let dir = tmp.path().join("analysis");
+    let o = vodbench(&[
+        "analyze",
+        p.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let a: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("analysis.json")).unwrap()).unwrap();
+    let values = a["points"][0]["analysis"]["values"].as_object().unwrap();
+    let (s, _) = run(tmp.path(), &p, &[]);
+    let mut run_keys = Vec::new();
+    keys(&s, "", &mut run_keys);
+    let bus: Vec<&String> = values.keys().filter(|k| k.starts_with("bus")).collect();
+    assert!(bus.len() >= 2, "{values:?}");
+    for k in bus {
+        assert!(
+            run_keys.contains(k) || k.starts_with("buses.model_"),
+            "analyze's `{k}` is no key of a run's summary.json nor a model value: {run_keys:?}"
+        );
+    }
+    assert!(values.contains_key("buses.model_eq6_ratio"), "{values:?}");
+    assert!(!run_keys.iter().any(|k| k == "buses.model_eq6_ratio"));
+    let eq5 = f(&values["buses.bandwidth_mean_ratio"]);
+    assert!((eq5 - f(&s["buses"]["model_eq5_ratio"])).abs() < 1e-12);
+    near(
+        f(&s["buses"]["bandwidth_mean_ratio"]),
+        eq5,
+        0.05,
+        "measured",
+    );
+}
