@@ -419,7 +419,7 @@ fn issue49_belady_computes_next_accesses_and_counts_the_traces_wrong_ones() {
     // backwards: each record points at its own position or an earlier one
     check(
         "back.oracleGeneral",
-        &with_next_column(&good, |i, _| (i as i64 / 2)),
+        &with_next_column(&good, |i, _| i as i64 / 2),
         &ids,
         ids.len() as u64,
     );

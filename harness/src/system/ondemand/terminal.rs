@@ -506,7 +506,7 @@ impl<'a> Terminals<'a> {
                     TState::Playing => {
                         // the playout goes on where it stopped, within the frame on display:
                         // every frame's display time moves by the pause
-                        tm.base_time = tm.base_time + now.saturating_since(tm.paused_at);
+                        tm.base_time += now.saturating_since(tm.paused_at);
                         self.schedule_wake(t, p);
                     }
                     TState::Stalled => {
