@@ -61,7 +61,7 @@ fn fig8_csv_has_the_floors_beside_the_paper() {
     let published: Vec<&str> = rows.iter().map(|r| r[paper].as_str()).collect();
     assert_eq!(published, ["", "", "", "", "18", "18"]);
     let curve = std::fs::read_to_string(tmp.path().join("analysis-block_curve.csv")).unwrap();
-    assert!(curve.starts_with("point,block,terminals,block_bytes,bus_utilization_ratio\n"));
+    assert!(curve.starts_with("point,block,terminals,block_bytes,bus_bandwidth_ratio\n"));
 }
 
 /// The broadcast model is what a broadcast run reports: the same four numbers, bit for bit.

@@ -346,3 +346,114 @@ fn issue32_compare_shows_the_bus_wait_part() {
     let chart = &chart[..chart.find("</svg>").unwrap()];
     assert!(chart.contains("bus wait"), "no bus wait part in the chart");
 }
+
+/// A `mechanical` disk behind a buffered `[server.bus]` (issue 49, item 12): the model's
+/// transfer already ends when the drive's own bus has carried the data, so a burst at the
+/// bus rate after it would count the bus twice: `check` refuses the combination naming the
+/// key and its line. Unbuffered, the transfer holds the bus for the longer of the two, once:
+/// the run's transfer part is at least the bus time of a block and the bus is held for no
+/// more than the disk is busy.
+#[test]
+fn issue49_a_mechanical_disk_behind_a_buffered_bus_is_refused_and_counts_the_bus_once_unbuffered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mech = |buffered: bool| {
+        move |t: String| {
+            let t = t.replace(
+                "name = \"linear\"\naccess = \"12ms\"\nper_block = \"250us\"\nblock = \"1KB\"",
+                "name = \"mechanical\"\nspec = \"st15150n\"",
+            );
+            t.replace(
+                "buffered = false",
+                if buffered {
+                    "buffered = true "
+                } else {
+                    "buffered = false"
+                },
+            )
+        }
+    };
+    let bad = point(tmp.path(), "fig9-bus.toml", "buffered", mech(true));
+    let text0 = std::fs::read_to_string(&bad).unwrap();
+    assert!(text0.contains("spec = \"st15150n\"") && text0.contains("buffered = true"));
+    let line = text0
+        .lines()
+        .position(|l| l.starts_with("buffered = true"))
+        .unwrap()
+        + 1;
+    let o = vodbench(&["check", bad.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        err.contains(&format!("buffered.toml:{line}: key `server.bus.buffered`"))
+            && err.contains("disk model `mechanical`")
+            && err.contains("count the bus twice"),
+        "{err}"
+    );
+    let ok = point(tmp.path(), "fig9-bus.toml", "unbuffered", mech(false));
+    let (s, _) = run(tmp.path(), &ok, &["--terminals", "6"]);
+    // a 32 kB piece at 10 MB/s holds the bus 3.2 ms at least
+    let transfer = f(&s["disks"]["io_time"]["transfer"]["mean_ns"]);
+    assert!(transfer >= 3.2e6, "{transfer}");
+    assert!(
+        f(&s["buses"]["utilization_mean_ratio"]) <= 4.0 * f(&s["disks"]["utilization_mean_ratio"]),
+        "{s}"
+    );
+}
+
+/// Every dotted key of `v` ("buses.bandwidth_mean_ratio").
+fn keys(v: &Value, at: &str, out: &mut Vec<String>) {
+    if let Value::Object(m) = v {
+        for (k, x) in m {
+            let key = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            keys(x, &key, out);
+            out.push(key);
+        }
+    }
+}
+
+/// `vodbench analyze` and a run name the bus figures alike (issue 49, item 12): every bus
+/// value of the analysis of a Wu fig. 11 point is either a key of the run's summary.json
+/// (eq. 5 at the point's n under `buses.bandwidth_mean_ratio`, which the run measures) or a
+/// model value named as a run names its own (`buses.model_…`), never a key a run would read
+/// as another figure; and eq. 5 is the run's `buses.model_eq5_ratio`.
+#[test]
+fn issue49_analyze_and_a_run_name_the_bus_figures_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = point(tmp.path(), "fig11-bus-utilisation.toml", "fig11", |t| t);
+    let dir = tmp.path().join("analysis");
+    let o = vodbench(&[
+        "analyze",
+        p.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let a: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("analysis.json")).unwrap()).unwrap();
+    let values = a["points"][0]["analysis"]["values"].as_object().unwrap();
+    let (s, _) = run(tmp.path(), &p, &[]);
+    let mut run_keys = Vec::new();
+    keys(&s, "", &mut run_keys);
+    let bus: Vec<&String> = values.keys().filter(|k| k.starts_with("bus")).collect();
+    assert!(bus.len() >= 2, "{values:?}");
+    for k in bus {
+        assert!(
+            run_keys.contains(k) || k.starts_with("buses.model_"),
+            "analyze's `{k}` is no key of a run's summary.json nor a model value: {run_keys:?}"
+        );
+    }
+    assert!(values.contains_key("buses.model_eq6_ratio"), "{values:?}");
+    assert!(!run_keys.iter().any(|k| k == "buses.model_eq6_ratio"));
+    let eq5 = f(&values["buses.bandwidth_mean_ratio"]);
+    assert!((eq5 - f(&s["buses"]["model_eq5_ratio"])).abs() < 1e-12);
+    near(
+        f(&s["buses"]["bandwidth_mean_ratio"]),
+        eq5,
+        0.05,
+        "measured",
+    );
+}

@@ -130,18 +130,6 @@ fn issue33_cache_replay_refuses_bad_input_with_exit_code_2() {
         (
             vec![
                 "--trace",
-                csv.to_str().unwrap(),
-                "--pool",
-                "belady",
-                "--size",
-                "10",
-                "--hashed-ids",
-            ],
-            "--pool belady: needs each request's next access",
-        ),
-        (
-            vec![
-                "--trace",
                 cut.to_str().unwrap(),
                 "--pool",
                 "lru",
@@ -378,4 +366,179 @@ fn issue49_cache_replay_refuses_runaway_blocks_and_empty_or_fractional_sizes() {
         assert!(err.contains(says), "{extra:?}: {err}");
     }
     assert!(!out.exists(), "nothing written");
+}
+
+/// Replays `args` (after `cache replay --out OUT`): exit code, stdout, stderr.
+fn replay_cli(out: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut a = vec!["cache", "replay", "--out", out.to_str().unwrap()];
+    a.extend_from_slice(args);
+    let o = vodbench(&a);
+    let (so, se) = text(&o);
+    (o.status.code(), so, se)
+}
+
+/// Belady never trusts a trace's next-access column (issue 49, item 4): two copies of a
+/// generated zstd trace, concatenated, replay with the optimum of the requests read and a
+/// warning naming how many recorded next accesses were wrong; a CSV trace, which records
+/// none, gets them computed too.
+#[test]
+fn issue49_belady_recomputes_next_accesses_and_says_how_many_were_wrong() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = tmp.path().join("one.oracleGeneral.zst");
+    let o = vodbench(&[
+        "cache",
+        "generate",
+        "--objects",
+        "700",
+        "--requests",
+        "9000",
+        "--seed",
+        "13",
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let zst = std::fs::read(&one).unwrap();
+    let twice = tmp.path().join("twice.oracleGeneral.zst");
+    std::fs::write(&twice, [zst.as_slice(), zst.as_slice()].concat()).unwrap();
+    let misses = |dir: &str, trace: &std::path::Path, extra: &[&str]| {
+        let out = tmp.path().join(dir);
+        let mut a = vec![
+            "--trace",
+            trace.to_str().unwrap(),
+            "--pool",
+            "belady,global-lru",
+        ];
+        a.extend_from_slice(&["--size", "40"]);
+        a.extend_from_slice(extra);
+        let (code, printed, err) = replay_cli(&out, &a);
+        assert_eq!(code, Some(0), "{err}");
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("cache.json")).unwrap()).unwrap();
+        let m = |pool: &str| {
+            json["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["pool"] == pool)
+                .unwrap()["misses"]
+                .as_u64()
+                .unwrap()
+        };
+        (m("belady"), m("global-lru"), printed, json)
+    };
+    let (b1, l1, printed, json) = misses("one", &one, &[]);
+    assert!(
+        printed.contains("all 9000 of its recorded ones agree"),
+        "{printed}"
+    );
+    assert_eq!(json["next_access"]["recorded_wrong"], 0);
+    let (b2, l2, printed, json) = misses("twice", &twice, &[]);
+    assert!(b1 < l1 && b2 < l2, "{b1} {l1} {b2} {l2}");
+    // the second copy misses at most what the first did (it starts with a warm cache), and
+    // Belady stays below LRU on the whole
+    assert!(b2 <= 2 * b1 && b2 > b1, "{b1} {b2}");
+    // wrong: the second copy's, which count from 0 again, and the first copy's last request
+    // of each object, which says never: one per request of a copy
+    let wrong = json["next_access"]["recorded_wrong"].as_u64().unwrap();
+    assert_eq!(wrong, 9_000);
+    assert!(
+        printed.contains(&format!(
+            "warning: next accesses for belady: {wrong} of the trace's 18000 recorded next accesses are wrong"
+        )),
+        "{printed}"
+    );
+    // the same requests as CSV: no column to trust, the same optimum
+    let csv = tmp.path().join("one.csv");
+    let o = vodbench(&[
+        "cache",
+        "generate",
+        "--objects",
+        "700",
+        "--requests",
+        "9000",
+        "--seed",
+        "13",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (b3, l3, printed, _) = misses("csv", &csv, &["--header"]);
+    assert_eq!((b3, l3), (b1, l1));
+    assert!(printed.contains("its format records none"), "{printed}");
+}
+
+/// Byte counters never wrap (issue 49, item 6): a trace whose bytes would pass 2^63 - 1 is
+/// refused naming the line where they do, as is an object or a cache larger than that; a
+/// trace just within it replays with `cache.csv` and `cache.json` agreeing, every byte
+/// miss ratio within 0..=1.
+#[test]
+fn issue49_cache_replay_byte_counts_never_wrap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let write = |name: &str, text: &str| {
+        let p = tmp.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let e18 = |x: u64| (x * 1_000_000_000_000_000_000u64).to_string();
+    let past = write(
+        "past.csv",
+        &(1..=4)
+            .map(|i| format!("{i},{i},{}\n", e18(3)))
+            .collect::<String>(),
+    );
+    let huge = write("huge.csv", "1,1,5\n2,2,9300000000000000000\n");
+    for (trace, size, says) in [
+        (&past, "1KiB", "past.csv:4: an object of 3000000000000000000 bytes brings the bytes requested past 9223372036854775807"),
+        (&huge, "1KiB", "huge.csv:2: an object of 9300000000000000000 bytes brings the bytes requested past 9223372036854775807"),
+        (&past, "9300000000000000000", "--size 9300000000000000000: 9300000000000000000 bytes: at most 9223372036854775807"),
+    ] {
+        let (code, _, err) =
+            replay_cli(&out, &["--trace", trace.to_str().unwrap(), "--pool", "fifo", "--size", size]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(!err.contains(".partial") && !err.contains("lost"), "{err}");
+        assert!(!out.exists());
+    }
+    // three requests of 3·10^18 bytes (9·10^18 in all, within 2^63 - 1); caches of 5·10^18
+    // and 7·10^18 bytes
+    let within = write(
+        "within.csv",
+        &format!("1,1,{0}\n2,2,{0}\n3,1,{0}\n", e18(3)),
+    );
+    let (code, _, err) = replay_cli(
+        &out,
+        &[
+            "--trace",
+            within.to_str().unwrap(),
+            "--pool",
+            "fifo,global-lru",
+            "--size",
+            &format!("{},{}", e18(5), e18(7)),
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("cache.json")).unwrap()).unwrap();
+    assert_eq!(json["bytes_requested"].as_u64(), Some(9 * 10u64.pow(18)));
+    let csv = std::fs::read_to_string(out.join("cache.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for (row, r) in rows.iter().zip(results) {
+        let c: Vec<&str> = row.split(',').collect();
+        // pool,size_bytes,requests,hits,misses,evictions,bytes_requested,bytes_missed,…
+        assert_eq!(c[6], r["bytes_requested"].to_string(), "{row}");
+        assert_eq!(c[7], r["bytes_missed"].to_string(), "{row}");
+        assert_eq!(c[6], "9000000000000000000", "{row}");
+        let ratio = r["byte_miss_ratio"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&ratio), "{row}");
+        let want = if r["size_bytes"].as_u64() == Some(5 * 10u64.pow(18)) {
+            "9000000000000000000"
+        } else {
+            "6000000000000000000"
+        };
+        assert_eq!(c[7], want, "{row}");
+    }
 }

@@ -391,3 +391,48 @@ fn issue4_skip_search_hints_make_the_prefetcher_read_the_next_segment() {
     assert_eq!((w.prefetches_wasted, w.prefetches_reread), (0, 0), "{w:?}");
     assert!(wo.prefetches_wasted >= 10, "{wo:?}");
 }
+
+/// Pausing and resuming faster than a frame lasts keeps the position within the frame
+/// (issue 49, item 11): a viewing with many sub-frame pause/resume pairs has played, when
+/// it stops, the time it was not paused — not a frame per pair. Several patterns
+/// (pause lengths and spacings of a few milliseconds at 30 frames a second, 33.3 ms each);
+/// each run must show the frames its playing time holds, within a frame (the CBR frames'
+/// sizes are rounded to bytes).
+#[test]
+fn issue49_sub_frame_pauses_play_for_the_length_plus_the_paused_time() {
+    let text = scenario_text(40, 1, "").replace("duration = \"10min\"", "duration = \"14s\"");
+    let s = parse(&text);
+    let frame_bytes = 500_000.0 / 30.0;
+    // (first pause at ms, pause length ms, spacing ms, pairs)
+    for (from, pause, every, pairs) in [
+        (3_000u64, 2u64, 10u64, 300u64),
+        (2_500, 3, 7, 500),
+        (4_001, 1, 40, 120),
+        (3_333, 20, 45, 90),
+        (3_000, 2, 10, 0),
+    ] {
+        let mut list = vec![(0, 0, Start, 0)];
+        for k in 0..pairs {
+            let at = from + k * every;
+            list.push((at, 0, Pause, 0));
+            list.push((at + pause, 0, Resume, 0));
+        }
+        // a last pause at 12 s takes the frames shown up to then (the run ends paused)
+        list.push((12_000, 0, Pause, 0));
+        let sum = run(&s, &events(&list));
+        let at = format!("pauses of {pause} ms every {every} ms");
+        assert_eq!(sum.glitches.count, 0, "{at}");
+        assert_eq!(sum.events_ignored, 0, "{at}");
+        assert_eq!(sum.startup_latency.count, 1, "{at}");
+        let shown_from = sum.startup_latency.mean_ns as f64 / 1e9;
+        let paused = (pairs * pause) as f64 / 1e3;
+        let playing = 12.0 - shown_from - paused;
+        let frames = (playing * 30.0).floor() + 1.0;
+        let consumed = sum.conservation.consumed_bytes as f64;
+        assert!(
+            (consumed / frame_bytes - frames).abs() <= 1.0,
+            "{at}: {:.1} frames shown, {frames} in {playing:.3} s of play",
+            consumed / frame_bytes
+        );
+    }
+}

@@ -233,3 +233,43 @@ fn issue37_broadcast_runs_are_estimated_and_refused_too() {
         );
     }
 }
+
+/// The estimate counts an access per piece of every block the terminals may have asked for
+/// (issue 49, item 12): a block split over 48 disks by `fine-striped` is 48 accesses in
+/// flight, so 3000 terminals of 24 MiB reading 256 KiB blocks need about 48 × 3000 × 97
+/// slots — more than 1 GiB — while the same scenario with whole blocks needs far less.
+#[test]
+fn issue49_the_estimate_counts_an_access_per_piece_of_fine_striped_blocks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let edits = |layout: &'static str| {
+        [
+            (
+                "nodes = 1\ndisks_per_node = 2",
+                "nodes = 1\ndisks_per_node = 48",
+            ),
+            (
+                "count = 12\nmemory = \"1MiB\"",
+                "count = 3000\nmemory = \"24MiB\"",
+            ),
+            ("[terminals]", layout),
+        ]
+    };
+    let fine = tiny_with(
+        tmp.path(),
+        "fine.toml",
+        &edits("[layout]\nname = \"fine-striped\"\n\n[terminals]"),
+    );
+    let whole = tiny_with(tmp.path(), "whole.toml", &edits("[terminals]"));
+    let o = vodbench(&["check", "--max-memory", "1GiB", &fine]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        err.contains("dominated by the disk requests in flight (an access per piece")
+            && err.contains("key `terminals.memory`"),
+        "{err}"
+    );
+    let o = vodbench(&["check", "--max-memory", "1GiB", &whole]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (f, w) = (estimate_mib(&fine), estimate_mib(&whole));
+    assert!(f > 1024.0 && w < 200.0, "fine {f} MiB, whole {w} MiB");
+}

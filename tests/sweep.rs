@@ -573,3 +573,70 @@ fn a_coarser_search_says_so_everywhere_and_is_never_taken_for_the_default_one() 
         assert!(m == 0 || curve.lines().any(|l| l == row), "{row}\n{curve}");
     }
 }
+
+/// A sweep whose replications never glitch up to `--max-terminals` (issue 49, item 5) says
+/// so in every output: its maxima are the cap, a lower bound, not converged answers.
+#[test]
+fn issue49_a_sweep_capped_by_max_terminals_says_so_in_every_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("capped");
+    // 12 terminals are the expected answer: a climb from 6 never glitches up to 7
+    let o = vodbench(&[
+        "sweep",
+        SMALL,
+        "--seeds",
+        "3",
+        "--max-terminals",
+        "7",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (printed, err) = text(&o);
+    assert!(o.status.success(), "{printed}{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).unwrap()).unwrap();
+    for p in json["points"].as_array().unwrap() {
+        assert_eq!(p["max_terminals"], 7, "{p}");
+        assert_eq!(p["converged"], false, "a cap is no converged maximum: {p}");
+        assert_eq!(p["capped_replications"], 3, "{p}");
+        assert_eq!(p["terminal_cap"], 7, "{p}");
+    }
+    let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    for row in csv.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[col("converged")], "false", "{row}");
+        assert_eq!(cells[col("capped_replications")], "3", "{row}");
+        assert_eq!(cells[col("terminal_cap")], "7", "{row}");
+    }
+    let md = std::fs::read_to_string(dir.join("sweep.md")).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for (what, t) in [("sweep.md", &md), ("the printed table", &printed)] {
+        assert!(
+            t.contains("4 of 4 points never glitched up to 7 terminals")
+                && t.contains("raise --max-terminals"),
+            "{what}: {t}"
+        );
+        assert_eq!(
+            t.matches("| ≥7 (7–7) ⚠ never glitched up to 7 terminals in 3 of 3 replications")
+                .count(),
+            4,
+            "{what}: {t}"
+        );
+        assert!(!t.contains("| 7 (7–7) |"), "{what}: {t}");
+    }
+    assert!(
+        html.contains("never glitched up to 7 terminals in 3 of 3 replications")
+            && html.contains("4 capped by --max-terminals"),
+        "report.html"
+    );
+    // an uncapped sweep keeps its outputs' layout: no new field, column or note
+    let free = tmp.path().join("free");
+    sweep_to(&free, SMALL, "2");
+    let md = std::fs::read_to_string(free.join("sweep.md")).unwrap();
+    let csv = std::fs::read_to_string(free.join("sweep.csv")).unwrap();
+    let json = std::fs::read_to_string(free.join("sweep.json")).unwrap();
+    assert!(!md.contains("never glitched") && !md.contains('≥'), "{md}");
+    assert!(!csv.contains("capped") && !json.contains("capped"), "{csv}");
+}

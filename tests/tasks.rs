@@ -453,3 +453,117 @@ fn issue49_slurm_refuses_control_characters_and_bad_formats_and_quotes_its_paths
         "{tasks}"
     );
 }
+
+/// Reads the JSON file `p`, lets `edit` change it, writes it back.
+fn edit_json(p: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(p, v.to_string()).unwrap();
+}
+
+/// `--merge` (and `--resume`) check each saved point against its own simulations and the
+/// limits in force (issue 49, item 7): an answer edited past what the simulations show, a
+/// simulation's glitches edited, or a wrong `converged` is refused by file, and the
+/// untouched points still merge once the tasks made those again.
+#[test]
+fn issue49_a_merge_checks_each_point_against_its_own_simulations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d");
+    let d_ = d.to_str().unwrap();
+    let args = |extra: &[&'static str]| -> Vec<&str> {
+        let mut a = vec![
+            "sweep",
+            SMALL,
+            "--seeds",
+            "4",
+            "--max-terminals",
+            "25",
+            "--out",
+            d_,
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    ok(&args(&["--task", "0/1", "-q"]));
+    // point 1: replication 2's answer raised to 640, past the cap of 25 and past every
+    // simulation it holds
+    edit_json(&d.join("points/001.json"), |v| {
+        v["replications"][2]["max_terminals"] = 640.into();
+    });
+    // point 2: the glitches of replication 0's simulation at its answer (a clean run)
+    // edited: its climb would have stopped below
+    edit_json(&d.join("points/002.json"), |v| {
+        let answer = v["replications"][0]["max_terminals"].as_u64().unwrap();
+        let probe = v["probes"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|p| p[0] == 0 && p[2] == answer)
+            .unwrap();
+        probe[3] = 17.into();
+    });
+    // point 3: `converged` turned over
+    edit_json(&d.join("points/003.json"), |v| {
+        let c = v["converged"].as_bool().unwrap();
+        v["converged"] = (!c).into();
+    });
+    let e = refused(&args(&["--merge"]));
+    assert!(e.contains("cannot merge: 3 of 4 points"), "{e}");
+    assert!(
+        e.contains("points/001.json does not hold what its search makes (replication 2 says 640 terminals, but its own simulations give"),
+        "{e}"
+    );
+    assert!(e.contains("under --max-terminals 25"), "{e}");
+    assert!(
+        e.contains("points/002.json does not hold what its search makes (replication 0"),
+        "{e}"
+    );
+    assert!(
+        e.contains("points/003.json does not hold what its search makes (it says "),
+        "{e}"
+    );
+    assert!(!e.contains("points/000.json"), "{e}");
+    assert!(!d.join("sweep.json").exists());
+    // the task run again searches exactly those three again; the merge succeeds
+    let (out, _) = ok(&args(&["--task", "0/1"]));
+    assert!(out.contains("3 searched, 1 already saved"), "{out}");
+    ok(&args(&["--merge", "-q"]));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("sweep.json")).unwrap()).unwrap();
+    for p in json["points"].as_array().unwrap() {
+        assert!(p["max_terminals"].as_u64().unwrap() <= 25, "{p}");
+    }
+}
+
+/// The same for `vodbench search --merge` and its replication files (issue 49, item 7).
+#[test]
+fn issue49_a_search_merge_checks_each_replication_against_its_simulations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d");
+    let d_ = d.to_str().unwrap();
+    let search = |extra: &[&'static str]| -> Vec<&str> {
+        let mut a = vec![
+            "search",
+            SEARCH,
+            "--out",
+            d_,
+            "--seeds",
+            "4",
+            "--threads",
+            "1",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    ok(&search(&["--task", "0/1", "-q"]));
+    edit_json(&d.join("replications/001.json"), |v| {
+        v["replication"]["max_terminals"] = 4321.into();
+    });
+    let e = refused(&search(&["--merge"]));
+    assert!(
+        e.contains("replication 1 is not usable")
+            && e.contains("replications/001.json does not hold what its search makes (replication 1 says 4321 terminals"),
+        "{e}"
+    );
+    assert!(!d.join("search.json").exists());
+}

@@ -13,6 +13,7 @@ use vodbench_harness::ids::PageId;
 use vodbench_harness::plugin::*;
 use vodbench_harness::trace::requests::{
     next_accesses, write_csv, write_oracle_general, zipf_requests, CsvLayout, RequestFormat,
+    ORACLE_RECORD,
 };
 
 const ORACLE: RequestFormat = RequestFormat::OracleGeneral;
@@ -246,22 +247,24 @@ fn every_registered_pool_keeps_within_its_size_and_counts_every_request() {
             assert_eq!(r.evictions, 0, "{at}");
         }
     }
-    // the same trace as CSV, without next accesses: Belady is refused, the others replay
-    let csv = write_trace(
-        dir.path(),
-        "sized.csv",
-        &zipf_requests(500, 2_000, 0.8, 1, 9),
-    );
+    // the same requests as CSV, without next accesses: Belady's are computed (issue 49,
+    // item 4), and every pool replays as from the oracleGeneral trace
+    let small = zipf_requests(500, 2_000, 0.8, 1, 9);
+    let csv = write_trace(dir.path(), "sized.csv", &small);
+    let bin = write_trace(dir.path(), "small.oracleGeneral", &small);
     let layout = RequestFormat::Csv(CsvLayout {
         header: true,
         ..CsvLayout::default()
     });
-    let pools = resolve_pools(&registry, &["belady".to_string()]).unwrap();
-    let e = replay_all(&csv, &layout, "csv", &pools, &[10]).unwrap_err();
-    assert!(e.is_input() && e.to_string().contains("next access"), "{e}");
-    let others: Vec<&str> = names.iter().copied().filter(|n| *n != "belady").collect();
-    let got = replay(&csv, &layout, &others, &[10, 100]);
+    let got = replay(&csv, &layout, &names, &[10, 100]);
     assert!(got.results.iter().all(|r| r.hits + r.misses == 2_000));
+    assert_eq!(
+        got.results,
+        replay(&bin, &ORACLE, &names, &[10, 100]).results
+    );
+    let (n, text) = got.next_access.as_ref().unwrap();
+    assert!(!n.recorded && n.wrong == 0, "{text}");
+    assert!(text.contains("its format records none"), "{text}");
 }
 
 #[test]
@@ -350,4 +353,117 @@ fn a_pool_that_breaks_its_contract_stops_the_replay_naming_it() {
             .ends_with("evicted page 12345, which holds no cached object"),
         "{e}"
     );
+}
+
+/// Rewrites the next-access column of the oracleGeneral trace `bytes` record by record.
+fn with_next_column(bytes: &[u8], next: impl Fn(usize, i64) -> i64) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for (i, rec) in out.chunks_exact_mut(ORACLE_RECORD).enumerate() {
+        let was = i64::from_le_bytes(rec[16..24].try_into().unwrap());
+        rec[16..24].copy_from_slice(&next(i, was).to_le_bytes());
+    }
+    out
+}
+
+/// Belady's miss ratios do not trust the trace's next-access column (issue 49, item 4):
+/// with the column all −1, pointing backwards, pointing at other objects' requests, or
+/// from two copies of a zstd trace concatenated (each copy's column counting from 0), the
+/// replay computes the next accesses itself, gives the optimum of the requests it read,
+/// and counts the wrong values; a right column is found right and gives the same results.
+#[test]
+fn issue49_belady_computes_next_accesses_and_counts_the_traces_wrong_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let objects = zipf_requests(3_000, 40_000, 0.9, 1, 71);
+    let ids: Vec<u64> = objects.iter().map(|o| o.0).collect();
+    let mut good = Vec::new();
+    write_oracle_general(&mut good, &objects).unwrap();
+    let right = next_accesses(ids.iter().copied());
+    let coming = right.iter().filter(|n| n.is_some()).count() as u64;
+    let sizes = [30, 300, 1_500];
+    let check = |name: &str, bytes: &[u8], ids: &[u64], wrong: u64| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let got = replay(&p, &ORACLE, &["belady", "global-lru"], &sizes);
+        for size in sizes {
+            let r = got
+                .results
+                .iter()
+                .find(|r| r.pool == "belady" && r.size_bytes == size)
+                .unwrap();
+            assert_eq!(
+                r.misses,
+                belady_misses(ids, size as usize),
+                "{name} at {size}"
+            );
+        }
+        let (n, text) = got.next_access.as_ref().unwrap();
+        assert!(n.recorded, "{name}");
+        assert_eq!(n.wrong, wrong, "{name}: {text}");
+        if wrong > 0 {
+            assert!(
+                text.starts_with("warning: ")
+                    && text.contains(&format!("{wrong} of the trace's {} recorded", ids.len())),
+                "{name}: {text}"
+            );
+        }
+        got
+    };
+    let base = check("good.oracleGeneral", &good, &ids, 0);
+    // never: wrong wherever the object comes again
+    check(
+        "never.oracleGeneral",
+        &with_next_column(&good, |_, _| -1),
+        &ids,
+        coming,
+    );
+    // backwards: each record points at its own position or an earlier one
+    check(
+        "back.oracleGeneral",
+        &with_next_column(&good, |i, _| i as i64 / 2),
+        &ids,
+        ids.len() as u64,
+    );
+    // inconsistent: the column of the records in reverse order
+    let reversed: Vec<i64> = right
+        .iter()
+        .rev()
+        .map(|n| n.map_or(-1, |x| x as i64))
+        .collect();
+    let wrong_rev = right
+        .iter()
+        .zip(&reversed)
+        .filter(|(a, b)| a.map_or(-1, |x| x as i64) != **b)
+        .count() as u64;
+    assert!(wrong_rev > 30_000, "{wrong_rev}");
+    check(
+        "reversed.oracleGeneral",
+        &with_next_column(&good, |i, _| reversed[i]),
+        &ids,
+        wrong_rev,
+    );
+    // two copies of the zstd trace, one after the other: the second copy's column counts
+    // from 0 again, and the first copy's last request of each object points nowhere
+    let zst = zstd::encode_all(good.as_slice(), 3).unwrap();
+    let twice: Vec<u8> = zst.iter().chain(&zst).copied().collect();
+    let doubled: Vec<u64> = ids.iter().chain(&ids).copied().collect();
+    let distinct = ids.iter().collect::<HashSet<_>>().len() as u64;
+    let got = check(
+        "twice.oracleGeneral.zst",
+        &twice,
+        &doubled,
+        coming + distinct,
+    );
+    assert_eq!(got.scan.requests, 80_000);
+    // a right column is used as it is: the same results as before the check existed, and
+    // Belady below LRU
+    for size in sizes {
+        let at = |p: &str| {
+            base.results
+                .iter()
+                .find(|r| r.pool == p && r.size_bytes == size)
+                .unwrap()
+                .misses
+        };
+        assert!(at("belady") < at("global-lru"), "{size}");
+    }
 }

@@ -13,7 +13,7 @@ use crate::folder::RunFolder;
 use crate::html::{Card, Cell, HtmlTable, Page};
 use crate::run_report::manifest_facts;
 use crate::search_report::replication_curves_in;
-use vodbench_harness::experiment::sweep::{table, STOPPED_AT_GLITCH};
+use vodbench_harness::experiment::sweep::{capped_note, table, STOPPED_AT_GLITCH};
 use vodbench_harness::results::sweep::{PointSearch, SweepResult};
 
 /// How far from the paper a maximum may be and still count as reproduced (issue 4: ±10 %).
@@ -321,6 +321,11 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         ),
     );
     let converged = r.points.iter().filter(|p| p.converged).count();
+    let capped = r
+        .points
+        .iter()
+        .filter(|p| p.capped_replications > 0)
+        .count();
     if let Some(best) = r.points.iter().max_by_key(|p| p.max_terminals) {
         p.cards.push(Card {
             label: "most terminals".into(),
@@ -332,9 +337,14 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         label: "points".into(),
         value: n.to_string(),
         detail: format!(
-            "{converged} converged within ±5 % at 90 %{}",
+            "{converged} converged within ±5 % at 90 %{}{}",
             if converged < n {
                 format!(", {} not", n - converged)
+            } else {
+                String::new()
+            },
+            if capped > 0 {
+                format!(" ({capped} capped by --max-terminals: lower bounds)")
             } else {
                 String::new()
             }
@@ -415,8 +425,9 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
         caption: format!(
             "Every point as sweep.md shows it; vodbench / paper is marked where it is within \
              ±{:.0} % and where it is not. Each point's simulations are in curve-NNN.csv \
-             (NNN: the point's number less one).",
-            PAPER_TOLERANCE * 100.0
+             (NNN: the point's number less one).{}",
+            PAPER_TOLERANCE * 100.0,
+            capped_note(&r).map_or_else(String::new, |n| format!(" {n}."))
         ),
         header: std::iter::once("#".to_string())
             .chain(head.clone())
@@ -436,7 +447,8 @@ pub fn page(f: &RunFolder) -> Result<Page, String> {
                                 Some(_) => Cell::with(text, "bad"),
                                 None => Cell::num(text),
                             }
-                        } else if text.contains("not converged") {
+                        } else if text.contains("not converged") || text.contains("never glitched")
+                        {
                             Cell::with(text, "bad")
                         } else {
                             Cell::text(text)

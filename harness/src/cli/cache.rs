@@ -61,6 +61,11 @@ pub(crate) struct ReplayFlags {
     /// Worker threads (default: one per CPU); the results do not depend on it.
     #[arg(long)]
     threads: Option<u32>,
+    /// Refuse a replay whose pools need each request's next access (`belady`) when
+    /// computing them from the trace would need more memory than this (about 40 bytes a
+    /// request; default 8GiB).
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
     /// CSV: 1-based column of the time (0: none).
     #[arg(long, default_value_t = 1)]
     time_col: usize,
@@ -238,6 +243,7 @@ fn format_of(f: &ReplayFlags) -> Result<(Format, RequestFormat), CommandError> {
 
 fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), CommandError> {
     let started = std::time::Instant::now();
+    super::check::set_max_memory(f.max_memory.as_deref())?;
     let (format, request_format) = format_of(&f)?;
     let pools: Vec<String> = f
         .pool

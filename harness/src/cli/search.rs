@@ -326,10 +326,16 @@ pub(crate) fn cmd(
 /// usable (and why it is not, with its path), at most `max` of them.
 type Saved = (Vec<(ReplicationResult, Vec<Probe>)>, Option<(u32, String)>);
 
-fn saved_prefix(dir: &Path, key: &str, max: u32) -> Saved {
+fn saved_prefix(
+    dir: &Path,
+    key: &str,
+    max: u32,
+    scenario: &Scenario,
+    opts: &SearchOptions,
+) -> Saved {
     let mut runs = Vec::new();
     for r in 0..max {
-        match checkpoint::load_replication(dir, r, key) {
+        match checkpoint::load_replication(dir, r, key, scenario, opts) {
             Ok(run) => runs.push(run),
             Err(why) => {
                 let text = why.describe(&dir.join(checkpoint::replication_path(r)));
@@ -362,7 +368,7 @@ fn run_task(
     let width = rayon::current_num_threads().max(1);
     let mut made = Vec::new();
     loop {
-        let (runs, _) = saved_prefix(dir, key, max);
+        let (runs, _) = saved_prefix(dir, key, max, scenario, opts);
         let maxima: Vec<u32> = runs.iter().map(|(r, _)| r.max_terminals).collect();
         if let Some((k, _)) = decided(&maxima, opts) {
             return Ok((made, mine.len(), Some(k)));
@@ -370,7 +376,7 @@ fn run_task(
         let batch: Vec<u32> = mine
             .iter()
             .copied()
-            .filter(|&r| checkpoint::load_replication(dir, r, key).is_err())
+            .filter(|&r| checkpoint::load_replication(dir, r, key, scenario, opts).is_err())
             .take(width)
             .collect();
         if batch.is_empty() {
@@ -407,7 +413,7 @@ fn merged(
     path: &Path,
 ) -> Result<crate::results::search::SearchResult, CommandError> {
     let max = opts.replication_limits().1;
-    let (runs, stop) = saved_prefix(dir, key, max);
+    let (runs, stop) = saved_prefix(dir, key, max, scenario, opts);
     let usable = runs.len();
     from_replications::<OnDemand>(scenario, opts, runs).ok_or_else(|| {
         let (r, why) = stop.expect("undecided only when a replication is not usable");

@@ -163,6 +163,7 @@ pub(crate) fn cmd(
                 Err(Unused::Absent) => continue,
                 Err(Unused::Stale(why)) => format!("saved {why}"),
                 Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
+                Err(Unused::Inconsistent(m)) => format!("inconsistent ({m})"),
             };
             if !args.quiet {
                 eprintln!(

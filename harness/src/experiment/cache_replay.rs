@@ -47,6 +47,22 @@ pub enum CacheReplayError {
         /// What is wrong.
         message: String,
     },
+    /// Computing the next accesses would need more memory than the limit (input).
+    #[error(
+        "{pools}: each request's next access is computed from the trace ({requests} requests, \
+         about {need_mib} MiB), more than the memory limit of {limit_mib} MiB \
+         (--max-memory)"
+    )]
+    NextAccessMemory {
+        /// The pools that need them.
+        pools: String,
+        /// Requests of the trace.
+        requests: u64,
+        /// MiB needed.
+        need_mib: u64,
+        /// MiB allowed.
+        limit_mib: u64,
+    },
     /// A pool broke its contract during the replay (failure).
     #[error("buffer pool `{pool}` at {size} bytes, request {request}: {message}")]
     Contract {
@@ -140,6 +156,11 @@ pub fn resolve_pools(
     Ok(out)
 }
 
+/// The most bytes a cache, an object or a whole trace may count: 2⁶³ − 1 (8 EiB). Every
+/// byte counter of a replay stays within it, so none wraps, and every output holds it
+/// exactly (a CSV reader takes integers as signed 64-bit ones); larger sizes are refused.
+pub const MAX_BYTES: u64 = i64::MAX as u64;
+
 /// Parses cache sizes: bytes (`4096`, `64MiB`, `1.5GB`); with a trace of unit sizes a number
 /// of bytes is a number of objects, as in libCacheSim.
 pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
@@ -165,6 +186,11 @@ pub fn parse_sizes(sizes: &[String]) -> Result<Vec<u64>, CacheReplayError> {
         }
         if b == 0 {
             return Err(bad("a cache of 0 bytes holds nothing"));
+        }
+        if b > MAX_BYTES {
+            return Err(bad(&format!(
+                "{b} bytes: at most {MAX_BYTES} (2^63 - 1, 8 EiB), what the results count"
+            )));
         }
         if out.contains(&b) {
             return Err(bad("given twice"));
@@ -231,7 +257,17 @@ pub fn scan(trace: &Path, format: &RequestFormat) -> Result<TraceScan, CacheRepl
         s.requests += 1;
         s.min_bytes = s.min_bytes.min(q.bytes);
         s.max_bytes = s.max_bytes.max(q.bytes);
-        s.bytes = s.bytes.saturating_add(q.bytes);
+        s.bytes = match s.bytes.checked_add(q.bytes).filter(|b| *b <= MAX_BYTES) {
+            Some(b) => b,
+            None => {
+                return Err(CacheReplayError::Trace(r.error_at_last(format!(
+                    "an object of {} bytes brings the bytes requested past {MAX_BYTES} \
+                     (2^63 - 1, 8 EiB), the most a replay counts: the trace cannot be \
+                     replayed",
+                    q.bytes
+                ))))
+            }
+        };
         s.max_object = s.max_object.max(q.object);
     }
     s.skipped = r.skipped();
@@ -274,19 +310,8 @@ pub struct JobSpeed {
     pub requests_per_s: f64,
 }
 
-/// Replays the trace through a fresh instance of `pool` with a cache of `size` bytes.
-pub fn replay_one(
-    pool: &PoolChoice,
-    trace: &Path,
-    format: &RequestFormat,
-    scan: &TraceScan,
-    size: u64,
-) -> Result<(CacheResult, JobSpeed), CacheReplayError> {
-    let started = std::time::Instant::now();
-    // objects cached at once: at most size / smallest object, and at most the requests
-    let pages = (size / scan.min_bytes.max(1))
-        .min(scan.requests)
-        .clamp(1, u64::from(u32::MAX - 1)) as u32;
+/// A fresh instance of `pool` for a replay with room for `pages` objects.
+fn build_pool(pool: &PoolChoice, pages: u32) -> Result<Box<dyn BufferPool>, CacheReplayError> {
     let ctx = BuildContext {
         interfaces: 0,
         managers: 0,
@@ -302,29 +327,50 @@ pub fn replay_one(
         pages,
         base_dir: Path::new(""),
     };
+    pool.resolved
+        .build(&ctx)
+        .map_err(|e| CacheReplayError::Pool {
+            pool: pool.label.clone(),
+            message: e.to_string(),
+        })
+}
+
+/// Replays the trace through a fresh instance of `pool` with a cache of `size` bytes;
+/// `next` holds each request's next access as [`next_accesses`] computes them, told to a
+/// pool that needs them instead of the trace's column.
+pub fn replay_one(
+    pool: &PoolChoice,
+    trace: &Path,
+    format: &RequestFormat,
+    scan: &TraceScan,
+    size: u64,
+    next: Option<&NextAccesses>,
+) -> Result<(CacheResult, JobSpeed), CacheReplayError> {
+    let started = std::time::Instant::now();
+    // objects cached at once: at most size / smallest object, and at most the requests
+    let pages = (size / scan.min_bytes.max(1))
+        .min(scan.requests)
+        .clamp(1, u64::from(u32::MAX - 1)) as u32;
     let broke = |request: u64, message: String| CacheReplayError::Contract {
         pool: pool.label.clone(),
         size,
         request,
         message,
     };
-    let mut p = pool
-        .resolved
-        .build(&ctx)
-        .map_err(|e| CacheReplayError::Pool {
-            pool: pool.label.clone(),
-            message: e.to_string(),
-        })?;
-    if p.needs_next_access() && !format.has_next_access() {
-        return Err(CacheReplayError::Pool {
-            pool: pool.label.clone(),
-            message: format!(
-                "needs each request's next access, which only oracleGeneral traces record; \
-                 {} is not one",
-                trace.display()
-            ),
-        });
-    }
+    let mut p = build_pool(pool, pages)?;
+    let next = match (p.needs_next_access(), next) {
+        (false, _) => None,
+        (true, Some(n)) => Some(n.next.as_slice()),
+        (true, None) => {
+            return Err(CacheReplayError::Pool {
+                pool: pool.label.clone(),
+                message: format!(
+                    "needs each request's next access, which was not computed for {}",
+                    trace.display()
+                ),
+            })
+        }
+    };
     p.set_capacity(size);
     let mut r = CacheResult {
         pool: pool.label.clone(),
@@ -343,10 +389,10 @@ pub fn replay_one(
     let dense = scan.max_object < DENSE_IDS.min(scan.requests.saturating_mul(4).max(1 << 16));
     let peak = if dense {
         let table = vec![NONE; scan.max_object as usize + 1];
-        run(p.as_mut(), table, reader, pages, size, &mut r)
+        run(p.as_mut(), table, reader, pages, size, next, &mut r)
     } else {
         let table = HashedIds::with_capacity(pages.min(1 << 20) as usize);
-        run(p.as_mut(), table, reader, pages, size, &mut r)
+        run(p.as_mut(), table, reader, pages, size, next, &mut r)
     }
     .map_err(|e| match e {
         Stop::Trace(e) => CacheReplayError::Trace(e),
@@ -545,13 +591,15 @@ struct Held {
 }
 
 /// The replay loop: every request of `reader` through `pool`, counted into `r`; the most
-/// bytes cached at once.
+/// bytes cached at once. `next` (request `i`'s next access at `i`, [`NEVER`] for none)
+/// replaces the trace's next accesses when given.
 fn run<T: ObjectTable>(
     pool: &mut dyn BufferPool,
     mut table: T,
     mut reader: RequestReader,
     pages: u32,
     size: u64,
+    next: Option<&[u64]>,
     r: &mut CacheResult,
 ) -> Result<u64, Stop> {
     let mut held = vec![Held::default(); pages as usize];
@@ -562,12 +610,17 @@ fn run<T: ObjectTable>(
         if let Some(soon) = reader.upcoming(PREFETCH_AHEAD) {
             table.prefetch(soon);
         }
+        let next_access = match next {
+            // as many as the requests: the trace was read the same way to compute them
+            Some(n) => n.get(r.requests as usize).copied().filter(|&x| x != NEVER),
+            None => q.next_access,
+        };
         r.requests += 1;
         r.bytes_requested += q.bytes;
         let req = CacheRequest {
             object: q.object,
             bytes: q.bytes,
-            next_access: q.next_access,
+            next_access,
         };
         if let Some(page) = table.get(q.object) {
             r.hits += 1;
@@ -582,6 +635,7 @@ fn run<T: ObjectTable>(
         if q.bytes > size {
             continue; // larger than the cache: not cached
         }
+        // no overflow: `used`, `size` and the bytes are at most MAX_BYTES (2^63 - 1)
         while used + q.bytes > size {
             let Some(PageId(v)) = pool.evict() else {
                 return Err(Stop::Broke(format!(
@@ -622,6 +676,112 @@ fn run<T: ObjectTable>(
     Ok(peak)
 }
 
+/// A next access that never comes.
+pub const NEVER: u64 = u64::MAX;
+
+/// Each request's next access, computed from the trace in one backward pass (the position
+/// of the same object's next request, counted as the trace's next-access column counts
+/// them: records, size-0 ones included), and how the trace's own column compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextAccesses {
+    /// Request `i`'s next access ([`NEVER`] for none).
+    pub next: Vec<u64>,
+    /// Whether the trace records next accesses (`oracleGeneral`).
+    pub recorded: bool,
+    /// Requests whose recorded next access differs from the computed one: pointing
+    /// backwards or at another object's request, or "never" while the object comes again.
+    pub wrong: u64,
+}
+
+impl NextAccesses {
+    /// What the replay did with the next accesses, in words (`cache.json`, the printed
+    /// header): computed, and whether the trace's own were right.
+    pub fn text(&self, pools: &str) -> String {
+        let n = self.next.len();
+        if !self.recorded {
+            format!(
+                "next accesses for {pools}: computed from the trace in one backward pass (its \
+                 format records none)"
+            )
+        } else if self.wrong == 0 {
+            format!(
+                "next accesses for {pools}: computed from the trace in one backward pass; all \
+                 {n} of its recorded ones agree"
+            )
+        } else {
+            format!(
+                "warning: next accesses for {pools}: {} of the trace's {n} recorded next \
+                 accesses are wrong (pointing backwards, at another object's request, or \
+                 never while the object comes again); every one was computed again from the \
+                 trace and the recorded ones are not used",
+                self.wrong
+            )
+        }
+    }
+}
+
+/// Bytes [`next_accesses`] needs per request, at most: the object id and the next access
+/// (8 bytes each), and an entry of the last-seen map (about 24).
+const NEXT_ACCESS_BYTES: u64 = 40;
+
+/// Computes every request's next access ([`NextAccesses`]) in a forward pass that keeps the
+/// object ids and a backward pass over them, and counts the trace's recorded next accesses
+/// that disagree. Refuses, before reading, a trace whose computation would need more than
+/// the memory limit in force.
+pub fn next_accesses(
+    trace: &Path,
+    format: &RequestFormat,
+    scan: &TraceScan,
+    pools: &str,
+) -> Result<NextAccesses, CacheReplayError> {
+    let n = scan.requests;
+    let need = n.saturating_mul(NEXT_ACCESS_BYTES);
+    let limit = crate::system::memory::limit();
+    let refuse = || CacheReplayError::NextAccessMemory {
+        pools: pools.to_string(),
+        requests: n,
+        need_mib: need.div_ceil(1 << 20),
+        limit_mib: limit >> 20,
+    };
+    if need > limit {
+        return Err(refuse());
+    }
+    let recorded = format.has_next_access();
+    let (mut ids, mut next) = (Vec::<u64>::new(), Vec::<u64>::new());
+    ids.try_reserve_exact(n as usize).map_err(|_| refuse())?;
+    next.try_reserve_exact(n as usize).map_err(|_| refuse())?;
+    // (first request after which `skipped` records were skipped, skipped): the position of
+    // request i in the trace is i plus the records skipped before it
+    let mut skips: Vec<(u64, u64)> = Vec::new();
+    let mut r = RequestReader::open(trace, format)?;
+    while let Some(q) = r.next_request()? {
+        let i = ids.len() as u64;
+        if r.skipped() != skips.last().map_or(0, |s| s.1) {
+            skips.push((i, r.skipped()));
+        }
+        ids.push(q.object);
+        next.push(q.next_access.unwrap_or(NEVER));
+    }
+    let mut seen: rustc_hash::FxHashMap<u64, u64> = rustc_hash::FxHashMap::default();
+    let (mut k, mut wrong) = (skips.len(), 0u64);
+    for i in (0..ids.len()).rev() {
+        while k > 0 && skips[k - 1].0 > i as u64 {
+            k -= 1;
+        }
+        let position = i as u64 + if k > 0 { skips[k - 1].1 } else { 0 };
+        let computed = seen.insert(ids[i], position).unwrap_or(NEVER);
+        if recorded && next[i] != computed {
+            wrong += 1;
+        }
+        next[i] = computed;
+    }
+    Ok(NextAccesses {
+        next,
+        recorded,
+        wrong,
+    })
+}
+
 /// A whole replay: what was asked and every job's result.
 #[derive(Clone, Debug)]
 pub struct CacheReplay {
@@ -637,6 +797,8 @@ pub struct CacheReplay {
     pub results: Vec<CacheResult>,
     /// Each result's speed, in the same order.
     pub speed: Vec<JobSpeed>,
+    /// With a pool that needs next accesses: what computing them found, and in words.
+    pub next_access: Option<(NextAccesses, String)>,
 }
 
 /// Replays `trace` through every pool at every size, in parallel on the current rayon pool.
@@ -648,13 +810,28 @@ pub fn replay_all(
     sizes: &[u64],
 ) -> Result<CacheReplay, CacheReplayError> {
     let scan = scan(trace, format)?;
+    // the pools that need next accesses: they are computed once for all of them
+    let mut needing = Vec::new();
+    for p in pools {
+        if build_pool(p, 1)?.needs_next_access() {
+            needing.push(p.label.as_str());
+        }
+    }
+    let next = if needing.is_empty() {
+        None
+    } else {
+        let label = needing.join(", ");
+        let n = next_accesses(trace, format, &scan, &label)?;
+        let text = n.text(&label);
+        Some((n, text))
+    };
     let jobs: Vec<(&PoolChoice, u64)> = pools
         .iter()
         .flat_map(|p| sizes.iter().map(move |s| (p, *s)))
         .collect();
     let done: Vec<Result<(CacheResult, JobSpeed), CacheReplayError>> = jobs
         .par_iter()
-        .map(|(p, s)| replay_one(p, trace, format, &scan, *s))
+        .map(|(p, s)| replay_one(p, trace, format, &scan, *s, next.as_ref().map(|n| &n.0)))
         .collect();
     let mut results = Vec::with_capacity(done.len());
     let mut speed = Vec::with_capacity(done.len());
@@ -673,13 +850,14 @@ pub fn replay_all(
             .collect(),
         results,
         speed,
+        next_access: next,
     })
 }
 
 impl CacheReplay {
     /// `cache.json`: what was replayed and every result (nothing that varies between runs).
     pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut j = serde_json::json!({
             "kind": "cache-replay",
             "vodbench": env!("CARGO_PKG_VERSION"),
             "trace": self.trace.display().to_string(),
@@ -692,7 +870,19 @@ impl CacheReplay {
                 "label": label, "name": name, "params": params,
             })).collect::<Vec<_>>(),
             "results": self.results,
-        })
+        });
+        if let (Some((n, text)), Some(o)) = (&self.next_access, j.as_object_mut()) {
+            o.insert(
+                "next_access".into(),
+                serde_json::json!({
+                    "source": "computed",
+                    "recorded_in_trace": n.recorded,
+                    "recorded_wrong": n.wrong,
+                    "note": text,
+                }),
+            );
+        }
+        j
     }
 
     /// The output folder: `cache.json`, the `cache` table (CSV and Parquet; deterministic),
@@ -778,7 +968,7 @@ impl CacheReplay {
         }
         crate::output::aligned_text(
             format!(
-                "{}: {} requests ({} format{})\n",
+                "{}: {} requests ({} format{})\n{}",
                 self.trace.display(),
                 self.scan.requests,
                 self.format,
@@ -786,7 +976,10 @@ impl CacheReplay {
                     format!(", {} of size 0 skipped", self.scan.skipped)
                 } else {
                     String::new()
-                }
+                },
+                self.next_access
+                    .as_ref()
+                    .map_or_else(String::new, |(_, t)| format!("{t}\n"))
             ),
             &rows,
         )

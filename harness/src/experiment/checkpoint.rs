@@ -11,7 +11,9 @@
 //! (the measured ratios at each replication's answer as their `f64` bit patterns), so the
 //! resumed `sweep.json` is byte-identical to an uninterrupted one.
 
-use super::search::{assemble, SearchOptions, CONFIDENCE, PRECISION};
+use super::search::{
+    assemble, check_replication, check_saved_search, SearchOptions, CONFIDENCE, PRECISION,
+};
 use crate::output::{oerr, write_atomic, OutputError};
 use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
 use crate::system::ondemand::runner;
@@ -96,6 +98,10 @@ pub enum Unused {
     Stale(String),
     /// Unreadable or not a checkpoint (the message says why).
     Invalid(String),
+    /// Saved under this search's key, but its content is not what the search makes: its
+    /// answers disagree with its own simulations or limits (an edited file; the message
+    /// says where).
+    Inconsistent(String),
 }
 
 impl Unused {
@@ -106,6 +112,10 @@ impl Unused {
             Unused::Absent => format!("{} is missing", file.display()),
             Unused::Stale(why) => format!("{} was saved {why}", file.display()),
             Unused::Invalid(m) => format!("{} is unreadable ({m})", file.display()),
+            Unused::Inconsistent(m) => format!(
+                "{} does not hold what its search makes ({m}); was it edited?",
+                file.display()
+            ),
         }
     }
 }
@@ -124,12 +134,14 @@ pub fn from_text(
     if saved.replications.is_empty() {
         return Err(Unused::Invalid("no replications".into()));
     }
-    let reps = saved
+    let reps: Vec<ReplicationResult> = saved
         .replications
         .into_iter()
         .map(replication_result)
         .collect();
     let probes = probes_of(saved.probes);
+    check_saved_search::<OnDemand>(scenario, opts, &reps, &probes, saved.converged)
+        .map_err(Unused::Inconsistent)?;
     Ok(assemble::<OnDemand>(
         scenario,
         opts,
@@ -401,8 +413,22 @@ pub fn save_replication(dir: &Path, index: u32, text: &str) -> Result<(), Output
     save_in(dir, REPLICATIONS, index as usize, text)
 }
 
-/// Replication `index` saved in the search folder `dir` under `key`.
+/// Replication `index` saved in the search folder `dir` under `key`, checked against the
+/// search of `scenario` under `opts` ([`check_replication`]).
 pub fn load_replication(
+    dir: &Path,
+    index: u32,
+    key: &str,
+    scenario: &Scenario,
+    opts: &SearchOptions,
+) -> Result<(ReplicationResult, Vec<Probe>), Unused> {
+    let (rep, probes) = read_replication(dir, index, key)?;
+    check_replication::<OnDemand>(scenario, opts, &rep, &probes).map_err(Unused::Inconsistent)?;
+    Ok((rep, probes))
+}
+
+/// Replication `index` saved in the search folder `dir` under `key`, as the file says.
+fn read_replication(
     dir: &Path,
     index: u32,
     key: &str,
@@ -504,13 +530,13 @@ mod tests {
             },
         ];
         save_replication(dir.path(), 4, &replication_to_text("k", &rep, &probes)).unwrap();
-        let (r, p) = load_replication(dir.path(), 4, "k").unwrap();
+        let (r, p) = read_replication(dir.path(), 4, "k").unwrap();
         assert_eq!((r, p), (rep, probes.clone()));
         assert!(matches!(
-            load_replication(dir.path(), 4, "other"),
+            read_replication(dir.path(), 4, "other"),
             Err(Unused::Stale(_))
         ));
-        assert_eq!(load_replication(dir.path(), 5, "k"), Err(Unused::Absent));
+        assert_eq!(read_replication(dir.path(), 5, "k"), Err(Unused::Absent));
         // a file renamed to another replication's number is not taken for it
         std::fs::copy(
             dir.path().join(replication_path(4)),
@@ -518,7 +544,7 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(
-            load_replication(dir.path(), 6, "k"),
+            read_replication(dir.path(), 6, "k"),
             Err(Unused::Invalid(m)) if m.contains("not replication 6")
         ));
         assert_eq!(

@@ -68,6 +68,7 @@ pub fn sweep_search(
             let memory = u64::from(f.server.nodes) * f.server.memory_per_node.0;
             let cost_total = f.cost.as_ref().map(|c| c.total(disks, memory));
             let paper = f.paper.clone();
+            let capped = r.per_replication.iter().filter(|x| x.capped).count() as u32;
             let ratio = paper
                 .get("max_terminals")
                 .filter(|&&x| x > 0.0)
@@ -81,7 +82,10 @@ pub fn sweep_search(
                 ci_high: r.confidence_interval.high,
                 replications: r.replications,
                 runs: r.runs,
-                converged: r.converged,
+                // a capped maximum is a lower bound, not a converged answer
+                converged: r.converged && capped == 0,
+                capped_replications: capped,
+                terminal_cap: (capped > 0).then_some(r.terminal_cap),
                 at_answer: r.at_answer,
                 disks,
                 server_memory_bytes: memory,
@@ -176,6 +180,11 @@ pub fn sweep_csv(r: &SweepResult) -> String {
     if has_model {
         head.push("model_max_terminals".into());
     }
+    // only a sweep with a capped point has the columns (others keep their layout)
+    let has_capped = r.points.iter().any(|p| p.capped_replications > 0);
+    if has_capped {
+        head.extend(["capped_replications".into(), "terminal_cap".into()]);
+    }
     let opt = |x: Option<f64>| x.map(|v| format!("{v}")).unwrap_or_default();
     let mut out = head.join(",") + "\n";
     for p in &r.points {
@@ -208,6 +217,10 @@ pub fn sweep_csv(r: &SweepResult) -> String {
         if has_model {
             row.push(opt(p.model_max_terminals));
         }
+        if has_capped {
+            row.push(p.capped_replications.to_string());
+            row.push(p.terminal_cap.map_or_else(String::new, |c| c.to_string()));
+        }
         out.push_str(&row.join(","));
         out.push('\n');
     }
@@ -239,6 +252,9 @@ pub fn markdown(r: &SweepResult) -> String {
     if r.stop_at_glitch {
         out.push_str(&format!("*{STOPPED_AT_GLITCH}*\n\n"));
     }
+    if let Some(note) = capped_note(r) {
+        out.push_str(&format!("*{note}*\n\n"));
+    }
     out.push_str(&format!("| {} |\n", head.join(" | ")));
     out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
     for row in rows {
@@ -265,6 +281,30 @@ fn md_text(text: &str) -> String {
     out
 }
 
+/// What a sweep with capped points says of them (`sweep.md`, the printed table,
+/// `report.html`): which points never glitched up to `--max-terminals`, so that their maxima
+/// are lower bounds; `None` when no point was capped.
+pub fn capped_note(r: &SweepResult) -> Option<String> {
+    let capped: Vec<&PointSearch> = r
+        .points
+        .iter()
+        .filter(|p| p.capped_replications > 0)
+        .collect();
+    let cap = capped.iter().find_map(|p| p.terminal_cap)?;
+    let names: Vec<String> = capped
+        .iter()
+        .map(|p| format!("{} ({})", p.point, p.label))
+        .collect();
+    Some(format!(
+        "⚠ {} of {} points never glitched up to {cap} terminals in some replication \
+         (point {}): their maxima (marked ≥) are the cap, a lower bound, not a converged \
+         maximum; raise --max-terminals",
+        capped.len(),
+        r.points.len(),
+        names.join(", ")
+    ))
+}
+
 /// The paper-vs-vodbench table of a sweep, as `sweep.md` and the sweep's `report.html` show
 /// it: the header (the axes, then the paper's and vodbench's maxima and every other figure
 /// some point has) and one row of text per point.
@@ -289,15 +329,17 @@ pub fn table(r: &SweepResult) -> (Vec<String>, Vec<Vec<String>>) {
     }
     head.push("vodbench (90 % CI)".into());
     cells.push(Box::new(|p| {
+        let capped = p.capped_text();
         format!(
-            "{} ({:.0}–{:.0}){}",
+            "{}{} ({:.0}–{:.0}){}",
+            if capped.is_some() { "≥" } else { "" },
             p.max_terminals,
             p.ci_low,
             p.ci_high,
-            if p.converged {
-                ""
-            } else {
-                " ⚠ not converged"
+            match capped {
+                Some(c) => format!(" ⚠ {c}"),
+                None if !p.converged => " ⚠ not converged".to_string(),
+                None => String::new(),
             }
         )
     }));

@@ -27,8 +27,17 @@ pub struct PointSearch {
     pub replications: u32,
     /// Simulations used.
     pub runs: u32,
-    /// Whether the search met its precision target.
+    /// Whether the search met its precision target and found the maximum: false when some
+    /// replication never glitched up to the terminal cap ([`capped_replications`](Self::capped_replications)).
     pub converged: bool,
+    /// Replications that never glitched up to [`terminal_cap`](Self::terminal_cap)
+    /// (`--max-terminals`): their maxima are the cap, a lower bound, and so is the point's.
+    /// Written only when some did.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub capped_replications: u32,
+    /// The largest terminal count the search tried, when some replication reached it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal_cap: Option<u32>,
     /// Mean over replications of their runs at the answer.
     pub at_answer: Option<AnswerStats>,
     /// Disks in the server.
@@ -51,6 +60,23 @@ pub struct PointSearch {
     /// The point's analytic model's `max_terminals` (`[analytic]`), when it gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_max_terminals: Option<f64>,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+
+impl PointSearch {
+    /// What a capped point's maximum is, in words ("never glitched up to 60 terminals in 3
+    /// of 3 replications (raise --max-terminals)"); `None` when no replication was capped.
+    pub fn capped_text(&self) -> Option<String> {
+        let cap = self.terminal_cap.filter(|_| self.capped_replications > 0)?;
+        Some(format!(
+            "never glitched up to {cap} terminals in {} of {} replications: a lower bound \
+             (raise --max-terminals)",
+            self.capped_replications, self.replications
+        ))
+    }
 }
 
 /// What `sweep.json` holds.

@@ -261,6 +261,28 @@ impl RequestReader {
         }
     }
 
+    /// An error about the request given last, naming its place in the file: its record
+    /// (`oracleGeneral`), its line (CSV) or its number among the block reads (vodbench).
+    pub fn error_at_last(&self, message: String) -> RequestTraceError {
+        match self.inner {
+            Inner::Oracle(_) => RequestTraceError::Record {
+                file: self.file.clone(),
+                record: self.position,
+                message,
+            },
+            Inner::Csv { .. } => RequestTraceError::Line {
+                file: self.file.clone(),
+                line: self.position,
+                message,
+            },
+            Inner::Blocks(_) => RequestTraceError::Record {
+                file: self.file.clone(),
+                record: self.given,
+                message: format!("block read {}: {message}", self.given),
+            },
+        }
+    }
+
     /// Size-0 records skipped so far.
     pub fn skipped(&self) -> u64 {
         self.skipped

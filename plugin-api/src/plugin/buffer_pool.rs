@@ -62,9 +62,9 @@ pub trait BufferPool: Send {
         let _ = (request, page);
     }
 
-    /// Whether the pool needs each request's next access ([`CacheRequest::next_access`]),
-    /// which only some traces record (an offline policy such as Belady's): a cache replay
-    /// of a trace without it refuses such a pool. Default `false`.
+    /// Whether the pool needs each request's next access ([`CacheRequest::next_access`])
+    /// (an offline policy such as Belady's): a cache replay then computes them from the
+    /// trace (whatever the trace records) and tells them. Default `false`.
     fn needs_next_access(&self) -> bool {
         false
     }

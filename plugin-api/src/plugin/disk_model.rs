@@ -92,4 +92,12 @@ pub trait DiskModel: Send {
     /// It must never be below the real service time; the tighter, the less memory planners
     /// tie up.
     fn service_bound(&self, access: &DiskAccess) -> SimDuration;
+    /// Whether the `transfer` [`service`](DiskModel::service) reports includes the data's
+    /// trip over the drive's own interface to the host (as DiskSim's buses and controllers
+    /// do), not only the media. Behind a `[server.bus]` with `buffered = true`, which adds a
+    /// burst at the bus rate after the model's transfer, such a model would count the bus
+    /// twice, so that combination is refused. Default `false`: the media only.
+    fn transfer_includes_bus(&self) -> bool {
+        false
+    }
 }

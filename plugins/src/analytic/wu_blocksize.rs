@@ -19,7 +19,10 @@
 //! configuration should find; `disks.utilization_mean_ratio` at `n` streams is `n / n(B)`, the
 //! share of each cycle the disk is busy; `buses.bandwidth_mean_ratio` is eq. 5 at `n`, the
 //! share of the bus's bandwidth a run on a bus (`[server.bus]`) measures under the same key;
-//! `bus.utilization_ratio` is eq. 6, Fig. 11's value at the real-valued n(B).
+//! `buses.model_eq6_ratio` is eq. 6, Fig. 11's value at the real-valued n(B): a model value
+//! only (a run simulates whole streams), named as a run names its eq. 5
+//! (`buses.model_eq5_ratio`). Wu's "bus utilisation" is a share of the bus's bandwidth; a
+//! run's `buses.utilization_mean_ratio` is the share of time the bus is held, another figure.
 
 use super::{bit_rate, bytes_per_s, positive_rate, secs};
 use schemars::JsonSchema;
@@ -99,7 +102,7 @@ impl AnalyticModel for WuBlocksize {
         out.value("max_terminals", n_real.floor())
             .value("max_terminals_real", n_real)
             .value("terminals_limit", limit)
-            .value("bus.utilization_ratio", bus_utilization(b, d_m, r_s, r_bus));
+            .value("buses.model_eq6_ratio", bus_utilization(b, d_m, r_s, r_bus));
         if let Some(n) = input.get("terminals") {
             // eq. 5 at the scenario's n, under the key of what a run measures of it
             out.value("buses.bandwidth_mean_ratio", n * a / (8.0 * r_bus))
@@ -129,13 +132,14 @@ impl AnalyticModel for WuBlocksize {
         }
         out.tables.push(AnalysisTable {
             name: "block_curve".into(),
-            description: "eq. 4 and 5: the block each stream count needs, and the bus \
-                          utilisation it implies (the curves of Wu Figs. 8-10)"
+            description: "eq. 4 and 5: the block each stream count needs, and the share of \
+                          the bus's bandwidth it implies (Wu's bus utilisation; the curves of \
+                          Wu Figs. 8-10)"
                 .into(),
             columns: vec![
                 "terminals".into(),
                 "block_bytes".into(),
-                "bus_utilization_ratio".into(),
+                "bus_bandwidth_ratio".into(),
             ],
             rows,
         });

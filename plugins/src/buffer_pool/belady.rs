@@ -1,7 +1,8 @@
 //! `belady`: Belady's optimum (MIN): evict the page whose object is requested again
 //! farthest in the future, or never. An offline policy: it needs each request's next
-//! access, which libCacheSim's `oracleGeneral` traces record, so a cache replay of a trace
-//! without it refuses this pool. In a server simulation, which tells a pool no next access,
+//! access, which a cache replay computes from the trace itself in one backward pass (it
+//! never trusts the column libCacheSim's `oracleGeneral` traces record, and says how many of
+//! its values were wrong). In a server simulation, which tells a pool no next access,
 //! every page counts as never requested again and the highest-numbered evictable page goes.
 //! An ordered set of evictable pages by next access: O(log n).
 

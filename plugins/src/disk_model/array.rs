@@ -106,6 +106,11 @@ impl Array {
 }
 
 impl DiskModel for Array {
+    fn transfer_includes_bus(&self) -> bool {
+        // the controller's transfer to the host at `rate` is part of the transfer
+        true
+    }
+
     fn geometry(&self) -> DiskGeometry {
         DiskGeometry {
             capacity_bytes: self.capacity,

@@ -849,6 +849,11 @@ impl DiskModel for DiskSim {
     fn service_bound(&self, a: &DiskAccess) -> SimDuration {
         self.twin.service_bound(a)
     }
+
+    fn transfer_includes_bus(&self) -> bool {
+        // DiskSim's drive moves the data over its own bus and controller
+        true
+    }
 }
 
 impl Plugin for DiskSim {

@@ -190,6 +190,9 @@ impl<'a> Engine<'a> {
         };
         for d in 0..ndisks {
             let (model, sched) = build_disk(d)?;
+            if d == 0 {
+                check_buffered_bus(scenario, model.as_ref())?;
+            }
             geometry.get_or_insert(model.geometry());
             stations.push(DiskStation::new(d / s.disks_per_node, model, sched));
         }
@@ -1547,6 +1550,40 @@ fn transmission_summary(
         frame_rate_mean_fps: rows.iter().map(|r| r.frame_rate_fps).sum::<f64>() / n,
         monitored: rows.iter().find(|r| r.terminal == 0).cloned(),
     }
+}
+
+/// Refuses `[server.bus] buffered = true` in front of a disk model whose transfer already
+/// carries the data over the drive's own bus ([`DiskModel::transfer_includes_bus`]): the
+/// media read and the model's bus would take place before the burst at the bus rate, and
+/// the bus would be counted twice. Unbuffered, the transfer holds the bus for the longer of
+/// the model's transfer and the bus time, which counts it once.
+fn check_buffered_bus(
+    scenario: &Scenario,
+    model: &dyn crate::plugin::DiskModel,
+) -> Result<(), ScenarioError> {
+    let buffered = scenario
+        .file
+        .server
+        .bus
+        .as_ref()
+        .is_some_and(|b| b.buffered);
+    if !buffered || !model.transfer_includes_bus() {
+        return Ok(());
+    }
+    let line = |k: &str| scenario.source.line_of_key(k);
+    Err(ScenarioError::Invalid {
+        file: scenario.path.clone(),
+        line: line("server.bus.buffered").or_else(|| line("server.bus")),
+        key: "server.bus.buffered".into(),
+        message: format!(
+            "buffered = true with disk model `{}`, whose transfer already moves the data \
+             over the drive's own bus: the burst at the bus rate after it would count the \
+             bus twice; use buffered = false (the transfer then holds the bus for the longer \
+             of the model's transfer and the bus time) or a model of the media alone \
+             (`analytic`, `linear`)",
+            scenario.plugins.disk_model.name
+        ),
+    })
 }
 
 /// The disks on the scenario's SCSI buses (`[server.bus]`), if it has any.

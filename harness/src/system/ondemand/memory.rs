@@ -7,7 +7,10 @@
 //! video's frame sizes while it is built), the time series (`run.sample_interval` over the
 //! whole horizon), the sampled disk requests (`run.request_sample_every`), the buffer pools'
 //! page tables, the workload's stream (each terminal's generator and the viewing it is on:
-//! the events themselves are read as the run reaches them, never held), per-terminal and per-disk state, and the process
+//! the events themselves are read as the run reaches them, never held), the disk requests
+//! in flight (a slot per piece of every block the terminals may have asked for: with
+//! fine-grained striping a block is read in [`Layout::pieces`](crate::plugin::Layout::pieces)
+//! pieces, each an access of its own), per-terminal and per-disk state, and the process
 //! itself. Each is sized as the engine stores it and counted about three times where the
 //! outputs copy it (tables, CSV, Parquet); the estimate aims at the right order of magnitude
 //! (a factor of two of the measured peak), not at the byte.
@@ -25,6 +28,39 @@ const SAMPLE: u64 = 48;
 const REQUEST: u64 = 100;
 /// Copies of a table a run holds while its outputs are written.
 const COPIES: u64 = 3;
+/// Bytes per disk access in flight: its slot, its free-list entry and its events.
+const ACCESS: u64 = std::mem::size_of::<super::requests::DReq>() as u64 + 4 + 2 * 24;
+
+/// The pieces a block is read in ([`Layout::pieces`](crate::plugin::Layout::pieces)), asked
+/// of the scenario's layout built for a library of one video on disks that hold anything
+/// (nothing large is built, and only the pieces are asked); 1 when it cannot be built so (a
+/// run's own build then says why).
+fn pieces(s: &Scenario) -> u64 {
+    let f = &s.file;
+    let blocks = [blocks_per_video(&f.videos, s.block_bytes()).min(u64::from(u32::MAX)) as u32];
+    let ctx = crate::plugin::BuildContext {
+        seed: f.seed,
+        component: "layout",
+        index: 0,
+        nodes: f.server.nodes,
+        interfaces: f.server.interface_nodes,
+        managers: u32::from(f.server.manager_node),
+        disks_per_node: f.server.disks_per_node,
+        terminals: f.terminals.count,
+        block_bytes: s.block_bytes(),
+        video_blocks: &blocks,
+        geometry: Some(crate::plugin::DiskGeometry {
+            capacity_bytes: u64::MAX,
+            cylinders: 1,
+        }),
+        pages: 1,
+        base_dir: &s.base_dir,
+    };
+    s.plugins
+        .layout
+        .build(&ctx)
+        .map_or(1, |l| u64::from(l.pieces().max(1)))
+}
 
 /// The estimate for one run of `s`.
 pub fn estimate(s: &Scenario) -> Estimate {
@@ -69,7 +105,19 @@ pub fn estimate(s: &Scenario) -> Estimate {
         ),
         4096,
     ));
+    // every terminal may have asked for as many blocks as its memory holds (at most 128
+    // past what arrived), each read in `pieces` accesses
+    let asked = (f.terminals.memory.0 / f.server.stripe.0.max(1) + 1).min(128);
+    let in_flight = mul(
+        mul(mul(u64::from(f.terminals.count), asked), pieces(s)),
+        ACCESS,
+    );
     let mut parts = vec![
+        Part {
+            what: "the disk requests in flight (an access per piece of every block asked for)",
+            key: "terminals.memory",
+            bytes: in_flight,
+        },
         Part {
             what: "the video library (GOP offsets and block tables of every video)",
             key: "videos.count",

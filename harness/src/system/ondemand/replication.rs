@@ -42,10 +42,13 @@
 //!   used to store another popular object". The copy stays on the node until another object
 //!   is promoted there: viewings of the demoted object still in progress at the node keep
 //!   being served there, keep reading the copy and keep adding to it. When the next object
-//!   is promoted at the node its copy is dropped at once (memory and disks are the new
-//!   object's); the demoted object's viewings still there are served by the node from the
-//!   storage nodes, keeping nothing. An object promoted again at the node still holding its
-//!   copy keeps that copy.
+//!   is promoted at the node, its fragments take the space of the old copy's as they are
+//!   written: fragment k of either object has the same place (below), so keeping the new
+//!   object's fragment k overwrites the old object's fragment k, and only that one. The
+//!   demoted object's viewings still at the node read every fragment of the old copy not
+//!   overwritten yet locally, and fetch the others from the storage nodes, keeping nothing
+//!   (the space is the new object's). An object promoted again at a node still holding
+//!   fragments of its copy reads them there.
 //! * **Local reads.** Fragment k is on the node's local disk k mod `local_disks`, at offset
 //!   (k div `local_disks`) × the stripe, contiguous; the access goes straight to that disk's
 //!   queue (with its deadline, under `[disk.scheduler]`), and its data reaches the stream at
@@ -227,15 +230,27 @@ pub(super) enum Source {
     Memory { node: u32 },
 }
 
-/// One dedicated node's copy of its object.
+/// A place of a copy that holds nothing.
+const EMPTY_SLOT: u32 = u32::MAX;
+
+/// One dedicated node's copy: the object whose fragments it keeps, and what each place
+/// holds (place k holds fragment k of some object, kept there until fragment k of another
+/// object overwrites it).
 #[derive(Default)]
 struct LocalCopy {
-    /// The object (`None`: nothing yet).
+    /// The object whose fetched fragments are kept (`None`: nothing yet).
     video: Option<u32>,
-    /// Which of its fragments the node keeps.
-    kept: Vec<bool>,
-    /// How many.
+    /// Place k: the object whose fragment k it holds ([`EMPTY_SLOT`]: none).
+    slots: Vec<u32>,
+    /// Places holding a fragment.
     fragments: u64,
+}
+
+impl LocalCopy {
+    /// Whether the copy holds fragment `k` of `video`.
+    fn holds(&self, video: u32, k: usize) -> bool {
+        self.slots.get(k) == Some(&video)
+    }
 }
 
 /// The scheme, the manager, the routing of viewings and the dedicated nodes' copies.
@@ -376,14 +391,9 @@ impl Replication {
         }
         let d = self.manager.request(video, now);
         if let Some(n) = d.promoted {
-            let copy = &mut self.copies[n as usize];
-            if copy.video != Some(video) {
-                // the node's space is the new object's: the old copy is dropped
-                *copy = LocalCopy {
-                    video: Some(video),
-                    ..LocalCopy::default()
-                };
-            }
+            // the node's space is the new object's: its fragments overwrite the old copy's
+            // as they are kept ([`Replication::fetched`])
+            self.copies[n as usize].video = Some(video);
         }
         self.dedicated[t as usize] = d.serving;
         match d.serving {
@@ -402,12 +412,8 @@ impl Replication {
         let Some(node) = self.dedicated.get(t as usize).copied().flatten() else {
             return Source::Remote;
         };
-        let copy = &self.copies[node as usize];
-        if copy.video != Some(block.video.0) {
-            return Source::Remote;
-        }
         let k = block.index as usize;
-        if !copy.kept.get(k).copied().unwrap_or(false) {
+        if !self.copies[node as usize].holds(block.video.0, k) {
             return Source::Remote;
         }
         if (k as u64) < self.prefix_of(block.video.0) {
@@ -446,13 +452,14 @@ impl Replication {
             self.fetched_dedicated += 1;
         }
         let k = block.index as usize;
-        if copy.kept.len() <= k {
-            copy.kept.resize(k + 1, false);
+        if copy.slots.len() <= k {
+            copy.slots.resize(k + 1, EMPTY_SLOT);
         }
-        if !copy.kept[k] {
-            copy.kept[k] = true;
+        if copy.slots[k] == EMPTY_SLOT {
             copy.fragments += 1;
         }
+        // fragment k of the object the node holds, in place of whatever was there
+        copy.slots[k] = block.video.0;
     }
 
     /// `summary.json`'s `replication` for a run that ended at `end`.
@@ -756,13 +763,22 @@ mod tests {
         assert_eq!(r.report(at(70)).kept_fragments, 3);
         // a new viewing of video 0 goes to the ordinary interface node
         assert_eq!(r.viewing(3, 0, at(71)), 0);
-        // video 5 becomes popular at 72 s: the node's copy is video 5's now, and the viewing
-        // of video 0 there fetches from the storage nodes and keeps nothing
+        // video 5 becomes popular at 72 s: the node's space is video 5's now; the viewing of
+        // video 0 there still reads the fragments of the old copy not overwritten, fetches
+        // the others from the storage nodes and keeps nothing
         r.viewing(0, 5, at(72));
-        assert_eq!(r.source(1, block(0, 0)), Source::Remote);
+        assert_eq!(
+            r.source(1, block(0, 0)),
+            Source::Disk {
+                node: 0,
+                disk: 0,
+                offset: 0
+            }
+        );
         r.fetched(1, block(0, 3), true);
+        assert_eq!(r.source(1, block(0, 3)), Source::Remote);
         let s = r.report(at(73));
-        assert_eq!(s.kept_fragments, 0);
+        assert_eq!(s.kept_fragments, 3);
         assert_eq!(
             s.promotions
                 .iter()
@@ -771,6 +787,58 @@ mod tests {
             [(0, 1, 1), (5, 1, 72)]
         );
         assert_eq!((s.promotion_count, s.waiting_requests), (2, 0));
+    }
+
+    /// Issue 49, item 13: at a handover the new object's fragments overwrite the demoted
+    /// object's copy one place at a time; the demoted object's viewings at the node read
+    /// each of its fragments locally until that very place is overwritten.
+    #[test]
+    fn issue49_a_handover_overwrites_the_demoted_copy_fragment_by_fragment() {
+        let mut one = section(Scheme::Lmss, Some(Portion::Count(3)));
+        one.threshold = 2;
+        let mut r = Replication::new(&one, 2, 6, 65_536, &[150; 20]);
+        // video 3 popular at 11 s; terminal 4 views it at the dedicated node (1) and keeps
+        // fragments 0..=6 (0..=2 its prefix, in memory)
+        r.viewing(0, 3, at(10));
+        r.viewing(1, 3, at(11));
+        assert_eq!(r.viewing(4, 3, at(12)), 1);
+        for k in 0..7 {
+            r.fetched(4, block(3, k), true);
+        }
+        // its requests leave the window at 70 and 71 s: demoted at 71 s; video 8, asked
+        // for at 80 and 81 s, is promoted at the node at 81 s
+        r.viewing(2, 8, at(80));
+        r.viewing(3, 8, at(81));
+        let s = r.report(at(81));
+        assert_eq!((s.demotion_count, s.promotion_count), (1, 2));
+        // terminal 5 views video 8 at the node and keeps its fragments 0, 1 and 4
+        assert_eq!(r.viewing(5, 8, at(82)), 1);
+        for k in [0, 1, 4] {
+            assert_eq!(r.source(5, block(8, k)), Source::Remote);
+            r.fetched(5, block(8, k), true);
+        }
+        assert_eq!(r.source(5, block(8, 0)), Source::Memory { node: 0 });
+        // terminal 4, still viewing video 3 at the node: the overwritten places come from
+        // the storage nodes, the others from the node's memory and disks as before
+        for k in [0, 1, 4] {
+            assert_eq!(r.source(4, block(3, k)), Source::Remote, "fragment {k}");
+        }
+        assert_eq!(r.source(4, block(3, 2)), Source::Memory { node: 0 });
+        for k in [3u32, 5, 6] {
+            assert_eq!(
+                r.source(4, block(3, k)),
+                Source::Disk {
+                    node: 0,
+                    disk: k % 2,
+                    offset: u64::from(k / 2) * 65_536
+                },
+                "fragment {k}"
+            );
+        }
+        // what it fetches again is not kept: the places are video 8's
+        r.fetched(4, block(3, 0), true);
+        assert_eq!(r.source(5, block(8, 0)), Source::Memory { node: 0 });
+        assert_eq!(r.report(at(83)).kept_fragments, 7);
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub(super) struct Term {
     /// When the terminal first asked for a video (`SimTime::MAX`: not yet).
     pub first_request: SimTime,
     pub stall_since: SimTime,
+    /// When the terminal paused: a resume shifts its playout by the pause, so the frame on
+    /// display when it paused keeps the rest of its display time.
+    pub paused_at: SimTime,
     pub session_received: u64,
     /// Its current viewing was admitted (and is counted as an active stream).
     pub admitted: bool,
@@ -148,6 +151,7 @@ impl Term {
             warmed: false,
             first_request: SimTime::MAX,
             stall_since: SimTime::ZERO,
+            paused_at: SimTime::ZERO,
             session_received: 0,
             admitted: false,
             packets_armed: false,

@@ -11,7 +11,7 @@
 //! (`[admission]`; the default admits every stream): a refused viewing shows nothing and its
 //! later events are dropped. With `[server] manager_node` the start first travels as the
 //! object manager's delegation to its interface node, which decides, and the viewing begins
-//! or is refused when the answer is back at the manager ([`super::manager`]). `pause` stops display but not reading; `resume` continues; `seek`
+//! or is refused when the answer is back at the manager ([`super::manager`]). `pause` stops display but not reading; `resume` continues where it stopped, within the frame on display; `seek`
 //! drops the buffer and re-primes at the new position; `stop` ends the video. `ff`/`rewind`
 //! start a visual search (SPIFFI §8.1, [`super::visual_search`]); a start may wait for others
 //! to piggyback on it (SPIFFI §8.2, [`super::piggyback`]). Events that make no sense in the
@@ -483,6 +483,7 @@ impl<'a> Terminals<'a> {
                 }
                 tm.paused_from = tm.state;
                 tm.state = TState::Paused;
+                tm.paused_at = now;
                 tm.cancel_wake();
             }
             EventKind::Resume => {
@@ -503,8 +504,9 @@ impl<'a> Terminals<'a> {
                 tm.state = tm.paused_from;
                 match tm.state {
                     TState::Playing => {
-                        tm.base_frame = tm.play_frame;
-                        tm.base_time = now;
+                        // the playout goes on where it stopped, within the frame on display:
+                        // every frame's display time moves by the pause
+                        tm.base_time += now.saturating_since(tm.paused_at);
                         self.schedule_wake(t, p);
                     }
                     TState::Stalled => {

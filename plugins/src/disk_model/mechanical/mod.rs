@@ -142,6 +142,11 @@ fn ns(ps: u64) -> u64 {
 }
 
 impl DiskModel for Mechanical {
+    fn transfer_includes_bus(&self) -> bool {
+        // the transfer ends when the drive's bus has carried the last sector
+        true
+    }
+
     fn geometry(&self) -> DiskGeometry {
         DiskGeometry {
             capacity_bytes: self.disk.layout.blocks * SECTOR,
