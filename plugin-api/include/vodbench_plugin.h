@@ -216,6 +216,10 @@ typedef struct VbDiskModelVtable {
                      uint64_t now_ns,
                      struct VbServiceTime *out);
   int32_t (*service_bound)(void *state, const struct VbDiskAccess *access, uint64_t *out_ns);
+  // Optional (NULL: 0): whether `service`'s transfer includes the drive's own interface
+  // to the host, not only the media (such a model is refused behind a buffered
+  // `[server.bus]`).
+  int32_t (*transfer_includes_bus)(void *state, uint8_t *out);
 } VbDiskModelVtable;
 
 // A queued disk request (`QueuedRequest`). `class`: 0 demand, 1 prefetch.

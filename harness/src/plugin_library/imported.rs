@@ -326,6 +326,16 @@ impl DiskModel for CDiskModel {
         });
         SimDuration::from_nanos(t)
     }
+    fn transfer_includes_bus(&self) -> bool {
+        let Some(f) = self.0.vt::<VbDiskModelVtable>().transfer_includes_bus else {
+            return false;
+        };
+        let mut out = 0u8;
+        self.0.ok("transfer_includes_bus", unsafe {
+            f(self.0.state, &mut out)
+        });
+        out != 0
+    }
 }
 
 // ------------------------------------------------------------------------------------------

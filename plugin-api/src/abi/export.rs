@@ -418,6 +418,7 @@ impl ExportKind for dyn DiskModel {
             head_cylinder: Some(dm_head_cylinder),
             service: Some(dm_service),
             service_bound: Some(dm_service_bound),
+            transfer_includes_bus: Some(dm_transfer_includes_bus),
         };
         (&V as *const VbDiskModelVtable).cast()
     }
@@ -469,6 +470,10 @@ unsafe extern "C" fn dm_service_bound(
     out: *mut u64,
 ) -> i32 {
     with_mut::<dyn DiskModel>(s, |m| *out = m.service_bound(&access(&*a)).as_nanos())
+}
+
+unsafe extern "C" fn dm_transfer_includes_bus(s: *mut c_void, out: *mut u8) -> i32 {
+    with_mut::<dyn DiskModel>(s, |m| *out = m.transfer_includes_bus() as u8)
 }
 
 // ------------------------------------------------------------------------------------------

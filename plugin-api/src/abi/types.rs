@@ -235,6 +235,11 @@ pub struct VbDiskModelVtable {
             out_ns: *mut u64,
         ) -> i32,
     >,
+    /// Optional (NULL: 0): whether `service`'s transfer includes the drive's own interface
+    /// to the host, not only the media (such a model is refused behind a buffered
+    /// `[server.bus]`).
+    pub transfer_includes_bus:
+        Option<unsafe extern "C" fn(state: *mut c_void, out: *mut u8) -> i32>,
 }
 
 // ---------------------------------------------------------------------------------------
