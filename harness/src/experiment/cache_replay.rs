@@ -523,6 +523,9 @@ fn run<T: ObjectTable>(
             table.prefetch(soon);
         }
         r.requests += 1;
+        if r.requests & 0xFFFF == 0 {
+            crate::interrupt::check();
+        }
         r.bytes_requested += q.bytes;
         let req = CacheRequest {
             object: q.object,
