@@ -20,14 +20,14 @@ ROOT = HERE.parent.parent
 BASE = (ROOT / "scenarios" / "zipf1.toml").read_text()
 
 
-def variant(name, scheduler, pool):
+def variant(out, name, scheduler, pool):
     text = BASE.replace('name = "zipf1"', f'name = "{name}"', 1)
     text = text.replace('[disk.scheduler]\nname = "elevator"',
                         f'[disk.scheduler]\nname = "{scheduler}"', 1)
     text = text.replace('[buffer_pool]\nname = "global-lru"',
                         f'[buffer_pool]\nname = "{pool}"', 1)
-    # the scenario's relative paths (disk specifications) resolve against scenarios/
-    path = ROOT / "scenarios" / f".{name}.toml"
+    path = out / "scenarios" / f"{name}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
 
@@ -41,12 +41,8 @@ def main(out):
         ("python-lru2", "elevator", "py-lru-k"),
         ("python-sstf-lru2", "py-sstf", "py-lru-k"),
     ]:
-        path = variant(name, scheduler, pool)
-        try:
-            run = vodbench.run(path, out=out / "runs" / name)
-        finally:
-            path.unlink()
-        print(f"{name:24} glitches {run.summary.get('glitches')}", file=sys.stderr)
+        run = vodbench.run(variant(out, name, scheduler, pool), out=out / "runs" / name)
+        print(f"{name:24} glitches {run.summary['glitches']['count']}", file=sys.stderr)
         runs.append(run)
     comparison = vodbench.compare(*runs, out=out / "compare")
     print(comparison.report())
