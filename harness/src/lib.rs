@@ -34,6 +34,7 @@ pub mod cli;
 pub mod digest;
 pub mod experiment;
 pub mod fuzz;
+pub mod interrupt;
 pub mod output;
 pub mod ownership;
 pub mod plugin_library;

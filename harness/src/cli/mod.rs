@@ -151,6 +151,80 @@ pub fn main_with(mut registry: Registry, outputs: Outputs) -> ExitCode {
     exit_code(result)
 }
 
+/// Why a command run through [`run_args`] failed.
+#[derive(Debug)]
+pub enum ArgsError {
+    /// Bad input (exit code 2 on the command line): the message the command line prints.
+    Input(String),
+    /// A scenario that is not valid, typed: its file, line and key.
+    Scenario(ScenarioError),
+    /// A loaded policy's call failed (the library or source, the policy, the call).
+    Plugin(crate::plugin_library::PluginFailure),
+    /// The run failed (exit code 1): a plugin broke its contract, an output could not be
+    /// written.
+    Failure(String),
+    /// [`crate::interrupt::request`] stopped the command.
+    Interrupted,
+}
+
+impl ArgsError {
+    /// The exit code the command line gives this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ArgsError::Failure(_) | ArgsError::Interrupted => EXIT_FAILURE,
+            _ => EXIT_INPUT,
+        }
+    }
+}
+
+impl std::fmt::Display for ArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgsError::Input(m) | ArgsError::Failure(m) => f.write_str(m),
+            ArgsError::Scenario(e) => write!(f, "{e}"),
+            ArgsError::Plugin(e) => write!(f, "{e}"),
+            ArgsError::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for ArgsError {}
+
+/// Runs the command `args` (without the program name: `["run", "scenario.toml"]`) with
+/// `registry` and `outputs`, as [`main_with`] does for the process's arguments: the same
+/// command code, the same output folders, its errors typed instead of printed. For programs
+/// that drive vodbench in-process (the Python package). `--help` is an [`ArgsError::Input`]
+/// holding the help text.
+pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Result<(), ArgsError> {
+    let argv = std::iter::once("vodbench".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(|e| ArgsError::Input(e.render().to_string()))?;
+    crate::plugin_library::install_hook();
+    let mut owned = registry.clone();
+    for path in &cli.plugins {
+        crate::plugin_library::load(&mut owned, path)
+            .map_err(|e| ArgsError::Input(e.to_string()))?;
+    }
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        dispatch(cli.command, &owned, outputs)
+    }));
+    match run {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(match e {
+            CommandError::Input(m) => ArgsError::Input(m),
+            CommandError::Failure(m) => ArgsError::Failure(m),
+            CommandError::Scenario(s) => ArgsError::Scenario(s),
+            CommandError::Reported => ArgsError::Input("invalid input (reported above)".into()),
+        }),
+        Err(payload) => match payload.downcast::<crate::plugin_library::PluginFailure>() {
+            Ok(f) => Err(ArgsError::Plugin(*f)),
+            Err(other) => match other.downcast::<crate::interrupt::Interrupted>() {
+                Ok(_) => Err(ArgsError::Interrupted),
+                Err(other) => std::panic::resume_unwind(other),
+            },
+        },
+    }
+}
+
 /// Runs one command.
 fn dispatch(command: Command, registry: &Registry, outputs: &Outputs) -> Result<(), CommandError> {
     match command {
@@ -196,6 +270,9 @@ pub(crate) enum CommandError {
     /// Bad input, every error already reported as it was met (`vodbench check`, file by
     /// file; exit code 2).
     Reported,
+    /// A scenario that is not valid, kept typed (file, line, key) for [`run_args`]'s callers
+    /// (exit code 2).
+    Scenario(ScenarioError),
 }
 
 impl CommandError {
@@ -214,6 +291,7 @@ impl CommandError {
     pub(crate) fn report(&self) {
         match self {
             CommandError::Input(m) | CommandError::Failure(m) => eprintln!("error: {m}"),
+            CommandError::Scenario(e) => eprintln!("error: {e}"),
             CommandError::Reported => {}
         }
     }
@@ -226,7 +304,9 @@ fn exit_code(result: Result<(), CommandError>) -> ExitCode {
         Err(e) => {
             e.report();
             ExitCode::from(match e {
-                CommandError::Input(_) | CommandError::Reported => EXIT_INPUT,
+                CommandError::Input(_) | CommandError::Reported | CommandError::Scenario(_) => {
+                    EXIT_INPUT
+                }
                 CommandError::Failure(_) => EXIT_FAILURE,
             })
         }
@@ -235,13 +315,15 @@ fn exit_code(result: Result<(), CommandError>) -> ExitCode {
 
 impl From<ScenarioError> for CommandError {
     fn from(e: ScenarioError) -> Self {
-        CommandError::input(e)
+        CommandError::Scenario(e)
     }
 }
 
 impl From<RunError> for CommandError {
     fn from(e: RunError) -> Self {
-        if e.is_input() {
+        if let RunError::Scenario(s) = e {
+            CommandError::Scenario(s)
+        } else if e.is_input() {
             CommandError::input(e)
         } else {
             CommandError::failure(e)

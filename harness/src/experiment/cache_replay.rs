@@ -616,6 +616,9 @@ fn run<T: ObjectTable>(
             None => q.next_access,
         };
         r.requests += 1;
+        if r.requests & 0xFFFF == 0 {
+            crate::interrupt::check();
+        }
         r.bytes_requested += q.bytes;
         let req = CacheRequest {
             object: q.object,

@@ -53,14 +53,20 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, PluginFailure> {
     }
 }
 
-/// Makes the process's panic hook silent for [`PluginFailure`] payloads (they are reported
+/// Makes the process's panic hook silent for [`PluginFailure`] (and
+/// [`crate::interrupt::Interrupted`]) payloads (they are reported
 /// as errors by [`catch`]'s caller); other panics are printed as before. Idempotent.
 pub fn install_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<PluginFailure>().is_none() {
+            let payload = info.payload();
+            if payload.downcast_ref::<PluginFailure>().is_none()
+                && payload
+                    .downcast_ref::<crate::interrupt::Interrupted>()
+                    .is_none()
+            {
                 previous(info);
             }
         }));

@@ -24,7 +24,7 @@
 
 mod failure;
 mod imported;
-mod params;
+pub mod params;
 
 pub use failure::{abandon, catch, install_hook, PluginFailure};
 

@@ -510,6 +510,7 @@ impl<'a> Engine<'a> {
             }
             if count & 0xFFFF == 0 {
                 progress(now, self.period.end);
+                crate::interrupt::check();
             }
             match ev {
                 Ev::Trace(i) => {

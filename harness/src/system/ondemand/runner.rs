@@ -58,6 +58,9 @@ pub fn run_with(
     progress: ClockProgress<'_>,
     opts: SimOptions<'_>,
 ) -> Result<(RunResults, Digest), RunError> {
+    // a stop requested meanwhile: no new simulation starts (short ones never reach the
+    // engine loop's check)
+    crate::interrupt::check();
     let workload = Workload::of(s);
     let digest = workload.digest()?;
     let results = simulate_stream(s, workload.events()?, &digest, progress, opts)?;

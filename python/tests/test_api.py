@@ -1,0 +1,201 @@
+"""Every call of the API, against what the command line writes; every error path."""
+
+import _thread
+import shutil
+import subprocess
+import threading
+import time
+
+import polars as pl
+import pytest
+import vodbench
+
+from conftest import cdylib, ROOT, TINY, ZIPF1, results, target_dir, variant
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def cli():
+    exe = target_dir() / "release" / "vodbench"
+    return exe if exe.is_file() else shutil.which("vodbench")
+
+
+def test_run_returns_summary_tables_and_the_report(tmp_path):
+    run = vodbench.run(TINY, out=tmp_path / "o")
+    assert isinstance(run, vodbench.Run)
+    assert run.summary["scenario"] == "tiny" and run.summary["terminals"] == 12
+    for t in ("disks", "timeseries", "requests", "terminals", "nodes"):
+        assert isinstance(getattr(run, t), pl.DataFrame), t
+    assert run.disks.height == 2  # one row per disk
+    assert set(run.tables) >= {"disks", "timeseries", "requests"}
+    page = run.report(tmp_path / "page.html")
+    assert page.read_bytes() == (tmp_path / "o" / "report.html").read_bytes()
+    assert b"<html" in page.read_bytes()[:500].lower()
+    with pytest.raises(AttributeError, match="no table 'nope'"):
+        run.nope
+
+
+def test_run_writes_what_the_command_line_writes(tmp_path):
+    exe = cli()
+    if exe is None:
+        pytest.skip("no vodbench binary built (cargo build --release)")
+    vodbench.run(TINY, out=tmp_path / "py", seed=3)
+    subprocess.run([exe, "run", TINY, "--out", tmp_path / "cli", "--seed", "3", "--quiet"],
+                   check=True)
+    a, b = results(tmp_path / "py"), results(tmp_path / "cli")
+    assert a == b
+    assert (tmp_path / "py" / "report.html").read_bytes() == \
+        (tmp_path / "cli" / "report.html").read_bytes()
+
+
+def test_run_takes_a_toml_string_terminals_and_seed(tmp_path):
+    text = TINY.read_text()
+    run = vodbench.run(text, terminals=5, seed=9, out=tmp_path / "o")
+    assert run.summary["terminals"] == 5 and run.summary["seed"] == 9
+    # the temporary scenario file is gone
+    assert not list(ROOT.glob(".vodbench-scenario-*")) and not list(
+        __import__("pathlib").Path.cwd().glob(".vodbench-scenario-*"))
+    # default output folder: a new temporary one
+    other = vodbench.run(text, terminals=5, seed=9)
+    assert other.path != run.path and results(other.path) == results(run.path)
+
+
+def test_load_reads_every_kind_of_folder(tmp_path):
+    run = vodbench.run(TINY, out=tmp_path / "run")
+    assert isinstance(vodbench.load(run.path), vodbench.Run)
+    assert vodbench.load(run.path).summary == run.summary
+    with pytest.raises(vodbench.InputError, match="not an output folder"):
+        vodbench.load(tmp_path / "nothing")
+
+
+def test_search(tmp_path):
+    s = vodbench.search(FIXTURES / "search_small.toml", out=tmp_path / "s", seeds=3,
+                        max_terminals=60)
+    assert isinstance(s, vodbench.Search) and isinstance(vodbench.load(s.path), vodbench.Search)
+    assert s.summary["max_terminals"] > 0, s.summary
+    assert s.curve.height > 0
+
+
+def test_sweep_shows_progress_and_calls_back(tmp_path, capsys):
+    seen = []
+    sw = vodbench.sweep(FIXTURES / "sweep_small.toml", out=tmp_path / "w", seeds=3,
+                        max_terminals=40, callback=lambda n, p: seen.append((n, p)))
+    assert isinstance(sw, vodbench.Sweep)
+    points = sw.summary["points"]
+    assert len(points) == 4
+    assert [n for n, _ in seen] == [1, 2, 3, 4]
+    assert all(isinstance(p, dict) for _, p in seen)
+    err = capsys.readouterr().err
+    assert "4 points done" in err or "4/" in err or "4point" in err.replace(" ", ""), err
+
+
+def test_an_exception_in_the_callback_stops_the_sweep(tmp_path):
+    def stop(n, point):
+        raise RuntimeError("enough")
+
+    # 20 replications a point: the first point ends well before the last
+    with pytest.raises(RuntimeError, match="enough"):
+        vodbench.sweep(FIXTURES / "sweep_small.toml", out=tmp_path / "w", seeds=20,
+                       min_seeds=20, max_terminals=40, threads=1, callback=stop,
+                       progress=False)
+    assert not (tmp_path / "w" / "sweep.json").exists()
+    assert len(list((tmp_path / "w" / "points").glob("[0-9]*.json"))) < 4
+
+
+def test_ctrl_c_stops_a_run(tmp_path):
+    # a long run: zipf1 for many simulated hours
+    long = variant(ZIPF1, tmp_path, "long", {'duration = "10min"': 'duration = "20h"'})
+    threading.Timer(1.0, _thread.interrupt_main).start()
+    t = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        vodbench.run(long, out=tmp_path / "o")
+    assert time.monotonic() - t < 20
+    assert not (tmp_path / "o" / "summary.json").exists()
+    # the next command runs as usual
+    assert vodbench.run(TINY, out=tmp_path / "next").summary
+
+
+def test_compare_lays_runs_and_scenarios_side_by_side(tmp_path):
+    a = vodbench.run(TINY, out=tmp_path / "a")
+    b = vodbench.run(TINY, seed=5, out=tmp_path / "b")
+    c = vodbench.compare(a, b.path, out=tmp_path / "c")
+    assert isinstance(c, vodbench.Comparison)
+    assert (tmp_path / "c" / "report.html").is_file()
+    assert [r.summary["seed"] for r in c.runs] == [a.summary["seed"], 5]
+    page = c.report(tmp_path / "cmp.html")
+    assert page.read_bytes() == (tmp_path / "c" / "report.html").read_bytes()
+
+
+def test_analyze(tmp_path):
+    an = vodbench.analyze(ROOT / "scenarios" / "wu" / "fig10-array.toml", out=tmp_path / "an")
+    assert isinstance(an, vodbench.Analysis)
+    assert an.summary and an.table_names()
+
+
+def test_cache_replay_returns_miss_ratios_per_size(tmp_path):
+    trace = vodbench.cache_generate(tmp_path / "t.zst", objects=1000, requests=20000)
+    df = vodbench.cache_replay(trace, pools=["global-lru", "py-lru", "py-fifo"],
+                               sizes=[10, 100, 500], out=tmp_path / "c")
+    assert isinstance(df, pl.DataFrame) and df.height == 9, df
+    cols = set(df.columns)
+    assert "miss_ratio" in cols, cols
+    ratios = {(r["pool"], r["size_bytes"]): r["miss_ratio"] for r in df.iter_rows(named=True)}
+    # the Python LRU is LRU: the same miss ratios as the built-in
+    for size in (10, 100, 500):
+        assert ratios[("py-lru", size)] == ratios[("global-lru", size)]
+    assert ratios[("py-lru", 10)] > ratios[("py-lru", 500)]
+    folder = vodbench.cache_replay(trace, pools="fifo", sizes=10, out=tmp_path / "d",
+                                   folder=True)
+    assert folder.summary
+
+
+# ------------------------------------------------------------------------------------------
+# errors
+
+def test_a_bad_key_is_a_scenario_error_with_file_line_and_key(tmp_path):
+    bad = variant(TINY, tmp_path, "bad", {"disks_per_node = 2": "disks_per_node = 0"})
+    with pytest.raises(vodbench.ScenarioError) as e:
+        vodbench.run(bad, out=tmp_path / "o")
+    assert e.value.file == str(bad)
+    assert e.value.key == "server.disks_per_node"
+    assert e.value.line == bad.read_text().split("\n").index("disks_per_node = 0") + 1
+    assert isinstance(e.value, vodbench.VodbenchError)
+
+
+def test_a_syntax_error_and_a_missing_file_are_scenario_errors(tmp_path):
+    bad = tmp_path / "syntax.toml"
+    bad.write_text('name = "x"\n[server\n')
+    with pytest.raises(vodbench.ScenarioError) as e:
+        vodbench.run(bad)
+    assert e.value.file == str(bad) and e.value.line == 2 and e.value.key is None
+    with pytest.raises(vodbench.ScenarioError) as e:
+        vodbench.run(tmp_path / "missing.toml")
+    assert e.value.file == str(tmp_path / "missing.toml")
+    with pytest.raises(vodbench.ScenarioError):
+        vodbench.run("name = 3\n")
+
+
+def test_bad_arguments_and_libraries_are_input_errors(tmp_path):
+    with pytest.raises(vodbench.InputError, match="terminals"):
+        vodbench.run(TINY, terminals=-1)
+    junk = tmp_path / "libjunk.so"
+    junk.write_text("not a library")
+    with pytest.raises(vodbench.InputError, match="no ELF header"):
+        vodbench.run(TINY, plugins=[junk])
+    with pytest.raises(vodbench.InputError):
+        vodbench.compare(tmp_path / "no-such-folder")
+    with pytest.raises(TypeError):
+        vodbench.run(3)
+
+
+def test_a_loaded_librarys_failure_is_a_plugin_error(tmp_path):
+    lib = cdylib("vodbench_faulty_plugins")
+    if lib is None:
+        pytest.skip(f"{lib} is not built (cargo build --release -p vodbench-faulty-plugins)")
+    s = variant(TINY, tmp_path, "faulty",
+                before_terminals='[disk.scheduler]\nname = "panicky"\nafter = 5\n')
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(s, plugins=[lib], out=tmp_path / "o")
+    assert e.value.method == "dequeue" and e.value.policy == "disk.scheduler `panicky`"
+    assert e.value.source.endswith("libvodbench_faulty_plugins.so")
+    assert "boom after 5 requests" in str(e.value)
