@@ -199,3 +199,18 @@ def test_a_loaded_librarys_failure_is_a_plugin_error(tmp_path):
     assert e.value.method == "dequeue" and e.value.policy == "disk.scheduler `panicky`"
     assert e.value.source.endswith("libvodbench_faulty_plugins.so")
     assert "boom after 5 requests" in str(e.value)
+
+
+def test_the_command_line_rerun_refuses_a_run_made_with_python_policies(tmp_path):
+    exe = cli()
+    if exe is None:
+        pytest.skip("no vodbench binary built (cargo build --release)")
+    scenario = variant(TINY, tmp_path, "py", before_terminals='[disk.scheduler]\nname = "py-fcfs"\n')
+    vodbench.run(scenario, out=tmp_path / "o")
+    manifest = (tmp_path / "o" / "manifest.json").read_text()
+    assert "fcfs_fifo.py#" in manifest
+    r = subprocess.run([exe, "rerun", tmp_path / "o", "--out", tmp_path / "again"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert "Python policies" in r.stderr and "fcfs_fifo.py#" in r.stderr, r.stderr
+    assert not (tmp_path / "again").exists()

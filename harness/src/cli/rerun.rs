@@ -208,12 +208,25 @@ pub(crate) fn cmd(
     let source = Source::from_text(&scenario_file, text);
     // the plugin libraries the run loaded, loaded again from where they were (their bytes
     // are compared below, with the other input files)
-    let libraries: Vec<PathBuf> = manifest["plugin_libraries"]
+    let (python, libraries): (Vec<PathBuf>, Vec<PathBuf>) = manifest["plugin_libraries"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|l| l["path"].as_str().map(PathBuf::from))
-        .collect();
+        .partition(|p| p.to_string_lossy().contains(".py#"));
+    if !python.is_empty() {
+        return Err(CommandError::input(format!(
+            "{}: the run had Python policies registered ({}); the command line loads shared \
+             libraries only: run the scenario again from Python with the same classes \
+             (their source hashes are in the manifest's plugin_libraries)",
+            path.display(),
+            python
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let registry = crate::plugin_library::with_libraries(registry, &libraries).map_err(|e| {
         CommandError::input(format!(
             "{}: cannot load a plugin library the run used: {e}",
