@@ -101,15 +101,7 @@ impl PyPolicy {
         origin: Origin,
     ) -> Result<PyPolicy, String> {
         let label = format!("{} `{name}`", kind.key());
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        {
-            return Err(format!(
-                "{label}: a name takes letters, digits, '-', '_' and '.' only"
-            ));
-        }
+        vodbench_harness::plugin_library::check_name(&label, name)?;
         let (required, optional) = methods(kind);
         let cls = class.bind(py);
         for m in required {
@@ -256,33 +248,18 @@ fn add<K: PluginKind + ?Sized>(
         Arc::clone(&policy),
         Arc::clone(&policy),
     );
-    let parse: ParseFn = Arc::new(move |table: &toml::Table| {
-        let json = p1.parse(table)?;
-        let text: Arc<dyn std::any::Any + Send + Sync> = Arc::new(json.to_string());
-        Ok((json, text))
-    });
-    let build: BuildFn<K> = Arc::new(move |typed, ctx| {
-        let params = typed.downcast_ref::<String>().ok_or_else(|| {
-            PluginError::Build(format!("{}: parameters of the wrong type", p2.label))
-        })?;
-        Ok(wrap(PyPolicy::create(&p2, params, ctx)))
-    });
-    let params: ParamsFn = Arc::new(move || {
-        let defaults = p3.parse(&toml::Table::new()).ok();
-        params_of_schema(&p3.schema.value, defaults.as_ref())
-    });
-    let origin = Arc::clone(&policy.origin);
+    let loaded = Loaded::with_json_params(
+        policy.name,
+        policy.description,
+        Arc::new(move || {
+            let defaults = p3.parse(&toml::Table::new()).ok();
+            params_of_schema(&p3.schema.value, defaults.as_ref())
+        }),
+        move |table| p1.parse(table),
+        move |params, ctx| Ok(wrap(PyPolicy::create(&p2, params, ctx))),
+    );
     registry
-        .add_loaded::<K>(
-            Loaded {
-                name: policy.name,
-                description: policy.description,
-                params,
-                parse,
-                build,
-            },
-            origin,
-        )
+        .add_loaded::<K>(loaded, Arc::clone(&policy.origin))
         .map(|_| ())
 }
 

@@ -191,34 +191,21 @@ fn add<K: PluginKind + ?Sized>(
         Arc::clone(&policy),
         Arc::clone(&policy),
     );
-    let parse: ParseFn = Arc::new(move |table: &toml::Table| {
-        let json = p1.parse(table)?;
-        let text: Arc<dyn std::any::Any + Send + Sync> = Arc::new(json.to_string());
-        Ok((json, text))
-    });
-    let build: BuildFn<K> = Arc::new(move |typed, ctx| {
-        let params = typed.downcast_ref::<String>().ok_or_else(|| {
-            PluginError::Build(format!("{}: parameters of the wrong type", p2.label))
-        })?;
-        let state = p2.create(params, ctx)?;
-        Ok(wrap(Instance {
-            policy: Arc::clone(&p2),
-            state,
-        }))
-    });
-    let params: ParamsFn = Arc::new(move || p3.param_infos());
-    let origin = Arc::clone(&policy.lib.origin);
+    let loaded = Loaded::with_json_params(
+        policy.name,
+        policy.description,
+        Arc::new(move || p3.param_infos()),
+        move |table| p1.parse(table),
+        move |params, ctx| {
+            let state = p2.create(params, ctx)?;
+            Ok(wrap(Instance {
+                policy: Arc::clone(&p2),
+                state,
+            }))
+        },
+    );
     registry
-        .add_loaded::<K>(
-            Loaded {
-                name: policy.name,
-                description: policy.description,
-                params,
-                parse,
-                build,
-            },
-            origin,
-        )
+        .add_loaded::<K>(loaded, Arc::clone(&policy.lib.origin))
         .map(|_| ())
 }
 

@@ -336,6 +336,21 @@ fn check_sizes(theirs: &VbSizes) -> Result<(), String> {
     Ok(())
 }
 
+/// A loaded policy's name (`label` names it in the message): letters, digits, `-`, `_` and
+/// `.`, as scenario tables and command lines take it unquoted.
+pub fn check_name(label: &str, name: &str) -> Result<(), String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "{label}: a name takes letters, digits, '-', '_' and '.' only"
+        ));
+    }
+    Ok(())
+}
+
 /// A string the library owns, copied (and leaked: names live as long as the process, as a
 /// library does once loaded).
 fn library_str(p: *const c_char, what: &str) -> Result<&'static str, String> {
@@ -359,15 +374,7 @@ fn policy(lib: &Arc<LoadedLibrary>, i: usize, p: &VbPolicy) -> Result<Policy, St
     })?;
     let name = library_str(p.name, &format!("policy {i}'s name"))?;
     let label = format!("{} `{name}`", kind.key());
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    {
-        return Err(format!(
-            "{label}: a name takes letters, digits, '-', '_' and '.' only"
-        ));
-    }
+    check_name(&label, name)?;
     let description = library_str(p.description, &format!("{label}'s description"))?;
     let schema_text = if p.params_schema.is_null() {
         None

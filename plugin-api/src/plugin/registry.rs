@@ -194,6 +194,38 @@ pub struct Loaded<K: ?Sized> {
     pub build: BuildFn<K>,
 }
 
+impl<K: ?Sized + 'static> Loaded<K> {
+    /// A loaded plugin whose parameters travel as JSON (a library's or a Python class's):
+    /// `parse` checks a scenario table and gives its parameters, defaults filled in, as JSON
+    /// (what manifests record); `create` makes an instance from that JSON's text.
+    pub fn with_json_params(
+        name: &'static str,
+        description: &'static str,
+        params: ParamsFn,
+        parse: impl Fn(&toml::Table) -> Result<serde_json::Value, PluginError> + Send + Sync + 'static,
+        create: impl Fn(&str, &BuildContext<'_>) -> Result<Box<K>, PluginError> + Send + Sync + 'static,
+    ) -> Loaded<K> {
+        let parse: ParseFn = Arc::new(move |table: &toml::Table| {
+            let json = parse(table)?;
+            let text: Arc<dyn Any + Send + Sync> = Arc::new(json.to_string());
+            Ok((json, text))
+        });
+        let build: BuildFn<K> = Arc::new(move |typed, ctx| {
+            let text = typed.downcast_ref::<String>().ok_or_else(|| {
+                PluginError::Build(format!("{name}: parameters of the wrong type"))
+            })?;
+            create(text, ctx)
+        });
+        Loaded {
+            name,
+            description,
+            params,
+            parse,
+            build,
+        }
+    }
+}
+
 /// A default: the plugin a scenario gets at a table where it chooses none, with the
 /// parameters it is given then.
 #[derive(Clone, Debug, PartialEq)]
