@@ -460,8 +460,17 @@ fn issue5_baselines_work_offline_from_stored_outputs() {
         .map(|c| c["label"].as_str().unwrap())
         .collect();
     assert_eq!(labels, ["tiny (baseline main)", "b"]);
+    // with an --out of its own: out/compare may be another test's, written right now
+    let nope = tmp.path().join("nope");
     input_error(
-        &["compare", "--baseline", "nope", b.to_str().unwrap()],
+        &[
+            "compare",
+            "--baseline",
+            "nope",
+            b.to_str().unwrap(),
+            "--out",
+            nope.to_str().unwrap(),
+        ],
         &env,
         &["--baseline", "unknown baseline `nope`", "main"],
     );

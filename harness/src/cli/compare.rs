@@ -78,8 +78,6 @@ pub(crate) fn cmd(
     }
     if let Some(b) = &args.baseline {
         baseline::check_name(b).map_err(CommandError::Input)?;
-        // before the output is claimed: a wrong name is the error, whoever writes there
-        known_baseline(b)?;
     }
     let out = args
         .out
@@ -256,7 +254,20 @@ fn gather(
             continue;
         }
         if let Some(b) = &args.baseline {
-            let store = known_baseline(b)?;
+            let store = baseline::store().join(b);
+            if !store.is_dir() {
+                let known = list_dirs(&baseline::store());
+                return Err(CommandError::input(format!(
+                    "--baseline: unknown baseline `{b}` (no folder {}); saved baselines: {}; \
+                     save one with `vodbench run SCENARIO --save-baseline {b}`",
+                    store.display(),
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
             let base = store.join(output::folder_name(&scenario));
             if let Err(m) = output_folder_scenario(&base) {
                 let known = list_dirs(&store);
@@ -359,23 +370,4 @@ pub(super) fn saved_runs(dir: &Path) -> Result<Vec<CompareRun>, String> {
             }
         })
         .collect()
-}
-
-/// The folder of the stored baseline `b`, or an error naming the baselines there are.
-fn known_baseline(b: &str) -> Result<std::path::PathBuf, CommandError> {
-    let store = baseline::store().join(b);
-    if store.is_dir() {
-        return Ok(store);
-    }
-    let known = list_dirs(&baseline::store());
-    Err(CommandError::input(format!(
-        "--baseline: unknown baseline `{b}` (no folder {}); saved baselines: {}; save one \
-         with `vodbench run SCENARIO --save-baseline {b}`",
-        store.display(),
-        if known.is_empty() {
-            "none".into()
-        } else {
-            known.join(", ")
-        }
-    )))
 }
