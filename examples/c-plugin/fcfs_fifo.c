@@ -73,13 +73,17 @@ static int32_t fcfs_enqueue(void *state, const VbQueuedRequest *r) {
         size_t cap = f->cap ? 2 * f->cap : 64;
         uint32_t *ids = malloc(cap * sizeof *ids);
         if (!ids) return fail(&f->common, "out of memory");
-        for (size_t i = 0; i < f->len; i++) ids[i] = f->ids[(f->head + i) % f->cap];
+        for (size_t i = 0; i < f->len; i++) {
+            size_t j = f->head + i;
+            ids[i] = f->ids[j < f->cap ? j : j - f->cap];
+        }
         free(f->ids);
         f->ids = ids;
         f->cap = cap;
         f->head = 0;
     }
-    f->ids[(f->head + f->len) % f->cap] = r->id;
+    size_t tail = f->head + f->len; /* no division: wrap by one subtraction */
+    f->ids[tail < f->cap ? tail : tail - f->cap] = r->id;
     f->len++;
     return VB_OK;
 }
@@ -93,7 +97,7 @@ static int32_t fcfs_dequeue(void *state, const VbHeadState *head, uint8_t *some,
     }
     *some = 1;
     *id = f->ids[f->head];
-    f->head = (f->head + 1) % f->cap;
+    f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
     f->len--;
     return VB_OK;
 }
