@@ -554,8 +554,7 @@ fn the_commands_and_flags_the_docs_quote_exist() {
                 let mut path: Vec<String> = Vec::new();
                 let mut rest = args.as_slice();
                 // the command, then its subcommands while the help lists them
-                loop {
-                    let Some(w) = rest.first() else { break };
+                while let Some(w) = rest.first() {
                     let known = subcommands(&help_of(&path));
                     if known.is_empty() {
                         break;
