@@ -709,3 +709,56 @@ fn a_quoted_invocation_is_read_up_to_its_end() {
         ]
     );
 }
+
+#[test]
+fn the_repository_paths_the_readme_and_docs_name_exist() {
+    // a path in a code span that starts at one of the repository's top folders
+    const TOP: [&str; 12] = [
+        "harness/",
+        "plugin-api/",
+        "plugins/",
+        "reports/",
+        "scenarios/",
+        "tests/",
+        "examples/",
+        "python/",
+        "traces/",
+        "docs/",
+        "fuzz/",
+        "workspace-hack/",
+    ];
+    let repo = root();
+    let mut files = vec![repo.join("README.md")];
+    for e in std::fs::read_dir(repo.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|e| e == "md") {
+            files.push(p);
+        }
+    }
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let md = std::fs::read_to_string(file).unwrap();
+        let (prose, _) = split_fences(&md);
+        let (_, spans) = split_code_spans(&prose.join("\n"));
+        for (line, code) in spans {
+            let path = code.trim().trim_end_matches('/');
+            if !TOP.iter().any(|t| path.starts_with(t))
+                || path.contains(char::is_whitespace)
+                || path.contains(['<', '*', '{', '…', '|'])
+                || path.contains("NNN")
+            {
+                continue;
+            }
+            checked += 1;
+            if !repo.join(path).exists() {
+                problems.push(format!(
+                    "{}:{line}: `{path}` does not exist in the repository",
+                    file.strip_prefix(&repo).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 40, "only {checked} paths found in the docs");
+}
