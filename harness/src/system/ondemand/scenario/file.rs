@@ -295,6 +295,13 @@ pub struct VideoSection {
 }
 
 impl VideoSection {
+    /// Nominal stripe blocks per video of `stripe` bytes (at the mean bit rate, twice over
+    /// for the frames' spread), for range checks before the library is generated.
+    pub fn nominal_blocks(&self, stripe: u64) -> u64 {
+        let bytes = u128::from(self.length.0) * u128::from(self.bit_rate.0) / 8 / 1_000_000_000;
+        (bytes as u64).div_ceil(stripe.max(1)) * 2
+    }
+
     /// `[videos]`: counts, lengths and rates in range, a GOP pattern, frame size ratios.
     fn validate(&self) -> Result<(), (String, String)> {
         let v = self;
@@ -1120,7 +1127,7 @@ impl ScenarioFile {
         }
         s.validate_storage(self.transmission.is_some())?;
         self.terminals.validate(s.stripe.0)?;
-        let blocks = crate::system::ondemand::video::blocks_per_video(&self.videos, s.stripe.0);
+        let blocks = self.videos.nominal_blocks(s.stripe.0);
         if blocks > u64::from(u32::MAX) {
             return Err((
                 "server.stripe".into(),
