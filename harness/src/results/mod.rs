@@ -8,9 +8,12 @@
 pub mod analysis;
 pub mod broadcast;
 pub mod search;
+pub mod search_mode;
 pub mod stream_memory;
 pub mod sweep;
 pub mod transmission;
+
+pub use search_mode::SearchMode;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -509,7 +512,7 @@ pub struct ProbeSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchSummary {
     /// `skip` or `version`.
-    pub mode: crate::system::ondemand::scenario::SearchMode,
+    pub mode: SearchMode,
     /// `ff`/`rewind` searches started.
     pub searches: u64,
     /// Skip search: segments read and shown.

@@ -41,8 +41,7 @@ pub fn frames_per_video(v: &VideoSection) -> u64 {
 
 /// Nominal blocks per video (at the mean bit rate), for range checks before generation.
 pub fn blocks_per_video(v: &VideoSection, stripe: u64) -> u64 {
-    let bytes = u128::from(v.length.0) * u128::from(v.bit_rate.0) / 8 / u128::from(NANOS_PER_SEC);
-    (bytes as u64).div_ceil(stripe.max(1)) * 2
+    v.nominal_blocks(stripe)
 }
 
 /// The frame that needs the most terminal memory ([`VideoLibrary::memory_needed`]).

@@ -99,6 +99,19 @@ pub struct CostSection {
 }
 
 impl CostSection {
+    /// Each price is 0 or more.
+    fn validate(&self) -> Result<(), (String, String)> {
+        for (k, v) in [
+            ("cost.disk", self.disk),
+            ("cost.memory_per_mib", self.memory_per_mib),
+        ] {
+            if !v.is_finite() || v < 0.0 {
+                return Err((k.into(), format!("must be a price of 0 or more, got {v}")));
+            }
+        }
+        Ok(())
+    }
+
     /// The storage cost of a server with `disks` disks and `memory_bytes` of buffer memory.
     pub fn total(&self, disks: u64, memory_bytes: u64) -> f64 {
         disks as f64 * self.disk + memory_bytes as f64 / (1u64 << 20) as f64 * self.memory_per_mib
@@ -139,6 +152,45 @@ pub struct RunSection {
     /// most 100.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub continuity: u32,
+}
+
+impl RunSection {
+    /// `[run]`: the durations and counts in range.
+    fn validate(&self) -> Result<(), (String, String)> {
+        range(
+            "run.duration",
+            self.duration.0,
+            1_000_000_000,
+            1000 * HOUR,
+            &dur,
+        )?;
+        if let Warmup::Fixed(w) = self.warmup {
+            range("run.warmup", w.0, 0, 1000 * HOUR, &dur)?;
+        }
+        range(
+            "run.sample_interval",
+            self.sample_interval.0,
+            1_000_000,
+            1000 * HOUR,
+            &dur,
+        )?;
+        // 0 would keep no request at all: an empty requests table that looks measured
+        range(
+            "run.request_sample_every",
+            u64::from(self.request_sample_every),
+            1,
+            u64::from(u32::MAX),
+            &plain,
+        )?;
+        // windows of 0 … 100 blocks (0: not measured)
+        range(
+            "run.continuity",
+            u64::from(self.continuity),
+            0,
+            u64::from(super::super::continuity::MAX_WINDOW),
+            &plain,
+        )
+    }
 }
 
 fn default_sample_interval() -> Duration {
@@ -240,6 +292,56 @@ pub struct VideoSection {
     /// Mean I:P:B frame size ratio (default `[10, 5, 2]`).
     #[serde(default = "default_ratio")]
     pub size_ratio: [f64; 3],
+}
+
+impl VideoSection {
+    /// Nominal stripe blocks per video of `stripe` bytes (at the mean bit rate, twice over
+    /// for the frames' spread), for range checks before the library is generated.
+    pub fn nominal_blocks(&self, stripe: u64) -> u64 {
+        let bytes = u128::from(self.length.0) * u128::from(self.bit_rate.0) / 8 / 1_000_000_000;
+        (bytes as u64).div_ceil(stripe.max(1)) * 2
+    }
+
+    /// `[videos]`: counts, lengths and rates in range, a GOP pattern, frame size ratios.
+    fn validate(&self) -> Result<(), (String, String)> {
+        let v = self;
+        range("videos.count", u64::from(v.count), 1, 100_000, &plain)?;
+        range("videos.length", v.length.0, 1_000_000_000, 100 * HOUR, &dur)?;
+        range(
+            "videos.bit_rate",
+            v.bit_rate.0,
+            1_000,
+            10_000_000_000,
+            &rate,
+        )?;
+        range("videos.fps", u64::from(v.fps), 1, 240, &plain)?;
+        if v.gop.is_empty()
+            || !v.gop.starts_with('I')
+            || !v.gop.chars().all(|c| matches!(c, 'I' | 'P' | 'B'))
+            || v.gop.len() > 1000
+        {
+            return Err((
+                "videos.gop".into(),
+                format!(
+                    "must be a pattern of I, P and B frames starting with I (at most 1000), got {:?}",
+                    v.gop
+                ),
+            ));
+        }
+        if v.size_ratio
+            .iter()
+            .any(|r| !r.is_finite() || *r <= 0.0 || *r > 1e6)
+        {
+            return Err((
+                "videos.size_ratio".into(),
+                format!(
+                    "must be three positive finite numbers (I, P, B), got {:?}",
+                    v.size_ratio
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn default_fps() -> u32 {
@@ -364,6 +466,109 @@ pub struct ServerSection {
     pub replication: Option<super::ReplicationSection>,
 }
 
+impl ServerSection {
+    /// `[server]`'s nodes: how many, and the object manager's node only with interface nodes
+    /// to delegate to.
+    fn validate_nodes(&self) -> Result<(), (String, String)> {
+        let s = self;
+        range("server.nodes", u64::from(s.nodes), 1, 4096, &plain)?;
+        range(
+            "server.interface_nodes",
+            u64::from(s.interface_nodes),
+            0,
+            4096,
+            &plain,
+        )?;
+        if s.manager_node && s.interface_nodes == 0 {
+            return Err((
+                "server.manager_node".into(),
+                "makes the object manager a node that delegates each viewing to an interface \
+                 node, but there are none: set server.interface_nodes (1..=4096), or \
+                 manager_node = false"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[server]`'s storage: disks, stripe, memory, threading (`transmission`: whether the
+    /// scenario has `[transmission]`), CPUs, `[server.bus]`, `[server.network]`.
+    fn validate_storage(&self, transmission: bool) -> Result<(), (String, String)> {
+        let s = self;
+        range(
+            "server.disks_per_node",
+            u64::from(s.disks_per_node),
+            1,
+            1024,
+            &plain,
+        )?;
+        range("server.stripe", s.stripe.0, 4096, 64 << 20, &size)?;
+        range(
+            "server.memory_per_node",
+            s.memory_per_node.0,
+            2 * s.stripe.0,
+            1 << 50,
+            &|v| format!("{} ({} pages)", size(v), v / s.stripe.0),
+        )?;
+        if s.memory_per_node.0 / s.stripe.0 > u64::from(u32::MAX / 2) {
+            return Err(("server.memory_per_node".into(), "too many pages".into()));
+        }
+        if s.storage_threading == StorageThreading::Single {
+            let key = "server.storage_threading";
+            if s.disks_per_node != 1 {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" is one thread driving one disk per storage node: it needs \
+                         server.disks_per_node = 1 (got {}); use \"multi\" for several disks",
+                        s.disks_per_node
+                    ),
+                ));
+            }
+            let other = if s.bus.is_some() {
+                Some("[server.bus]")
+            } else if transmission {
+                Some("[transmission]")
+            } else {
+                None
+            };
+            if let Some(other) = other {
+                return Err((
+                    key.into(),
+                    format!(
+                        "= \"single\" models the storage node sending each fragment itself; it \
+                         cannot be combined with {other} (use \"multi\")"
+                    ),
+                ));
+            }
+        }
+        range(
+            "server.cpu_mips",
+            u64::from(s.cpu_mips),
+            1,
+            10_000_000,
+            &plain,
+        )?;
+        for (k, val) in [
+            ("server.cpu.start_io", s.cpu.start_io),
+            ("server.cpu.send", s.cpu.send),
+            ("server.cpu.receive", s.cpu.receive),
+        ] {
+            range(k, val, 0, 1_000_000_000, &plain)?;
+        }
+        if let Some(b) = &s.bus {
+            b.validate()?;
+        }
+        range(
+            "server.network.request_bytes",
+            s.network.request_bytes.0,
+            1,
+            1 << 20,
+            &size,
+        )
+    }
+}
+
 /// `[server.bus]`: SCSI buses between each node and its disks (Wu et al. §3, eq. 1–2). A
 /// disk access becomes: the command on the bus (`command`, Wu's D1), positioning off the bus
 /// when the disk disconnects (D2), arbitration for the bus to reconnect (D3), and the data
@@ -395,6 +600,25 @@ pub struct BusSection {
     /// j, so the bus's last disk first) or `"fifo"` (in the order they asked).
     #[serde(default)]
     pub arbitration: Arbitration,
+}
+
+impl BusSection {
+    /// `[server.bus]`: a bandwidth above 0, the command overhead and bus sizes in range.
+    fn validate(&self) -> Result<(), (String, String)> {
+        if self.rate.0 == 0 {
+            return Err((
+                "server.bus.rate".into(),
+                "must be more than 0 (a bandwidth such as \"10MB/s\"): a bus at 0 moves no \
+                 data"
+                    .into(),
+            ));
+        }
+        range("server.bus.command", self.command.0, 0, HOUR, &dur)?;
+        if let Some(n) = self.disks_per_bus {
+            range("server.bus.disks_per_bus", u64::from(n), 1, 1024, &plain)?;
+        }
+        Ok(())
+    }
 }
 
 /// How a free bus chooses among the requests waiting for it.
@@ -443,6 +667,74 @@ pub struct InterfaceCpuSection {
     /// CPU time to send one client packet, besides its bytes at `copy_rate` (default 0).
     #[serde(default, skip_serializing_if = "is_zero_duration")]
     pub client_send: Duration,
+}
+
+impl InterfaceCpuSection {
+    /// `[server.interface_cpu]` with `interfaces` interface nodes and videos of `bit_rate`.
+    fn validate(&self, interfaces: u32, bit_rate: u64) -> Result<(), (String, String)> {
+        let c = self;
+        if interfaces == 0 {
+            return Err((
+                "server.interface_cpu".into(),
+                "describes the interface nodes' CPUs, but there are none: set \
+                 server.interface_nodes, or remove this table"
+                    .into(),
+            ));
+        }
+        range(
+            "server.interface_cpu.send",
+            c.send.0,
+            0,
+            10_000_000_000,
+            &dur,
+        )?;
+        range(
+            "server.interface_cpu.receive",
+            c.receive.0,
+            0,
+            10_000_000_000,
+            &dur,
+        )?;
+        if let Some(r) = c.copy_rate {
+            if r.0 == 0 {
+                return Err((
+                    "server.interface_cpu.copy_rate".into(),
+                    "must be above 0 (leave it out for no copy time)".into(),
+                ));
+            }
+        }
+        range(
+            "server.interface_cpu.client_send",
+            c.client_send.0,
+            0,
+            10_000_000_000,
+            &dur,
+        )?;
+        if let Some(p) = c.client_packet {
+            // one packet per playout time δ_I: at least 1 ms of video, so that packets
+            // cannot flood the event queue
+            let play_ns = u128::from(p.0) * 8 * 1_000_000_000 / u128::from(bit_rate.max(1));
+            if p.0 == 0 || play_ns < 1_000_000 {
+                return Err((
+                    "server.interface_cpu.client_packet".into(),
+                    format!(
+                        "must hold at least 1 ms of video (at {} that is {} bytes), got {}",
+                        crate::units::fmt_bit_rate(bit_rate),
+                        (bit_rate / 8_000).max(1),
+                        size(&p.0)
+                    ),
+                ));
+            }
+        } else if c.client_send.0 > 0 {
+            return Err((
+                "server.interface_cpu.client_send".into(),
+                "is the cost of a client packet, but client_packet is not set: set \
+                 server.interface_cpu.client_packet (e.g. \"64KB\")"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn is_zero_duration(d: &Duration) -> bool {
@@ -551,6 +843,35 @@ pub struct TerminalSection {
     pub rounds: Option<RoundsSection>,
 }
 
+impl TerminalSection {
+    /// `[terminals]` against the stripe (`stripe`): the count, the memory (at least a
+    /// block, at most [`MAX_TERMINAL_BLOCKS`]), the priming, `[terminals.rounds]`.
+    fn validate(&self, stripe: u64) -> Result<(), (String, String)> {
+        let t = self;
+        range(
+            "terminals.count",
+            u64::from(t.count),
+            1,
+            u64::from(MAX_TERMINALS),
+            &plain,
+        )?;
+        range(
+            "terminals.memory",
+            t.memory.0,
+            stripe,
+            MAX_TERMINAL_BLOCKS * stripe,
+            &|v| format!("{} ({} stripe blocks)", size(v), *v as f64 / stripe as f64),
+        )?;
+        if let Some(p) = t.prime {
+            range("terminals.prime", p.0, 1, t.memory.0, &size)?;
+        }
+        if let Some(r) = &t.rounds {
+            r.validate(t.memory.0, stripe)?;
+        }
+        Ok(())
+    }
+}
+
 /// `[terminals.rounds]`: a terminal reads `blocks` blocks at a time (a fragment set): it asks
 /// for a set only when its memory has room for all of it, and asks for the set's blocks
 /// together.
@@ -572,6 +893,51 @@ pub struct RoundsSection {
     /// `jadav-timing` model prints it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lead: Option<Duration>,
+}
+
+impl RoundsSection {
+    /// `[terminals.rounds]` with terminals of `memory` bytes and a stripe of `stripe`: one
+    /// round's blocks fit, `lead` given exactly with `issue = "latest"`.
+    fn validate(&self, memory: u64, stripe: u64) -> Result<(), (String, String)> {
+        let r = self;
+        range(
+            "terminals.rounds.blocks",
+            u64::from(r.blocks),
+            1,
+            32,
+            &plain,
+        )?;
+        let set = u64::from(r.blocks) * stripe;
+        if memory < set {
+            return Err((
+                "terminals.memory".into(),
+                format!(
+                    "{} cannot hold one round of terminals.rounds.blocks = {} stripe blocks \
+                     of {} ({}): give at least that",
+                    size(&memory),
+                    r.blocks,
+                    size(&stripe),
+                    size(&set)
+                ),
+            ));
+        }
+        match (r.issue, r.lead) {
+            (RoundIssue::Latest, None) => Err((
+                "terminals.rounds.lead".into(),
+                "issue = \"latest\" needs `lead`, how long before its first frame \
+                 is due a set is asked for (eq. 2's δ_io), such as \"60ms\""
+                    .into(),
+            )),
+            (RoundIssue::Eager, Some(_)) => Err((
+                "terminals.rounds.lead".into(),
+                "is used only with issue = \"latest\"; remove it, or set issue = \
+                 \"latest\""
+                    .into(),
+            )),
+            (_, Some(l)) => range("terminals.rounds.lead", l.0, 0, 3_600_000_000_000, &dur),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// When a round's set is asked for ([`RoundsSection::issue`]).
@@ -597,6 +963,26 @@ pub struct WorkloadSection {
     pub generate: Option<GeneratorParams>,
 }
 
+impl WorkloadSection {
+    /// `[workload]`: a trace or a generator, exactly one.
+    fn validate(&self) -> Result<(), (String, String)> {
+        match (&self.trace, &self.generate) {
+            (Some(_), None) => Ok(()),
+            (None, Some(g)) => g
+                .validate()
+                .map_err(|(k, m)| (format!("workload.generate.{k}"), m)),
+            (Some(_), Some(_)) => Err((
+                "workload".into(),
+                "give either `trace` or `[workload.generate]`, not both".into(),
+            )),
+            (None, None) => Err((
+                "workload".into(),
+                "missing: give `trace = \"file.trace\"` or a `[workload.generate]` table".into(),
+            )),
+        }
+    }
+}
+
 /// The longest `description` a scenario may have (64 KiB).
 pub const MAX_DESCRIPTION_BYTES: usize = 64 << 10;
 
@@ -620,6 +1006,24 @@ fn range<T: PartialOrd + std::fmt::Display>(
     } else {
         Ok(())
     }
+}
+
+const HOUR: u64 = 3_600_000_000_000;
+
+fn plain(v: &u64) -> String {
+    v.to_string()
+}
+
+fn dur(v: &u64) -> String {
+    crate::units::fmt_duration_ns(*v)
+}
+
+fn size(v: &u64) -> String {
+    crate::units::fmt_bytes(*v)
+}
+
+fn rate(v: &u64) -> String {
+    crate::units::fmt_bit_rate(*v)
 }
 
 impl ScenarioFile {
@@ -691,31 +1095,81 @@ impl ScenarioFile {
         Ok(())
     }
 
-    /// Checks every value's range and the consistency between sections. The error names the
-    /// key path and what is allowed.
+    /// Checks every value's range and the consistency between sections, section by section
+    /// (each section's own checks beside it). The error names the key path and what is
+    /// allowed.
     pub fn validate(&self) -> Result<(), (String, String)> {
-        let plain = |v: &u64| v.to_string();
-        let dur = |v: &u64| crate::units::fmt_duration_ns(*v);
-        let size = |v: &u64| crate::units::fmt_bytes(*v);
-        let rate = |v: &u64| crate::units::fmt_bit_rate(*v);
-        const HOUR: u64 = 3_600_000_000_000;
-        match (&self.transmission, &self.server.egress) {
-            (Some(_), None) => {
+        self.validate_egress()?;
+        self.validate_server_rounds()?;
+        if let Some(c) = &self.clients {
+            if self.transmission.is_none() {
                 return Err((
-                    "transmission".into(),
-                    "needs [server.egress] (the link and CPU cost the packets are sent with)"
-                        .into(),
-                ))
+                    "clients".into(),
+                    "client profiles are used only with [transmission]".into(),
+                ));
             }
-            (None, Some(_)) => {
-                return Err((
-                    "server.egress".into(),
-                    "is used only with [transmission] (the policy that sends on it)".into(),
-                ))
-            }
-            (Some(_), Some(e)) => e.validate()?,
-            (None, None) => {}
+            c.validate()?;
         }
+        self.validate_paper()?;
+        if let Some(c) = &self.cost {
+            c.validate()?;
+        }
+        self.run.validate()?;
+        self.validate_description()?;
+        self.videos.validate()?;
+        let s = &self.server;
+        s.validate_nodes()?;
+        if let Some(c) = &s.interface_cpu {
+            c.validate(s.interface_nodes, self.videos.bit_rate.0)?;
+        }
+        if let Some(m) = s.interface_memory {
+            self.check_interface_memory(m.0)?;
+        }
+        s.validate_storage(self.transmission.is_some())?;
+        self.terminals.validate(s.stripe.0)?;
+        let blocks = self.videos.nominal_blocks(s.stripe.0);
+        if blocks > u64::from(u32::MAX) {
+            return Err((
+                "server.stripe".into(),
+                format!(
+                    "videos would have {blocks} stripe blocks; at most {}",
+                    u32::MAX
+                ),
+            ));
+        }
+        self.workload.validate()?;
+        if let Some(i) = &self.interactive {
+            i.validate()?;
+        }
+        if let Some(p) = &self.piggyback {
+            p.validate(self.videos.count)?;
+        }
+        if let Some(r) = &s.replication {
+            r.validate(s.interface_nodes, blocks)?;
+            self.validate_replication_scheme(r)?;
+        }
+        self.validate_name()
+    }
+
+    /// `[transmission]` and `[server.egress]` come together.
+    fn validate_egress(&self) -> Result<(), (String, String)> {
+        match (&self.transmission, &self.server.egress) {
+            (Some(_), None) => Err((
+                "transmission".into(),
+                "needs [server.egress] (the link and CPU cost the packets are sent with)".into(),
+            )),
+            (None, Some(_)) => Err((
+                "server.egress".into(),
+                "is used only with [transmission] (the policy that sends on it)".into(),
+            )),
+            (Some(_), Some(e)) => e.validate(),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// `[server.rounds]` (with `[transmission]`, without `[terminals.rounds]`) and the
+    /// stream memory that caps it (`[server] stream_memory`).
+    fn validate_server_rounds(&self) -> Result<(), (String, String)> {
         if let Some(r) = &self.server.rounds {
             if self.transmission.is_none() {
                 return Err((
@@ -734,93 +1188,51 @@ impl ScenarioFile {
             }
             r.validate(self.server.stripe, self.videos.bit_rate.0)?;
         }
-        if let Some(cap) = self.server.stream_memory {
-            let Some(r) = &self.server.rounds else {
-                return Err((
-                    "server.stream_memory".into(),
-                    "needs [server.rounds] (it caps the memory of round-based retrieval)".into(),
-                ));
-            };
-            // dblbuf and clbuf admit a stream only if its reservation (2S, S) fits;
-            // clbufrate admits every stream and its reads wait for a buffer of S
-            let (per, what) = match r.release {
-                super::Release::Dblbuf => (2 * self.server.stripe.0, "one stream's reservation"),
-                super::Release::Clbuf => (self.server.stripe.0, "one stream's reservation"),
-                super::Release::Clbufrate => (self.server.stripe.0, "one block's buffer"),
-            };
-            if cap.0 < per {
-                return Err((
-                    "server.stream_memory".into(),
-                    format!(
-                        "must hold at least {what} ({} under {}), got {}",
-                        crate::units::fmt_bytes(per),
-                        r.release.name(),
-                        crate::units::fmt_bytes(cap.0)
-                    ),
-                ));
-            }
-        }
-        if let Some(c) = &self.clients {
-            if self.transmission.is_none() {
-                return Err((
-                    "clients".into(),
-                    "client profiles are used only with [transmission]".into(),
-                ));
-            }
-            c.validate()?;
-        }
-        // a published value is shown beside vodbench's and divided by: a number, no NaN or
-        // infinity
-        if let Some((k, v)) = self.paper.iter().find(|(_, v)| !v.is_finite()) {
+        let Some(cap) = self.server.stream_memory else {
+            return Ok(());
+        };
+        let Some(r) = &self.server.rounds else {
             return Err((
-                format!("paper.{k}"),
-                format!("must be a finite number (a published value), got {v}"),
+                "server.stream_memory".into(),
+                "needs [server.rounds] (it caps the memory of round-based retrieval)".into(),
+            ));
+        };
+        // dblbuf and clbuf admit a stream only if its reservation (2S, S) fits;
+        // clbufrate admits every stream and its reads wait for a buffer of S
+        let (per, what) = match r.release {
+            super::Release::Dblbuf => (2 * self.server.stripe.0, "one stream's reservation"),
+            super::Release::Clbuf => (self.server.stripe.0, "one stream's reservation"),
+            super::Release::Clbufrate => (self.server.stripe.0, "one block's buffer"),
+        };
+        if cap.0 < per {
+            return Err((
+                "server.stream_memory".into(),
+                format!(
+                    "must hold at least {what} ({} under {}), got {}",
+                    crate::units::fmt_bytes(per),
+                    r.release.name(),
+                    crate::units::fmt_bytes(cap.0)
+                ),
             ));
         }
-        if let Some(c) = &self.cost {
-            for (k, v) in [
-                ("cost.disk", c.disk),
-                ("cost.memory_per_mib", c.memory_per_mib),
-            ] {
-                if !v.is_finite() || v < 0.0 {
-                    return Err((k.into(), format!("must be a price of 0 or more, got {v}")));
-                }
-            }
+        Ok(())
+    }
+
+    /// `[paper]`: a published value is shown beside vodbench's and divided by: a number, no
+    /// NaN or infinity.
+    fn validate_paper(&self) -> Result<(), (String, String)> {
+        match self.paper.iter().find(|(_, v)| !v.is_finite()) {
+            Some((k, v)) => Err((
+                format!("paper.{k}"),
+                format!("must be a finite number (a published value), got {v}"),
+            )),
+            None => Ok(()),
         }
-        range(
-            "run.duration",
-            self.run.duration.0,
-            1_000_000_000,
-            1000 * HOUR,
-            &dur,
-        )?;
-        if let Warmup::Fixed(w) = self.run.warmup {
-            range("run.warmup", w.0, 0, 1000 * HOUR, &dur)?;
-        }
-        range(
-            "run.sample_interval",
-            self.run.sample_interval.0,
-            1_000_000,
-            1000 * HOUR,
-            &dur,
-        )?;
-        // 0 would keep no request at all: an empty requests table that looks measured
-        range(
-            "run.request_sample_every",
-            u64::from(self.run.request_sample_every),
-            1,
-            u64::from(u32::MAX),
-            &plain,
-        )?;
-        // windows of 0 … 100 blocks (0: not measured)
-        range(
-            "run.continuity",
-            u64::from(self.run.continuity),
-            0,
-            u64::from(super::super::continuity::MAX_WINDOW),
-            &plain,
-        )?;
-        // the description is copied into the manifest and the report
+    }
+
+    /// `description`, copied into the manifest and the report: at most
+    /// [`MAX_DESCRIPTION_BYTES`].
+    fn validate_description(&self) -> Result<(), (String, String)> {
         if self.description.len() > MAX_DESCRIPTION_BYTES {
             return Err((
                 "description".into(),
@@ -831,334 +1243,40 @@ impl ScenarioFile {
                 ),
             ));
         }
-        let v = &self.videos;
-        range("videos.count", u64::from(v.count), 1, 100_000, &plain)?;
-        range("videos.length", v.length.0, 1_000_000_000, 100 * HOUR, &dur)?;
-        range(
-            "videos.bit_rate",
-            v.bit_rate.0,
-            1_000,
-            10_000_000_000,
-            &rate,
-        )?;
-        range("videos.fps", u64::from(v.fps), 1, 240, &plain)?;
-        if v.gop.is_empty()
-            || !v.gop.starts_with('I')
-            || !v.gop.chars().all(|c| matches!(c, 'I' | 'P' | 'B'))
-            || v.gop.len() > 1000
-        {
-            return Err((
-                "videos.gop".into(),
-                format!(
-                    "must be a pattern of I, P and B frames starting with I (at most 1000), got {:?}",
-                    v.gop
-                ),
-            ));
-        }
-        if v.size_ratio
-            .iter()
-            .any(|r| !r.is_finite() || *r <= 0.0 || *r > 1e6)
-        {
-            return Err((
-                "videos.size_ratio".into(),
-                format!(
-                    "must be three positive finite numbers (I, P, B), got {:?}",
-                    v.size_ratio
-                ),
-            ));
+        Ok(())
+    }
+
+    /// A replication scheme other than RDSS is not combined with the tables it was not built
+    /// to work with.
+    fn validate_replication_scheme(
+        &self,
+        r: &super::ReplicationSection,
+    ) -> Result<(), (String, String)> {
+        if r.scheme == super::Scheme::Rdss {
+            return Ok(());
         }
         let s = &self.server;
-        range("server.nodes", u64::from(s.nodes), 1, 4096, &plain)?;
-        range(
-            "server.interface_nodes",
-            u64::from(s.interface_nodes),
-            0,
-            4096,
-            &plain,
-        )?;
-        if s.manager_node && s.interface_nodes == 0 {
-            return Err((
-                "server.manager_node".into(),
-                "makes the object manager a node that delegates each viewing to an interface \
-                 node, but there are none: set server.interface_nodes (1..=4096), or \
-                 manager_node = false"
-                    .into(),
-            ));
-        }
-        if let Some(c) = &s.interface_cpu {
-            if s.interface_nodes == 0 {
-                return Err((
-                    "server.interface_cpu".into(),
-                    "describes the interface nodes' CPUs, but there are none: set \
-                     server.interface_nodes, or remove this table"
-                        .into(),
-                ));
-            }
-            let ms = |v: &u64| crate::units::fmt_duration_ns(*v);
-            range(
-                "server.interface_cpu.send",
-                c.send.0,
-                0,
-                10_000_000_000,
-                &ms,
-            )?;
-            range(
-                "server.interface_cpu.receive",
-                c.receive.0,
-                0,
-                10_000_000_000,
-                &ms,
-            )?;
-            if let Some(r) = c.copy_rate {
-                if r.0 == 0 {
-                    return Err((
-                        "server.interface_cpu.copy_rate".into(),
-                        "must be above 0 (leave it out for no copy time)".into(),
-                    ));
-                }
-            }
-            range(
-                "server.interface_cpu.client_send",
-                c.client_send.0,
-                0,
-                10_000_000_000,
-                &ms,
-            )?;
-            if let Some(p) = c.client_packet {
-                // one packet per playout time δ_I: at least 1 ms of video, so that packets
-                // cannot flood the event queue
-                let play_ns =
-                    u128::from(p.0) * 8 * 1_000_000_000 / u128::from(self.videos.bit_rate.0.max(1));
-                if p.0 == 0 || play_ns < 1_000_000 {
-                    return Err((
-                        "server.interface_cpu.client_packet".into(),
-                        format!(
-                            "must hold at least 1 ms of video (at {} that is {} bytes), got {}",
-                            crate::units::fmt_bit_rate(self.videos.bit_rate.0),
-                            (self.videos.bit_rate.0 / 8_000).max(1),
-                            size(&p.0)
-                        ),
-                    ));
-                }
-            } else if c.client_send.0 > 0 {
-                return Err((
-                    "server.interface_cpu.client_send".into(),
-                    "is the cost of a client packet, but client_packet is not set: set \
-                     server.interface_cpu.client_packet (e.g. \"64KB\")"
-                        .into(),
-                ));
-            }
-        }
-        if let Some(m) = s.interface_memory {
-            self.check_interface_memory(m.0)?;
-        }
-        range(
-            "server.disks_per_node",
-            u64::from(s.disks_per_node),
-            1,
-            1024,
-            &plain,
-        )?;
-        range("server.stripe", s.stripe.0, 4096, 64 << 20, &size)?;
-        range(
-            "server.memory_per_node",
-            s.memory_per_node.0,
-            2 * s.stripe.0,
-            1 << 50,
-            &|v| format!("{} ({} pages)", size(v), v / s.stripe.0),
-        )?;
-        if s.memory_per_node.0 / s.stripe.0 > u64::from(u32::MAX / 2) {
-            return Err(("server.memory_per_node".into(), "too many pages".into()));
-        }
-        if s.storage_threading == StorageThreading::Single {
-            let key = "server.storage_threading";
-            if s.disks_per_node != 1 {
-                return Err((
-                    key.into(),
-                    format!(
-                        "= \"single\" is one thread driving one disk per storage node: it needs \
-                         server.disks_per_node = 1 (got {}); use \"multi\" for several disks",
-                        s.disks_per_node
-                    ),
-                ));
-            }
-            let other = if s.bus.is_some() {
-                Some("[server.bus]")
-            } else if self.transmission.is_some() {
-                Some("[transmission]")
-            } else {
-                None
-            };
-            if let Some(other) = other {
-                return Err((
-                    key.into(),
-                    format!(
-                        "= \"single\" models the storage node sending each fragment itself; it \
-                         cannot be combined with {other} (use \"multi\")"
-                    ),
-                ));
-            }
-        }
-        range(
-            "server.cpu_mips",
-            u64::from(s.cpu_mips),
-            1,
-            10_000_000,
-            &plain,
-        )?;
-        for (k, val) in [
-            ("server.cpu.start_io", s.cpu.start_io),
-            ("server.cpu.send", s.cpu.send),
-            ("server.cpu.receive", s.cpu.receive),
-        ] {
-            range(k, val, 0, 1_000_000_000, &plain)?;
-        }
-        if let Some(b) = &s.bus {
-            if b.rate.0 == 0 {
-                return Err((
-                    "server.bus.rate".into(),
-                    "must be more than 0 (a bandwidth such as \"10MB/s\"): a bus at 0 moves no \
-                     data"
-                        .into(),
-                ));
-            }
-            range("server.bus.command", b.command.0, 0, HOUR, &dur)?;
-            if let Some(n) = b.disks_per_bus {
-                range("server.bus.disks_per_bus", u64::from(n), 1, 1024, &plain)?;
-            }
-        }
-        range(
-            "server.network.request_bytes",
-            s.network.request_bytes.0,
-            1,
-            1 << 20,
-            &size,
-        )?;
-        let t = &self.terminals;
-        range(
-            "terminals.count",
-            u64::from(t.count),
-            1,
-            u64::from(MAX_TERMINALS),
-            &plain,
-        )?;
-        range(
-            "terminals.memory",
-            t.memory.0,
-            s.stripe.0,
-            MAX_TERMINAL_BLOCKS * s.stripe.0,
-            &|v| {
+        let other = [
+            ("admission", self.admission.is_some()),
+            ("piggyback", self.piggyback.is_some()),
+            ("server.rounds", s.rounds.is_some()),
+            ("server.bus", s.bus.is_some()),
+            ("interactive", self.interactive.is_some()),
+        ];
+        match other.iter().find(|(_, on)| *on) {
+            Some((table, _)) => Err((
+                "server.replication.scheme".into(),
                 format!(
-                    "{} ({} stripe blocks)",
-                    size(v),
-                    *v as f64 / s.stripe.0 as f64
-                )
-            },
-        )?;
-        if let Some(p) = t.prime {
-            range("terminals.prime", p.0, 1, t.memory.0, &size)?;
-        }
-        if let Some(r) = &t.rounds {
-            range(
-                "terminals.rounds.blocks",
-                u64::from(r.blocks),
-                1,
-                32,
-                &plain,
-            )?;
-            let set = u64::from(r.blocks) * s.stripe.0;
-            if t.memory.0 < set {
-                return Err((
-                    "terminals.memory".into(),
-                    format!(
-                        "{} cannot hold one round of terminals.rounds.blocks = {} stripe blocks \
-                         of {} ({}): give at least that",
-                        size(&t.memory.0),
-                        r.blocks,
-                        size(&s.stripe.0),
-                        size(&set)
-                    ),
-                ));
-            }
-            match (r.issue, r.lead) {
-                (RoundIssue::Latest, None) => {
-                    return Err((
-                        "terminals.rounds.lead".into(),
-                        "issue = \"latest\" needs `lead`, how long before its first frame \
-                         is due a set is asked for (eq. 2's δ_io), such as \"60ms\""
-                            .into(),
-                    ))
-                }
-                (RoundIssue::Eager, Some(_)) => {
-                    return Err((
-                        "terminals.rounds.lead".into(),
-                        "is used only with issue = \"latest\"; remove it, or set issue = \
-                         \"latest\""
-                            .into(),
-                    ))
-                }
-                (_, Some(l)) => range("terminals.rounds.lead", l.0, 0, 3_600_000_000_000, &|v| {
-                    crate::units::fmt_duration_ns(*v)
-                })?,
-                _ => {}
-            }
-        }
-        let blocks = crate::system::ondemand::video::blocks_per_video(v, s.stripe.0);
-        if blocks > u64::from(u32::MAX) {
-            return Err((
-                "server.stripe".into(),
-                format!(
-                    "videos would have {blocks} stripe blocks; at most {}",
-                    u32::MAX
+                    "{} is not built to work with [{table}]: remove one of them",
+                    r.scheme.name()
                 ),
-            ));
+            )),
+            None => Ok(()),
         }
-        match (&self.workload.trace, &self.workload.generate) {
-            (Some(_), None) => {}
-            (None, Some(g)) => g
-                .validate()
-                .map_err(|(k, m)| (format!("workload.generate.{k}"), m))?,
-            (Some(_), Some(_)) => {
-                return Err((
-                    "workload".into(),
-                    "give either `trace` or `[workload.generate]`, not both".into(),
-                ))
-            }
-            (None, None) => {
-                return Err((
-                    "workload".into(),
-                    "missing: give `trace = \"file.trace\"` or a `[workload.generate]` table"
-                        .into(),
-                ))
-            }
-        }
-        if let Some(i) = &self.interactive {
-            i.validate()?;
-        }
-        if let Some(p) = &self.piggyback {
-            p.validate(v.count)?;
-        }
-        if let Some(r) = &s.replication {
-            r.validate(s.interface_nodes, blocks)?;
-            if r.scheme != super::Scheme::Rdss {
-                let other = [
-                    ("admission", self.admission.is_some()),
-                    ("piggyback", self.piggyback.is_some()),
-                    ("server.rounds", s.rounds.is_some()),
-                    ("server.bus", s.bus.is_some()),
-                    ("interactive", self.interactive.is_some()),
-                ];
-                if let Some((table, _)) = other.iter().find(|(_, on)| *on) {
-                    return Err((
-                        "server.replication.scheme".into(),
-                        format!(
-                            "{} is not built to work with [{table}]: remove one of them",
-                            r.scheme.name()
-                        ),
-                    ));
-                }
-            }
-        }
+    }
+
+    /// `name`: 1 to 200 characters.
+    fn validate_name(&self) -> Result<(), (String, String)> {
         if let Some(n) = &self.name {
             let chars = n.chars().count();
             if chars == 0 || chars > 200 {

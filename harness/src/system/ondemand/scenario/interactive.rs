@@ -13,16 +13,8 @@ use crate::units::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// How a terminal searches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum SearchMode {
-    /// Show `show` out of every `every` seconds; the rest is not read.
-    #[default]
-    Skip,
-    /// Switch to a separate fast-forward or rewind version of the video.
-    Version,
-}
+/// How a terminal searches (defined with the results, whose summary reports it).
+pub use crate::results::SearchMode;
 
 /// `[interactive]`: parameters of fast-forward and rewind (used by `ff`/`rewind` events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
