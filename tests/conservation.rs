@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use std::path::Path;
 use vodbench_harness::plugin::Kind;
 use vodbench_harness::system::ondemand::runner;
-use vodbench_harness::system::ondemand::spec::{
+use vodbench_harness::system::ondemand::scenario::{
     InterfaceCpuSection, RoundIssue, RoundsSection, Scenario,
 };
 use vodbench_harness::system::ondemand::video::VideoLibrary;

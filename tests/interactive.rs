@@ -4,8 +4,8 @@
 
 use vodbench_harness::ids::{TerminalId, VideoId};
 use vodbench_harness::results::Summary;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 use vodbench_harness::system::ondemand::simulate;
-use vodbench_harness::system::ondemand::spec::Scenario;
 use vodbench_harness::time::{SimDuration, SimTime};
 use vodbench_harness::trace::{EventKind, TraceEvent};
 

@@ -7,8 +7,8 @@
 //! bytes) have arrived; a sixth block is needed for 20,481 bytes.
 
 use vodbench_harness::results::Summary;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 use vodbench_harness::system::ondemand::simulate;
-use vodbench_harness::system::ondemand::spec::Scenario;
 
 fn run(prime: Option<&str>) -> Summary {
     let line = prime.map_or(String::new(), |p| format!("prime = \"{p}\""));

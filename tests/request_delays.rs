@@ -10,7 +10,7 @@ mod common;
 use proptest::prelude::*;
 use vodbench_harness::results::{DelayStat, RequestDelays};
 use vodbench_harness::system::ondemand::runner;
-use vodbench_harness::system::ondemand::spec::Scenario;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 
 fn delays(text: &str) -> (RequestDelays, u64) {
     let registry = vodbench_plugins::registry();

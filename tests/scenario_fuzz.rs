@@ -24,8 +24,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use vodbench_harness::plugin::{Kind, Registry};
 use vodbench_harness::system::broadcast::{run_suite, BroadcastError, BroadcastSuite};
 use vodbench_harness::system::ondemand::runner;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 use vodbench_harness::system::ondemand::simulate;
-use vodbench_harness::system::ondemand::spec::Scenario;
 
 /// Values that are out of range, of the wrong type or malformed for most keys.
 const ODD: &[&str] = &[
@@ -574,7 +574,7 @@ fn check(files: &Files) -> Result<Outcome, String> {
     let (scenario, events) = match prepared {
         Ok(x) => x,
         Err(e) => {
-            let e: vodbench_harness::system::ondemand::spec::ScenarioError = e;
+            let e: vodbench_harness::system::ondemand::scenario::ScenarioError = e;
             let message = e.to_string();
             let named = message.starts_with(&path.display().to_string())
                 || (files.trace.is_some() && message.starts_with(&trace.display().to_string()));

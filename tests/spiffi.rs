@@ -10,7 +10,7 @@ use vodbench_harness::plugin::{
 };
 use vodbench_harness::results::Summary;
 use vodbench_harness::system::ondemand::runner;
-use vodbench_harness::system::ondemand::spec::Scenario;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 use vodbench_harness::time::SimTime;
 
 const FIXTURE: &str = "tests/fixtures/search_small.toml";
@@ -532,7 +532,7 @@ fn issue4_love_prefetch_can_keep_prefetches_from_displacing_prefetches() {
 #[test]
 fn issue4_scaleup_x4_is_table_2s_x4_real_time_point() {
     use vodbench_harness::experiment::cache::RunCache;
-    use vodbench_harness::system::ondemand::spec::SweepSuite;
+    use vodbench_harness::system::ondemand::scenario::SweepSuite;
     use vodbench_harness::system::ondemand::OnDemand;
     let registry = vodbench_plugins::registry();
     let x4 = Scenario::load(&root().join("scenarios/spiffi/scaleup-x4.toml"), &registry).unwrap();

@@ -5,8 +5,8 @@
 
 mod common;
 
-use vodbench_harness::spec::ScenarioError;
-use vodbench_harness::system::ondemand::spec::Scenario;
+use vodbench_harness::scenario::ScenarioError;
+use vodbench_harness::system::ondemand::scenario::Scenario;
 use vodbench_harness::system::ondemand::workload::{Digest, Workload};
 use vodbench_harness::system::ondemand::{simulate, simulate_stream, SimError, SimOptions};
 

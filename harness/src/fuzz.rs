@@ -10,9 +10,9 @@
 
 use crate::experiment::disk_replay::parse_trace;
 use crate::plugin::Registry;
-use crate::spec::Source;
+use crate::scenario::Source;
 use crate::system::broadcast::Broadcast;
-use crate::system::ondemand::spec::{Scenario, ScenarioFile, SweepSuite};
+use crate::system::ondemand::scenario::{Scenario, ScenarioFile, SweepSuite};
 use crate::system::ondemand::{memory, OnDemand};
 use crate::system::{declared, Declared, System};
 use crate::trace::requests::{BlockModel, CsvLayout, RequestFormat, RequestReader};

@@ -18,7 +18,7 @@
 //!
 //! The modules, from the bottom up:
 //!
-//! * [`spec`] — what every scenario file shares: errors at a key's line, the `[sweep]` grid,
+//! * [`scenario`] — what every scenario file shares: errors at a key's line, the `[sweep]` grid,
 //!   the JSON Schema;
 //! * [`results`] — what runs, searches and sweeps produce, as plain data;
 //! * [`system`] — the [`system::System`] trait (load → validate → run → save) and the
@@ -39,7 +39,7 @@ pub mod output;
 pub mod ownership;
 pub mod plugin_library;
 pub mod results;
-pub mod spec;
+pub mod scenario;
 pub mod system;
 pub mod trace;
 

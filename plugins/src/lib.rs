@@ -83,7 +83,6 @@ pub fn registry() -> Registry {
     r
 }
 
-/// Parameters of plugins that take none.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoParams {}
+/// Parameters of plugins that take none (defined in the plugin API; re-exported here for
+/// crates that named it from this one).
+pub use vodbench_plugin_api::plugin::NoParams;

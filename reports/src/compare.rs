@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vodbench_harness::output::{to_json, write_atomic, CompareRun, ReportError};
 use vodbench_harness::results::{flatten_metrics, Replications};
-use vodbench_harness::system::ondemand::spec::SLOTS;
+use vodbench_harness::system::ondemand::scenario::SLOTS;
 
 /// One loaded side of the comparison.
 struct Side {

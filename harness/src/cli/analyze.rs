@@ -7,7 +7,7 @@ use super::CommandError;
 use crate::experiment::analyze::{analysis_folder, analysis_manifest, analyze, text};
 use crate::output;
 use crate::plugin::{Kind, Registry};
-use crate::spec::Source;
+use crate::scenario::Source;
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, System};

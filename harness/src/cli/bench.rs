@@ -3,7 +3,7 @@
 
 use super::CommandError;
 use crate::plugin::Registry;
-use crate::spec::Source;
+use crate::scenario::Source;
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, Silent, System};

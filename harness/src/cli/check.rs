@@ -3,7 +3,7 @@
 
 use super::CommandError;
 use crate::plugin::Registry;
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::{ScenarioError, Source};
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, System};

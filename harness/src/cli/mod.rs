@@ -23,7 +23,7 @@
 use crate::experiment::disk_replay::ReplayError;
 use crate::output::{OutputError, Outputs, ReportError};
 use crate::plugin::Registry;
-use crate::spec::ScenarioError;
+use crate::scenario::ScenarioError;
 use crate::system::RunError;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -7,7 +7,7 @@ use super::CommandError;
 use crate::output::{self, Writers};
 use crate::plugin::Registry;
 use crate::system::ondemand::calibrate::{calibrate, calibration_csv, CalibrateOptions};
-use crate::system::ondemand::spec::Scenario;
+use crate::system::ondemand::scenario::Scenario;
 use crate::units::{fmt_bytes, parse_bytes};
 use std::path::PathBuf;
 

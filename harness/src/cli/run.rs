@@ -5,7 +5,7 @@
 use super::{baseline, CommandError};
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
-use crate::spec::Source;
+use crate::scenario::Source;
 use crate::system::broadcast::Broadcast;
 use crate::system::ondemand::OnDemand;
 use crate::system::{declared, Declared, Progress, System};

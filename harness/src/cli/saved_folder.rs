@@ -90,7 +90,7 @@ pub(crate) fn sweep_run_points(dir: &Path) -> Option<Result<Vec<(String, PathBuf
             .iter()
             .filter_map(|a| p["values"].get(*a))
             .map(|v| match serde_json::from_value::<toml::Value>(v.clone()) {
-                Ok(t) => crate::spec::grid::value_text(&t),
+                Ok(t) => crate::scenario::grid::value_text(&t),
                 Err(_) => v.to_string(),
             })
             .collect::<Vec<_>>()

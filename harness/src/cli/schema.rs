@@ -18,7 +18,7 @@ pub(crate) fn cmd(registry: &Registry, args: SchemaArgs) -> Result<(), CommandEr
     let schema = if args.broadcast {
         crate::system::broadcast::scenario::json_schema(registry)
     } else {
-        crate::system::ondemand::spec::json_schema(registry)
+        crate::system::ondemand::scenario::json_schema(registry)
     };
     println!("{}", output::to_json(&schema).trim_end());
     Ok(())

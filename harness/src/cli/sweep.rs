@@ -18,7 +18,7 @@ use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::results::search::{Probe, SearchResult};
 use crate::system::ondemand::runner;
-use crate::system::ondemand::spec::SweepSuite;
+use crate::system::ondemand::scenario::SweepSuite;
 use crate::system::ondemand::OnDemand;
 use crate::system::RunError;
 use rayon::prelude::*;

@@ -5,7 +5,7 @@ use super::CommandError;
 use crate::output;
 use crate::plugin::Registry;
 use crate::system::ondemand::runner;
-use crate::system::ondemand::spec::Scenario;
+use crate::system::ondemand::scenario::Scenario;
 use crate::time::SimTime;
 use crate::trace::{self, GeneratorParams, Popularity, TraceHeader};
 use crate::units::Duration;

@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 /// Every point of `suite` analysed; `None` when no point names a model.
 pub fn analyze<S: System>(
     suite: &S::Suite,
-) -> Result<Option<AnalysisResult>, crate::spec::ScenarioError> {
+) -> Result<Option<AnalysisResult>, crate::scenario::ScenarioError> {
     let points = S::analyze(suite)?;
     if points.iter().all(|p| p.analysis.is_none()) {
         return Ok(None);

@@ -17,7 +17,7 @@ use super::search::{
 use crate::output::{oerr, write_atomic, OutputError};
 use crate::results::search::{AnswerStats, Probe, ReplicationResult, SearchResult};
 use crate::system::ondemand::runner;
-use crate::system::ondemand::spec::{Scenario, ScenarioError};
+use crate::system::ondemand::scenario::{Scenario, ScenarioError};
 use crate::system::ondemand::OnDemand;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -509,7 +509,7 @@ pub struct ProbeSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchSummary {
     /// `skip` or `version`.
-    pub mode: crate::system::ondemand::spec::SearchMode,
+    pub mode: crate::system::ondemand::scenario::SearchMode,
     /// `ff`/`rewind` searches started.
     pub searches: u64,
     /// Skip search: segments read and shown.

@@ -4,7 +4,7 @@
 //! estimate exceeds the limit (`--max-memory`, [`DEFAULT_LIMIT`] unless raised), naming the
 //! part that dominates and the key that sets it.
 
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::{ScenarioError, Source};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The limit without `--max-memory`: 8 GiB.

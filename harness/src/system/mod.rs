@@ -27,7 +27,7 @@ use crate::plugin::{
 };
 use crate::results::analysis::PointAnalysis;
 use crate::results::search::AnswerStats;
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::{ScenarioError, Source};
 use crate::time::SimTime;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -134,7 +134,7 @@ pub struct Work {
 ///
 /// ```no_run
 /// use vodbench_harness::system::{ondemand::OnDemand, Silent, System};
-/// use vodbench_harness::spec::Source;
+/// use vodbench_harness::scenario::Source;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let registry = vodbench_harness::plugin::Registry::new(); // with the built-ins added
 /// let source = Source::read(std::path::Path::new("scenarios/zipf1.toml"))?;
@@ -270,7 +270,7 @@ pub struct CacheIdentity {
 /// ([`Searchable::probe`]); the run cache stores what a probe returns.
 ///
 /// ```no_run
-/// use vodbench_harness::system::ondemand::{spec::Scenario, OnDemand};
+/// use vodbench_harness::system::ondemand::{scenario::Scenario, OnDemand};
 /// use vodbench_harness::system::{ProbeOptions, Searchable};
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let registry = vodbench_harness::plugin::Registry::new(); // with the built-ins added

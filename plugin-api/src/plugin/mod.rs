@@ -35,6 +35,7 @@ mod error;
 mod interconnect;
 mod kinds;
 mod layout;
+mod no_params;
 pub mod param_schema;
 mod prefetcher;
 mod registry;
@@ -54,6 +55,7 @@ pub use kinds::{
     BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
 };
 pub use layout::{Layout, Location};
+pub use no_params::NoParams;
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
 pub use registry::{params_of_schema, DefaultChoice, Loaded, Plugin, Registry, Resolved};
 pub use transmission::{Packet, ReadyBlock, Transmission, TxPoll};

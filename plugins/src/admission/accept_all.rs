@@ -1,7 +1,7 @@
 //! `accept-all`: every stream is served, as in SPIFFI, whose capacity is found by raising the
 //! load until the server glitches (§7.1) rather than by refusing viewers.
 
-use crate::NoParams;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     Admission, BuildContext, Plugin, PluginError, ServerLoad, StreamRequest, Verdict,
 };

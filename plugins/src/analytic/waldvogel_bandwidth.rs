@@ -10,7 +10,7 @@
 //! `schedule.ideal_bandwidth_approx_ratio`, `receivers.peak_buffered_theory_frames` and
 //! `receivers.peak_buffered_theory_instant` are this model's values).
 
-use crate::NoParams;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     Analysis, AnalysisTable, AnalyticModel, BuildContext, ModelInput, Plugin, PluginError,
 };

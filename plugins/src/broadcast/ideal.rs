@@ -5,7 +5,7 @@
 //! arrives in time, and the mean bandwidth is eq. 1, `Σ 1/(w + f) ≈ ln((n + w)/w)` playout
 //! rates. Its peak is large: every instant divisible by many windows gets all of them.
 
-use crate::NoParams;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BroadcastSchedule, BuildContext, Plugin, PluginError, Schedule, ScheduleSpec,
 };

@@ -8,8 +8,8 @@
 //! four lists within twice it.
 
 use super::chain::{Chains, Ghosts, Pages, NIL};
-use crate::NoParams;
 use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BufferPool, BuildContext, CacheRequest, Plugin, PluginError};
 
 const T1: u8 = 1;

@@ -7,9 +7,9 @@
 //! An ordered set of evictable pages by next access: O(log n).
 
 use super::chain::Pages;
-use crate::NoParams;
 use std::collections::BTreeSet;
 use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BufferPool, BuildContext, CacheRequest, Plugin, PluginError};
 
 /// Belady's MIN.

@@ -3,8 +3,8 @@
 //! that is not in use. In a cache replay this is libCacheSim's FIFO.
 
 use super::chain::{Chains, Pages, NIL};
-use crate::NoParams;
 use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BufferPool, BuildContext, CacheRequest, Plugin, PluginError};
 
 const QUEUE: u8 = 1;

@@ -3,8 +3,8 @@
 //! pages are not distinguished. An intrusive doubly linked list over page numbers: every
 //! operation is O(1) and allocation-free.
 
-use crate::NoParams;
 use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BufferPool, BuildContext, Plugin, PluginError};
 
 const NIL: u32 = u32::MAX;

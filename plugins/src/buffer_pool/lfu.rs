@@ -4,9 +4,9 @@
 //! (in-cache LFU, as libCacheSim's `LFU`). An ordered set of evictable pages: O(log n).
 
 use super::chain::Pages;
-use crate::NoParams;
 use std::collections::BTreeSet;
 use vodbench_plugin_api::ids::PageId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BufferPool, BuildContext, CacheRequest, Plugin, PluginError};
 
 /// LFU replacement.

@@ -4,7 +4,7 @@
 //! disk, but every frame written or read costs its own access (one seek per frame), which is
 //! why the paper finds it far from optimal in disk time.
 
-use crate::NoParams;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{BuildContext, CacheView, ClientBuffer, Plugin, PluginError};
 
 /// The `optimum` policy.

@@ -1,7 +1,7 @@
 //! `none`: no read-ahead; every block is read when a terminal asks for it.
 
-use crate::NoParams;
 use vodbench_plugin_api::ids::DiskId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchPoll, Prefetcher, Reference,
 };

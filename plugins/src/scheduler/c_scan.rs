@@ -4,9 +4,9 @@
 //! sweeps up again. Requests on one cylinder are served in arrival order. Waiting times are
 //! more uniform than the elevator's, which favours the middle cylinders.
 
-use crate::NoParams;
 use std::collections::BTreeMap;
 use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };

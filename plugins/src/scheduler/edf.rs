@@ -3,9 +3,9 @@
 //! the earliest deadline; equal deadlines in arrival order; requests without a deadline
 //! (prefetches without an estimate) after all others, in arrival order. Ignores seeks.
 
-use crate::NoParams;
 use std::collections::BTreeMap;
 use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };

@@ -3,8 +3,8 @@
 //! remains ahead. Requests on the same cylinder are served in arrival order. Nearly minimal
 //! seeks with bounded unfairness; SPIFFI's baseline scheduler.
 
-use crate::NoParams;
 use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };

@@ -1,9 +1,9 @@
 //! `fcfs`: first come, first served — the baseline every other scheduler is measured against
 //! (and DiskSim's default queueing).
 
-use crate::NoParams;
 use std::collections::VecDeque;
 use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };

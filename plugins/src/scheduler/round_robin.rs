@@ -5,9 +5,9 @@
 //! the baseline that analytic designs assume and that SPIFFI's Fig. 10 shows losing to every
 //! other scheduler.
 
-use crate::NoParams;
 use std::collections::BTreeMap;
 use vodbench_plugin_api::ids::RequestId;
+use vodbench_plugin_api::plugin::NoParams;
 use vodbench_plugin_api::plugin::{
     BuildContext, DiskScheduler, HeadState, Plugin, PluginError, QueuedRequest,
 };

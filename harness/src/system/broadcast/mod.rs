@@ -67,7 +67,7 @@ pub enum BroadcastError {
 use crate::output::{Folder, TableFormat};
 use crate::plugin::Registry;
 use crate::results::analysis::PointAnalysis;
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::{ScenarioError, Source};
 use crate::system::{Progress, RunError, System, Work};
 use std::path::Path;
 use std::sync::Arc;
@@ -94,7 +94,7 @@ impl System for Broadcast {
 
     fn set_seed(suite: &mut BroadcastSuite, seed: u64) -> Result<(), String> {
         if let Some(m) =
-            crate::spec::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
+            crate::scenario::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
         {
             return Err(m);
         }
@@ -191,7 +191,7 @@ impl System for Broadcast {
                 label: p
                     .point
                     .iter()
-                    .map(|(_, v)| crate::spec::grid::value_text(v))
+                    .map(|(_, v)| crate::scenario::grid::value_text(v))
                     .collect::<Vec<_>>()
                     .join(" / "),
                 model: Some(p.analytic.name.to_string()),

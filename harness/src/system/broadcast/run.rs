@@ -535,14 +535,14 @@ impl SuiteResults {
             "points": suite.points.iter().map(|p| json!({
                 "values": p.point.iter().map(|(k, v)| (k.clone(), toml_to_json(v)))
                     .collect::<serde_json::Map<_, _>>(),
-                "plugins": crate::spec::slots::manifest_lines(super::scenario::SLOTS, &p.chosen),
+                "plugins": crate::scenario::slots::manifest_lines(super::scenario::SLOTS, &p.chosen),
             })).collect::<Vec<_>>(),
             "resolved_scenario": first.file,
         });
         // the plugin libraries loaded, only when some were (manifests without stay as they
         // were)
         if !first.libraries.is_empty() {
-            m["plugin_libraries"] = crate::spec::libraries::manifest_lines(&first.libraries);
+            m["plugin_libraries"] = crate::scenario::libraries::manifest_lines(&first.libraries);
         }
         m
     }

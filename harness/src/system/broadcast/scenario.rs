@@ -4,7 +4,7 @@
 //! strict as for on-demand scenarios: unknown keys, wrong types and out-of-range values name
 //! the file, the line and the key path. A `[sweep]` table turns one file into a grid of runs:
 //! each key is a dotted path into the scenario, each value the list of settings to try (the
-//! same `[sweep]` as on-demand scenarios, [`crate::spec::grid`], series axes included).
+//! same `[sweep]` as on-demand scenarios, [`crate::scenario::grid`], series axes included).
 //!
 //! ```toml
 //! name = "mcs-1pct"
@@ -27,8 +27,8 @@ use crate::plugin::{
     Analysis, AnalyticModel, BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind,
     ModelInput, Registry, Resolved,
 };
-use crate::spec::slots::{self, Chosen, PluginTable, Slot};
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::slots::{self, Chosen, PluginTable, Slot};
+use crate::scenario::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,7 @@ use std::sync::Arc;
 pub const MAX_FRAMES: u32 = 50_000_000;
 /// Most receivers per run.
 pub const MAX_CLIENTS: u32 = 100_000;
-pub use crate::spec::grid::MAX_SWEEP_POINTS;
+pub use crate::scenario::grid::MAX_SWEEP_POINTS;
 
 /// The top level of a broadcast scenario file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -55,7 +55,7 @@ pub struct BroadcastFile {
     pub seed: u64,
     /// Plugin libraries this scenario loads (`[plugins] load`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plugins: Option<crate::spec::libraries::PluginsSection>,
+    pub plugins: Option<crate::scenario::libraries::PluginsSection>,
     /// The movie and its broadcast schedule.
     pub broadcast: BroadcastSection,
     /// The receivers (clients).
@@ -380,8 +380,8 @@ impl BroadcastSuite {
         budget: &Budget,
     ) -> Result<BroadcastSuite, ScenarioError> {
         let (text, path) = (source.text(), source.path());
-        let mut base = crate::spec::grid::parse_table(text, path)?;
-        let grid = crate::spec::Grid::expand(&mut base, text, path)?;
+        let mut base = crate::scenario::grid::parse_table(text, path)?;
+        let grid = crate::scenario::Grid::expand(&mut base, text, path)?;
         let name = base
             .get("name")
             .and_then(|v| v.as_str())
@@ -409,7 +409,7 @@ impl BroadcastSuite {
         }
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| {
-                crate::system::ondemand::spec::suite::base_value_error(path, text, key, message)
+                crate::system::ondemand::scenario::suite::base_value_error(path, text, key, message)
             };
             Self::point(table, Vec::new(), registry, &base_dir, &at, budget)?;
         }
@@ -439,12 +439,16 @@ impl BroadcastSuite {
             .map_err(|e| {
             let path = e.path().to_string();
             let (key, message) =
-                crate::spec::error::key_and_message(&path, &e.into_inner().to_string());
+                crate::scenario::error::key_and_message(&path, &e.into_inner().to_string());
             at(&key, message)
         })?;
         let d = file.derive().map_err(|(k, m)| at(&k, m))?;
-        let registry =
-            &*crate::spec::libraries::registry_for(registry, file.plugins.as_ref(), base_dir, at)?;
+        let registry = &*crate::scenario::libraries::registry_for(
+            registry,
+            file.plugins.as_ref(),
+            base_dir,
+            at,
+        )?;
         let libraries = registry.origins();
         let table = |i: usize, given: Option<&PluginTable>| {
             slots::table_for(registry, &SLOTS[i], given, at)
@@ -576,7 +580,7 @@ pub fn model_input(file: &BroadcastFile, d: &Derived) -> ModelInput {
 /// The JSON Schema of broadcast scenario files (`vodbench schema --broadcast`).
 pub fn json_schema(registry: &Registry) -> serde_json::Value {
     let root = serde_json::to_value(schemars::schema_for!(BroadcastFile)).expect("schema");
-    crate::spec::json_schema::with_slots(root, registry, SLOTS, &[])
+    crate::scenario::json_schema::with_slots(root, registry, SLOTS, &[])
 }
 
 /// How the manifest records the plugin `r` chosen at `slot`.

@@ -402,3 +402,59 @@ impl AdmissionControl {
         })
     }
 }
+
+impl AdmissionControl {
+    /// Admission control from `[admission]` (its policy) and the memory it admits streams
+    /// against: the interface nodes' (`[server] interface_memory`) and, under
+    /// `[server.rounds]`, the server's (`[server] stream_memory`).
+    pub(super) fn build(
+        setup: &super::setup::Setup<'_>,
+    ) -> Result<Self, super::scenario::ScenarioError> {
+        use super::scenario::Release;
+        let p = &setup.scenario.plugins;
+        let plugin = p
+            .admission
+            .build(&setup.context("admission", 0))
+            .map_err(setup.plugin_error("admission", p.admission.name))?;
+        let f = &setup.scenario.file;
+        let s = &f.server;
+        Ok(AdmissionControl::new(
+            plugin,
+            p.admission.name,
+            AdmissionSetup {
+                reported: f.admission.is_some() || s.stream_memory.is_some(),
+                terminals: f.terminals.count,
+                // a stream's reservation: 2S under dblbuf, S under clbuf; none under
+                // clbufrate, whose reads wait for buffers under the cap instead
+                stream_memory: s
+                    .stream_memory
+                    .zip(s.rounds.as_ref())
+                    .and_then(|(cap, r)| match r.release {
+                        Release::Dblbuf => Some((cap.0, 2 * s.stripe.0)),
+                        Release::Clbuf => Some((cap.0, s.stripe.0)),
+                        Release::Clbufrate => None,
+                    }),
+                buffer_bytes: f.terminals.memory.0,
+                interfaces: s.interface_nodes,
+                interface_memory: s.interface_memory.map_or(0, |m| m.0),
+                round: round_time(setup.scenario, setup.block_bytes),
+                fragment_bytes: setup.block_bytes,
+                videos: f.videos.count as usize,
+            },
+        ))
+    }
+}
+
+/// δ_S (Jadav et al. eq. 1 and §5.1–5.2): the playout time of the data one service round
+/// fetches, B_I = `[terminals.rounds] blocks` × P_S, at the videos' bit rate; without rounds,
+/// the playout time of a terminal's whole buffer (`terminals.memory`), ns rounded down.
+fn round_time(scenario: &super::scenario::Scenario, block_bytes: u64) -> SimDuration {
+    let f = &scenario.file;
+    let bytes = match &f.terminals.rounds {
+        Some(r) => u64::from(r.blocks) * block_bytes,
+        None => f.terminals.memory.0,
+    };
+    let bps = u128::from(f.videos.bit_rate.0.max(1));
+    let ns = u128::from(bytes) * 8 * 1_000_000_000 / bps;
+    SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+}

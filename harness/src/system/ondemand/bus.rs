@@ -44,7 +44,7 @@ use crate::results::{BusSummary, Column, Table};
 use crate::time::{SimDuration, SimTime};
 use crate::units::Bandwidth;
 
-pub(super) use super::spec::Arbitration;
+pub(super) use super::scenario::Arbitration;
 
 /// What the disk stations need to know of `[server.bus]`.
 #[derive(Clone, Copy, Debug)]

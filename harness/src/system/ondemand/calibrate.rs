@@ -15,7 +15,7 @@ use super::event::Ev;
 use super::measure::Window;
 use super::network::Network;
 use super::queue::EventQueue;
-use super::spec::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError};
 use crate::ids::NodeId;
 use crate::plugin::{BuildContext, Endpoint};
 use crate::time::SimTime;

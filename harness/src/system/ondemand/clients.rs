@@ -27,7 +27,7 @@
 //! packet at the client.
 
 use super::measure::Window;
-use super::spec::{ClientProfile, ClientsSection};
+use super::scenario::{ClientProfile, ClientsSection};
 use super::stats::clip;
 use crate::results::transmission::ClientFigures;
 use crate::results::{Column, Table};

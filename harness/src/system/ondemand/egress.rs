@@ -212,6 +212,31 @@ impl Egress {
     }
 }
 
+/// The egress and its clients, when the scenario sends through one: `[transmission]` (the
+/// policy), `[server.egress]` (the link and its CPU costs) and `[[clients.profile]]`.
+pub(super) fn build(
+    setup: &super::setup::Setup<'_>,
+) -> Result<Option<(Egress, super::clients::Clients)>, super::scenario::ScenarioError> {
+    let f = &setup.scenario.file;
+    let (Some(t), Some(e)) = (&setup.scenario.plugins.transmission, &f.server.egress) else {
+        return Ok(None);
+    };
+    let policy = t
+        .build(&setup.context("transmission", 0))
+        .map_err(setup.plugin_error("transmission", t.name))?;
+    Ok(Some((
+        Egress::new(
+            policy,
+            t.name,
+            e.rate,
+            e.cpu_per_packet.sim(),
+            e.cpu_ns_per_byte,
+        )
+        .with_cpu_share(e.cpu_share()),
+        super::clients::Clients::new(f.clients.as_ref(), f.terminals.count),
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

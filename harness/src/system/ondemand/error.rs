@@ -1,7 +1,7 @@
 //! Why an on-demand run stops without results, and how components report a plugin that
 //! broke its contract.
 
-use crate::spec::ScenarioError;
+use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
 /// Why a run stopped without results.
@@ -44,7 +44,7 @@ pub enum SimError {
 impl SimError {
     /// The error with a broken contract attributed to the library its plugin was loaded
     /// from, when the scenario chose a loaded plugin of that kind and name.
-    pub fn attributed(mut self, chosen: &[crate::spec::slots::Chosen]) -> SimError {
+    pub fn attributed(mut self, chosen: &[crate::scenario::slots::Chosen]) -> SimError {
         if let SimError::Plugin {
             kind,
             name,

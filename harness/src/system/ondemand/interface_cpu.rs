@@ -129,6 +129,20 @@ impl InterfaceCpus {
     }
 }
 
+/// The interface nodes' CPUs, when the scenario has `[server.interface_cpu]`.
+pub(super) fn build(scenario: &super::scenario::Scenario) -> Option<InterfaceCpus> {
+    let s = &scenario.file.server;
+    s.interface_cpu.as_ref().map(|c| {
+        InterfaceCpus::new(
+            s.interface_nodes,
+            c.send.sim(),
+            c.receive.sim(),
+            c.copy_rate,
+            c.client_send.sim(),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@
 //! outputs copy it (tables, CSV, Parquet); the estimate aims at the right order of magnitude
 //! (a factor of two of the measured peak), not at the byte.
 
-use super::spec::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError};
 use super::video::{blocks_per_video, frames_per_video};
 
 pub use crate::system::memory::{limit, set_limit, Estimate, Part, DEFAULT_LIMIT};

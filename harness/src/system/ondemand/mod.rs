@@ -25,6 +25,7 @@ mod clients;
 pub mod continuity;
 pub mod delays;
 mod disk;
+mod disk_stations;
 mod egress;
 mod engine;
 mod error;
@@ -46,8 +47,9 @@ mod replication;
 mod requests;
 mod rounds;
 pub mod runner;
+pub mod scenario;
 mod search;
-pub mod spec;
+mod setup;
 mod stats;
 mod storage_thread;
 mod stream_memory;
@@ -67,10 +69,10 @@ use crate::output::Folder;
 use crate::plugin::Registry;
 use crate::results::analysis::PointAnalysis;
 use crate::results::RunResults;
-use crate::spec::{ScenarioError, Source};
+use crate::scenario::{ScenarioError, Source};
 use crate::system::{Progress, RunError, System, Work};
 use rayon::prelude::*;
-use spec::{Scenario, SweepSuite};
+use scenario::{Scenario, SweepSuite};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -105,7 +107,7 @@ impl System for OnDemand {
 
     fn set_seed(suite: &mut SweepSuite, seed: u64) -> Result<(), String> {
         if let Some(m) =
-            crate::spec::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
+            crate::scenario::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
         {
             return Err(m);
         }
@@ -116,7 +118,7 @@ impl System for OnDemand {
     }
 
     fn set_load(suite: &mut SweepSuite, terminals: u32) -> Result<(), String> {
-        if let Some(m) = crate::spec::grid::flag_overrides_sweep(
+        if let Some(m) = crate::scenario::grid::flag_overrides_sweep(
             &suite.path,
             &suite.swept,
             "--terminals",
@@ -325,7 +327,7 @@ impl System for OnDemand {
 }
 
 /// An error of point `p` of `suite`, named by its values when the file is a sweep.
-fn in_point(suite: &SweepSuite, p: &spec::SweepPoint, e: ScenarioError) -> ScenarioError {
+fn in_point(suite: &SweepSuite, p: &scenario::SweepPoint, e: ScenarioError) -> ScenarioError {
     if suite.sweep {
         ScenarioError::Point {
             label: p.label(),

@@ -435,6 +435,32 @@ impl Network {
     }
 }
 
+impl Network {
+    /// The interconnect of `[server.network]` between the storage nodes, the interface nodes
+    /// (`[server] interface_nodes`) and the object manager's node (`[server] manager_node`).
+    pub(super) fn build(
+        setup: &super::setup::Setup<'_>,
+    ) -> Result<Self, super::scenario::ScenarioError> {
+        let p = &setup.scenario.plugins;
+        let s = &setup.scenario.file.server;
+        let interconnect = p
+            .interconnect
+            .build(&setup.context("server.network", 0))
+            .map_err(setup.plugin_error("server.network", p.interconnect.name))?;
+        let net = Network::new(
+            interconnect,
+            p.interconnect.name,
+            s.nodes,
+            s.interface_nodes,
+        );
+        Ok(if s.manager_node {
+            net.with_manager()
+        } else {
+            net
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

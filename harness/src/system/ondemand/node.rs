@@ -16,7 +16,7 @@ use super::stats::Level;
 use crate::ids::{BlockId, PageId, VideoId};
 use crate::plugin::BufferPool;
 use crate::results::{BufferPools, Column, Cpus, Table};
-use crate::system::ondemand::spec::CpuCosts;
+use crate::system::ondemand::scenario::CpuCosts;
 use crate::time::{SimDuration, SimTime};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -605,5 +605,31 @@ impl NodeRows {
                 ("pages_in_use_peak".into(), Column::U64(self.peak_used)),
             ],
         }
+    }
+}
+
+impl Nodes {
+    /// The storage nodes: `[server]`'s CPUs and memory, each node's `[buffer_pool]`.
+    pub(super) fn build(
+        setup: &super::setup::Setup<'_>,
+    ) -> Result<Self, super::scenario::ScenarioError> {
+        let p = &setup.scenario.plugins;
+        let s = &setup.scenario.file.server;
+        let mut nodes = Vec::with_capacity(s.nodes as usize);
+        for n in 0..s.nodes {
+            let pool = p
+                .buffer_pool
+                .build(&setup.context("buffer_pool", u64::from(n)))
+                .map_err(setup.plugin_error("buffer_pool", p.buffer_pool.name))?;
+            nodes.push(Node::new(setup.pages, pool));
+        }
+        Ok(Nodes::new(
+            nodes,
+            p.buffer_pool.name,
+            s.cpu.clone(),
+            s.cpu_mips,
+            &setup.blocks,
+            setup.block_bytes,
+        ))
     }
 }

@@ -3,10 +3,10 @@
 //! runs every point once, in parallel, each with the scenario's seed): one output folder per
 //! point under `points/`, and the combined `summary.json` and `sweep.csv`.
 
-use super::spec::SweepSuite;
+use super::scenario::SweepSuite;
 use crate::output;
 use crate::results::Summary;
-use crate::spec::grid::value_text;
+use crate::scenario::grid::value_text;
 use serde_json::json;
 
 pub use super::runner::manifest;

@@ -27,7 +27,7 @@
 
 use super::stats::DurStat;
 use crate::results::PiggybackSummary;
-use crate::system::ondemand::spec::PiggybackSection;
+use crate::system::ondemand::scenario::PiggybackSection;
 use crate::time::{SimDuration, SimTime};
 use rustc_hash::FxHashMap;
 

@@ -76,3 +76,24 @@ impl Prefetching {
         self.in_flight[disk] -= 1;
     }
 }
+
+impl Prefetching {
+    /// `[prefetcher]` over the storage disks, the prefetcher seeing the disks' `geometry`.
+    pub(super) fn build(
+        setup: &super::setup::Setup<'_>,
+        geometry: Option<crate::plugin::DiskGeometry>,
+    ) -> Result<Self, super::scenario::ScenarioError> {
+        let p = &setup.scenario.plugins;
+        let mut c = setup.context("prefetcher", 0);
+        c.geometry = geometry;
+        let plugin = p
+            .prefetcher
+            .build(&c)
+            .map_err(setup.plugin_error("prefetcher", p.prefetcher.name))?;
+        Ok(Prefetching::new(
+            plugin,
+            p.prefetcher.name,
+            setup.scenario.disks() as usize,
+        ))
+    }
+}

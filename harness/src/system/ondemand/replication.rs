@@ -62,7 +62,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::units::Portion;
 use std::collections::{BTreeMap, VecDeque};
 
-use super::spec::{ReplicationSection, Scheme};
+use super::scenario::{ReplicationSection, Scheme};
 
 /// Promotions and demotions listed in `summary.json` (each kind; all are counted).
 const LISTED: usize = 1000;
@@ -500,6 +500,101 @@ impl Replication {
             waiting_requests: manager.waiting,
         }
     }
+}
+
+impl Replication {
+    /// The object manager and the popular object's copy, when the scenario has
+    /// `[server.replication]`: its prefix checked against the objects, its local disks
+    /// placed after the storage disks.
+    pub(super) fn build(
+        setup: &super::setup::Setup<'_>,
+    ) -> Result<Option<Self>, super::scenario::ScenarioError> {
+        let scenario = setup.scenario;
+        let f = &scenario.file;
+        let s = &f.server;
+        let Some(r) = s.replication.as_ref() else {
+            return Ok(None);
+        };
+        check_prefix(scenario, r, &setup.blocks)?;
+        let mut repl = Replication::new(
+            r,
+            s.interface_nodes,
+            f.terminals.count,
+            setup.block_bytes,
+            &setup.blocks,
+        );
+        repl.place(s.nodes, scenario.disks());
+        Ok(Some(repl))
+    }
+}
+
+/// `[server.replication] prefix`, a count of fragments, fits every object (the scenario's
+/// check could only bound their lengths), and, with `[server] interface_memory`, a dedicated
+/// interface node's memory holds the largest object's prefix beside the buffers of every
+/// stream (LMSS runs without admission control, and the manager may send any share of the
+/// viewings to one dedicated node).
+fn check_prefix(
+    scenario: &super::scenario::Scenario,
+    r: &ReplicationSection,
+    blocks: &[u32],
+) -> Result<(), super::scenario::ScenarioError> {
+    let invalid = |key: &str, message: String| super::scenario::ScenarioError::Invalid {
+        file: scenario.path.clone(),
+        line: scenario
+            .source
+            .line_of_key(key)
+            .or_else(|| scenario.source.line_of_key("server.replication")),
+        key: key.into(),
+        message,
+    };
+    let f = &scenario.file;
+    if let (Some(p), Some(memory), Scheme::Lmss) = (r.prefix, f.server.interface_memory, r.scheme) {
+        let (v, most) = blocks
+            .iter()
+            .enumerate()
+            .map(|(v, &b)| (v, p.of(u64::from(b)).min(u64::from(b))))
+            .max_by_key(|&(v, n)| (n, std::cmp::Reverse(v)))
+            .unwrap_or((0, 0));
+        let prefix = most.saturating_mul(f.server.stripe.0);
+        let count = u64::from(f.terminals.count);
+        let buffers = count.saturating_mul(f.terminals.memory.0);
+        let need = prefix.saturating_add(buffers);
+        if need > memory.0 {
+            let size = crate::units::fmt_bytes;
+            return Err(invalid(
+                "server.interface_memory",
+                format!(
+                    "{} cannot hold a dedicated interface node's prefix and buffers: video \
+                     {v}'s prefix is {most} fragments of server.stripe {} = {} \
+                     (server.replication.prefix), and the {count} streams, any share of which \
+                     the object manager may send there, need {count} × terminals.memory {} = \
+                     {}; raise it to at least {}, or give a smaller prefix",
+                    size(memory.0),
+                    size(f.server.stripe.0),
+                    size(prefix),
+                    size(f.terminals.memory.0),
+                    size(buffers),
+                    size(need)
+                ),
+            ));
+        }
+    }
+    let Some(Portion::Count(c)) = r.prefix else {
+        return Ok(());
+    };
+    let Some((v, &b)) = blocks.iter().enumerate().min_by_key(|(_, b)| **b) else {
+        return Ok(());
+    };
+    if c <= u64::from(b) {
+        return Ok(());
+    }
+    Err(invalid(
+        "server.replication.prefix",
+        format!(
+            "is {c} fragments, larger than the object: video {v} has {b} (server.stripe \
+             blocks); give at most {b}, or a share such as \"50%\""
+        ),
+    ))
 }
 
 #[cfg(test)]

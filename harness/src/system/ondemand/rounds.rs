@@ -21,7 +21,7 @@
 //!
 //! Memory is accounted in [`StreamMemory`](super::stream_memory::StreamMemory).
 
-use super::spec::Release;
+use super::scenario::Release;
 use crate::plugin::ReadyBlock;
 use crate::time::SimTime;
 
@@ -75,6 +75,25 @@ impl Rounds {
     pub fn boundary(&mut self) -> Vec<ReadyBlock> {
         std::mem::take(&mut self.held)
     }
+}
+
+/// Round-based retrieval and the server's stream memory, when the scenario has
+/// `[server.rounds]`: reads wait for buffers under `[server] stream_memory` where buffers are
+/// taken as blocks are read (clbuf, clbufrate).
+pub(super) fn build(
+    scenario: &super::scenario::Scenario,
+) -> Option<(Rounds, super::stream_memory::StreamMemory)> {
+    let f = &scenario.file;
+    let s = &f.server;
+    s.rounds.as_ref().map(|r| {
+        (
+            Rounds::new(r.length.nanos(s.stripe, f.videos.bit_rate.0), r.release),
+            super::stream_memory::StreamMemory::capped(match r.release {
+                Release::Dblbuf => None,
+                Release::Clbuf | Release::Clbufrate => s.stream_memory.map(|c| c.0),
+            }),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! resolved scenario, its trace and every other file it reads, the host).
 
 use super::engine::{check_buildable, simulate_stream, ClockProgress, SimOptions};
-use super::spec::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError};
 use super::workload::{Digest, Fingerprint, Workload};
 use crate::results::RunResults;
 use crate::system::RunError;
@@ -258,7 +258,7 @@ pub fn manifest(s: &Scenario, workload: Option<&Digest>) -> serde_json::Value {
     // the plugin libraries loaded (`--plugin`, `[plugins] load`), only when some were, so
     // manifests of runs without stay as they were; `rerun` loads them again from here
     if !s.plugins.libraries.is_empty() {
-        m["plugin_libraries"] = crate::spec::libraries::manifest_lines(&s.plugins.libraries);
+        m["plugin_libraries"] = crate::scenario::libraries::manifest_lines(&s.plugins.libraries);
     }
     m
 }

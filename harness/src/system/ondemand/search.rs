@@ -7,11 +7,11 @@
 
 use super::engine::SimOptions;
 use super::runner;
-use super::spec::{Scenario, MAX_TERMINALS};
+use super::scenario::{Scenario, MAX_TERMINALS};
 use super::video::LibraryMemo;
 use super::OnDemand;
 use crate::results::search::AnswerStats;
-use crate::spec::ScenarioError;
+use crate::scenario::ScenarioError;
 use crate::system::{CacheIdentity, ProbeOptions, ProbeOutcome, RunError, Searchable};
 
 impl Searchable for OnDemand {

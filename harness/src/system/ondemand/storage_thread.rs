@@ -28,7 +28,7 @@
 //! `disks_per_node` above 1, buses and server-push with `"single"`); an admission probe is
 //! answered as under `"multi"`, without the node's thread.
 
-use super::spec::StorageThreading;
+use super::scenario::StorageThreading;
 
 /// What a storage node's one thread is doing, beside CPU jobs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

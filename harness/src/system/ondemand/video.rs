@@ -15,7 +15,7 @@
 //! read like any other video ([`VideoLibrary::with_search_versions`]).
 
 use crate::rng::{mix64, stream_seed, SimRng};
-use crate::system::ondemand::spec::{FrameModel, VideoSection};
+use crate::system::ondemand::scenario::{FrameModel, VideoSection};
 use crate::time::{mul_div_ceil, mul_div_floor, SimDuration, NANOS_PER_SEC};
 use rand::SeedableRng;
 use rand_distr::{Distribution, Exp1};

@@ -39,7 +39,7 @@ use super::playout::Playout;
 use super::term::{Search, TState, Term};
 use crate::ids::{BlockId, DiskId};
 use crate::plugin::{Layout, PrefetchHint};
-use crate::system::ondemand::spec::{InteractiveSection, SearchMode};
+use crate::system::ondemand::scenario::{InteractiveSection, SearchMode};
 use crate::time::{SimDuration, SimTime};
 
 /// Later segments a skip-search hint looks through for a block on the reference's disk.

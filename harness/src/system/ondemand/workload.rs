@@ -11,7 +11,7 @@
 //! time comes. Memory grows with the terminals (each one's generator, the events waiting
 //! behind a busy terminal), not with the length of the workload.
 
-use super::spec::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError};
 use crate::time::SimTime;
 use crate::trace::{self, EventKind, TraceEvent};
 

@@ -2,10 +2,10 @@
 //! a scenario of its own (SPIFFI §7: each figure is a family of configurations).
 
 use crate::plugin::Registry;
-use crate::spec::error::key_and_message;
-use crate::spec::grid::{value_text, Axis, Grid};
-use crate::spec::Source;
-use crate::system::ondemand::spec::{Scenario, ScenarioError, ScenarioFile};
+use crate::scenario::error::key_and_message;
+use crate::scenario::grid::{value_text, Axis, Grid};
+use crate::scenario::Source;
+use crate::system::ondemand::scenario::{Scenario, ScenarioError, ScenarioFile};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,7 +52,7 @@ pub struct SweepSuite {
 
 /// Whether scenario text has a top-level `[sweep]` table.
 pub fn has_sweep(text: &str) -> bool {
-    crate::spec::grid::has_table(text, "sweep")
+    crate::scenario::grid::has_table(text, "sweep")
 }
 
 impl SweepSuite {
@@ -76,7 +76,7 @@ impl SweepSuite {
         registry: &Registry,
     ) -> Result<SweepSuite, ScenarioError> {
         let (text, path) = (source.text(), source.path());
-        let mut base = crate::spec::grid::parse_table(text, path)?;
+        let mut base = crate::scenario::grid::parse_table(text, path)?;
         let grid = Grid::expand(&mut base, text, path)?;
         let mut points = Vec::with_capacity(grid.points.len());
         for p in &grid.points {

@@ -2,7 +2,7 @@
 //! plugin: the file's table, or else the default the binary registered for that table
 //! ([`Registry::set_default`]), so the harness itself names no built-in.
 //!
-//! Each system lists its slots once (`system::ondemand::spec::SLOTS`,
+//! Each system lists its slots once (`system::ondemand::scenario::SLOTS`,
 //! `system::broadcast::SLOTS`); the JSON Schema's plugin tables, the manifest's `plugins`
 //! lines and the columns `vodbench compare` shows are made from those lists.
 

@@ -48,7 +48,7 @@
 //! Each point is validated like a scenario of its own; an error caused by a swept value names
 //! the point and the line of the sweep entry that set it.
 
-use crate::spec::{locate, ScenarioError};
+use crate::scenario::{locate, ScenarioError};
 use std::path::Path;
 
 /// Most points in one sweep.

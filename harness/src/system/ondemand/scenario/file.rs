@@ -1,6 +1,6 @@
 //! The scenario file's structure: every section, key, default and allowed range.
 
-use crate::spec::slots::PluginTable;
+use crate::scenario::slots::PluginTable;
 use crate::trace::GeneratorParams;
 use crate::units::{Bandwidth, BitRate, Bytes, Duration};
 use schemars::JsonSchema;
@@ -29,7 +29,7 @@ pub struct ScenarioFile {
     pub seed: u64,
     /// Plugin libraries this scenario loads (`[plugins] load`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plugins: Option<crate::spec::libraries::PluginsSection>,
+    pub plugins: Option<crate::scenario::libraries::PluginsSection>,
     /// Warm-up and measured duration.
     pub run: RunSection,
     /// The video library.

@@ -40,7 +40,7 @@ mod replication;
 mod server_rounds;
 pub mod suite;
 
-pub use crate::spec::ScenarioError;
+pub use crate::scenario::ScenarioError;
 pub use clients::{ClientProfile, ClientsSection};
 pub use egress::EgressSection;
 pub use file::*;
@@ -55,8 +55,8 @@ use crate::plugin::{
     Interconnect, Kind, Layout, ModelInput, PluginKind, Prefetcher, Registry, Resolved,
     Transmission,
 };
-use crate::spec::slots::{self, Chosen, PluginTable, Slot};
-use crate::spec::Source;
+use crate::scenario::slots::{self, Chosen, PluginTable, Slot};
+use crate::scenario::Source;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -260,7 +260,7 @@ impl Plugins {
 /// The JSON Schema of on-demand scenario files (`vodbench schema`).
 pub fn json_schema(registry: &Registry) -> serde_json::Value {
     let root = serde_json::to_value(schemars::schema_for!(ScenarioFile)).expect("schema");
-    crate::spec::json_schema::with_slots(root, registry, SLOTS, &["server.network"])
+    crate::scenario::json_schema::with_slots(root, registry, SLOTS, &["server.network"])
 }
 
 impl Scenario {
@@ -300,13 +300,13 @@ impl Scenario {
             file: path.to_path_buf(),
             line: e
                 .span()
-                .map(|s| crate::spec::locate::line_of(text, s.start)),
+                .map(|s| crate::scenario::locate::line_of(text, s.start)),
             message: e.message().to_string(),
         })?;
         let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let (key, message) =
-                crate::spec::error::key_and_message(&path, e.into_inner().message());
+                crate::scenario::error::key_and_message(&path, e.into_inner().message());
             if key == "sweep" {
                 return at(
                     "sweep",
@@ -332,7 +332,7 @@ impl Scenario {
             file.name = Some(source.stem());
         }
         file.validate().map_err(|(key, msg)| at(&key, msg))?;
-        let registry = crate::spec::libraries::registry_for(
+        let registry = crate::scenario::libraries::registry_for(
             registry,
             file.plugins.as_ref(),
             &source.base_dir(),
