@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Requests per second of vodbench's LRU (global-lru) and FIFO against libCacheSim's on the
 # same 10^7-request Zipf(1.0) oracleGeneral trace (10^6 objects, unit sizes), one thread,
-# measured alternately ROUNDS times (the README's "Cache replay" table). With `sparse`, the
+# measured alternately ROUNDS times (the speed table of docs/cache-replay.md). With `sparse`, the
 # objects' ids are spread over 64 bits (`cache generate --sparse-ids`), as hashed keys are.
 #
 #   plugins/benches/cache_speed.sh [ROUNDS] [sparse]     (default 3 rounds, ids 1..=10^6)

@@ -19,7 +19,7 @@
 //! Where glitches grow with the count it finds the same threshold as the climb (a test checks
 //! every start against the climb), in about 6 simulations near the answer instead of about
 //! 11 from half of it; the climb's low counts, whose verdicts the replications before
-//! nearly always imply, are not run (`scenarios/spiffi/README.md`, "Speed"). What it gives
+//! nearly always imply, are not run (`docs/speed.md`). What it gives
 //! up: a later replication that would glitch only well below replication 0's answer (the
 //! low-load glitches below) goes unseen there.
 //! [`SearchOptions::full_climb`] (`--full-climb`) makes every replication climb.
