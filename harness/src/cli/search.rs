@@ -70,12 +70,13 @@ pub(crate) struct SearchLimits {
     /// glitches at loads below the start go unseen. Changes the results.
     #[arg(long, value_name = "PERCENT", default_value_t = CLIMB_FROM_PERCENT, value_parser = clap::value_parser!(u32).range(10..=100))]
     climb_from: u32,
-    /// Climb from --climb-from in every replication, as vodbench did before the bracket: by
-    /// default only replication 0 climbs, and every later one starts at ±5 % around
-    /// replication 0's answer (fewer simulations; where glitches grow with the count, the
-    /// same answers). Changes the results.
+    /// Start every replication after the first at ±5 % around replication 0's answer and
+    /// bisect (replication 0 still climbs from --climb-from): fewer simulations, the same
+    /// answers where glitches grow with the count, but a later replication's glitch well
+    /// below replication 0's answer goes unseen. Changes the results; by default every
+    /// replication climbs.
     #[arg(long)]
-    full_climb: bool,
+    bracket: bool,
 }
 
 impl SearchLimits {
@@ -97,8 +98,8 @@ impl SearchLimits {
         if self.stop_at_glitch {
             a.push("--stop-at-glitch".into());
         }
-        if self.full_climb {
-            a.push("--full-climb".into());
+        if self.bracket {
+            a.push("--bracket".into());
         }
         if let Some(c) = &self.cache {
             a.push("--cache".into());
@@ -137,7 +138,7 @@ impl SearchLimits {
             stop_at_glitch: self.stop_at_glitch,
             resolution_percent: self.resolution,
             climb_from_percent: self.climb_from,
-            full_climb: self.full_climb,
+            bracket: self.bracket,
         })
     }
 }

@@ -11,7 +11,8 @@
 //! between the largest glitch-free and the smallest glitching count down to one terminal. Its
 //! answer is the largest glitch-free count found.
 //!
-//! That climb is replication 0's. Every later replication starts from a bracket around
+//! By default every replication climbs. With [`SearchOptions::bracket`] (`--bracket`) only
+//! replication 0 does, and every later replication starts from a bracket around
 //! replication 0's answer `a` ([`Start::Around`]): it tries `a − 5 %`, then `a + 5 %`, and
 //! bisects between them when the first is clean and the second glitches (the usual case: the
 //! replications' answers spread by a few percent); clean at `a + 5 %`, it climbs on by a
@@ -22,7 +23,8 @@
 //! nearly always imply, are not run (`docs/speed.md`). What it gives
 //! up: a later replication that would glitch only well below replication 0's answer (the
 //! low-load glitches below) goes unseen there.
-//! [`SearchOptions::full_climb`] (`--full-climb`) makes every replication climb.
+//! It is not the default because of that: Fig. 11's global LRU at 1 GB moves from 168 to
+//! 195 with it (`scenarios/spiffi/README.md`, "The search").
 //!
 //! Two options trade that method for time, and change the answers:
 //! [`SearchOptions::resolution_percent`] stops the bisection once the two counts are within
@@ -98,10 +100,11 @@ pub struct SearchOptions {
     /// Where each replication's climb starts, in percent of the scenario's
     /// `terminals.count` ([`climb_start_at`]); the default is [`CLIMB_FROM_PERCENT`].
     pub climb_from_percent: u32,
-    /// Every replication climbs from [`Self::climb_from_percent`] (the method of vodbench
-    /// before the bracket): false, the default, climbs in replication 0 only and starts every
-    /// later replication around replication 0's answer ([`Start::Around`]).
-    pub full_climb: bool,
+    /// Replication 0 climbs from [`Self::climb_from_percent`] and every later replication
+    /// starts around replication 0's answer ([`Start::Around`]): fewer simulations, the same
+    /// answers where glitches grow with the count. False, the default: every replication
+    /// climbs (SPIFFI §7.1's method).
+    pub bracket: bool,
 }
 
 impl Default for SearchOptions {
@@ -113,7 +116,7 @@ impl Default for SearchOptions {
             stop_at_glitch: false,
             resolution_percent: 0,
             climb_from_percent: CLIMB_FROM_PERCENT,
-            full_climb: false,
+            bracket: false,
         }
     }
 }
@@ -134,30 +137,29 @@ impl SearchOptions {
         (min, self.max_replications.max(min))
     }
 
-    /// Whether the options keep the method of the module docs: bisection to one terminal
-    /// from a climb that starts at half the expected answer in replication 0 and from a
-    /// bracket around its answer in the others.
+    /// Whether the options keep the default method of the module docs: bisection to one
+    /// terminal from a climb that starts at half the expected answer in every replication.
     pub fn default_method(&self) -> bool {
         self.resolution_percent == 0
             && self.climb_from_percent == CLIMB_FROM_PERCENT
-            && !self.full_climb
+            && !self.bracket
     }
 
     /// How replication `index` starts when replication 0 answered `first` (`(answer,
-    /// capped)`; needed for `index` ≥ 1 unless [`Self::full_climb`]): replication 0, and
-    /// every replication under `full_climb` or after a replication 0 that found no maximum
+    /// capped)`; needed for `index` ≥ 1 under [`Self::bracket`]): replication 0, and
+    /// every replication without `bracket` or after a replication 0 that found no maximum
     /// (nothing glitch-free, or capped), climbs from `climb_start_at(expected, …)`; the
     /// others start around replication 0's answer.
     pub fn start_of(&self, index: u32, expected: u32, first: Option<(u32, bool)>) -> Start {
         match first {
-            Some((a, false)) if index > 0 && a > 0 && !self.full_climb => Start::Around(a),
+            Some((a, false)) if index > 0 && a > 0 && self.bracket => Start::Around(a),
             _ => Start::Climb(climb_start_at(expected, self.climb_from_percent)),
         }
     }
 
     /// Whether replication `index` needs replication 0's answer to start.
     pub fn needs_first(&self, index: u32) -> bool {
-        index > 0 && !self.full_climb
+        index > 0 && self.bracket
     }
 
     /// Adds the method's options to the JSON object `o` when they are not the default (the
@@ -168,8 +170,8 @@ impl SearchOptions {
             o["climb_from_percent"] = self.climb_from_percent.into();
             o["resolution_percent"] = self.resolution_percent.into();
         }
-        if self.full_climb {
-            o["full_climb"] = true.into();
+        if self.bracket {
+            o["bracket"] = true.into();
         }
     }
 
@@ -190,16 +192,15 @@ impl SearchOptions {
             0 => "bisected down to one terminal".to_string(),
             r => format!("stopped bisecting within {r} % of its answer"),
         };
-        let (flag, which) = if self.full_climb {
-            (" --full-climb", "each replication")
+        let (flag, which) = if self.bracket {
+            (" --bracket", "replication 0 (the others from ±5 % around its answer)")
         } else {
-            ("", "replication 0 (the others from ±5 % around its answer)")
+            ("", "each replication")
         };
         Some(format!(
             "searched with --resolution {} --climb-from {}{flag}: {which} climbed from {} % \
-             of the expected answer and {bisection} (vodbench's default: replication 0 from \
-             {CLIMB_FROM_PERCENT} % as SPIFFI §7.1, the others from ±5 % around its answer, \
-             down to one terminal)",
+             of the expected answer and {bisection} (SPIFFI §7.1's method as vodbench \
+             implements it: from {CLIMB_FROM_PERCENT} %, down to one terminal)",
             self.resolution_percent, self.climb_from_percent, self.climb_from_percent
         ))
     }
@@ -485,7 +486,7 @@ pub fn assemble<S: Searchable>(
         start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
             .clamp(1, cap),
         climb_from_percent: opts.climb_from_percent,
-        full_climb: opts.full_climb,
+        bracket: opts.bracket,
         resolution_percent: opts.resolution_percent,
         terminal_cap: cap,
         min_replications: min_reps,
@@ -894,7 +895,7 @@ pub fn summary_text(r: &SearchResult) -> String {
     let opts = SearchOptions {
         resolution_percent: r.resolution_percent,
         climb_from_percent: r.climb_from_percent,
-        full_climb: r.full_climb,
+        bracket: r.bracket,
         ..SearchOptions::default()
     };
     if let Some(m) = opts.method_text() {
@@ -1237,8 +1238,18 @@ mod tests {
 
     #[test]
     fn only_later_replications_start_around_replication_0s_answer() {
-        let opts = SearchOptions::default();
         let climb = Start::Climb(100);
+        // the default climbs in every replication
+        let full = SearchOptions::default();
+        assert_eq!(full.start_of(3, 200, Some((180, false))), climb);
+        assert!(!full.needs_first(1) && full.default_method());
+        let mut o = serde_json::json!({});
+        full.record_method(&mut o);
+        assert_eq!(o, serde_json::json!({}));
+        let opts = SearchOptions {
+            bracket: true,
+            ..SearchOptions::default()
+        };
         assert_eq!(opts.start_of(0, 200, Some((180, false))), climb);
         assert_eq!(opts.start_of(0, 200, None), climb);
         assert_eq!(
@@ -1248,16 +1259,11 @@ mod tests {
         // replication 0 found no maximum: climb
         assert_eq!(opts.start_of(1, 200, Some((0, false))), climb);
         assert_eq!(opts.start_of(1, 200, Some((10_000, true))), climb);
-        assert!(opts.needs_first(1) && !opts.needs_first(0));
-        let full = SearchOptions {
-            full_climb: true,
-            ..SearchOptions::default()
-        };
-        assert_eq!(full.start_of(3, 200, Some((180, false))), climb);
-        assert!(!full.needs_first(1) && !full.default_method());
+        assert!(opts.needs_first(1) && !opts.needs_first(0) && !opts.default_method());
         let mut o = serde_json::json!({});
-        full.record_method(&mut o);
-        assert_eq!(o["full_climb"], true);
+        opts.record_method(&mut o);
+        assert_eq!(o["bracket"], true);
+        assert!(opts.method_text().unwrap().contains("--bracket"));
     }
 
     #[test]
@@ -1271,17 +1277,17 @@ mod tests {
         let sim = |seed: u64, n: u32| -> Result<u64, String> {
             Ok(u64::from(u64::from(n) > 190 + seed % 17))
         };
-        let run = |full_climb: bool| {
+        let run = |bracket: bool| {
             let opts = SearchOptions {
                 min_replications: 8,
                 max_replications: 8,
-                full_climb,
+                bracket,
                 ..SearchOptions::default()
             };
             pool.install(|| drive(7, 200, 1_000_000, &opts, &sim, &|_| {}))
                 .unwrap()
         };
-        let (bracketed, full) = (run(false), run(true));
+        let (bracketed, full) = (run(true), run(false));
         let maxima = |r: &(Vec<ReplicationResult>, Vec<Probe>, bool)| {
             r.0.iter().map(|x| x.max_terminals).collect::<Vec<_>>()
         };
