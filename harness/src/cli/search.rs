@@ -70,6 +70,13 @@ pub(crate) struct SearchLimits {
     /// glitches at loads below the start go unseen. Changes the results.
     #[arg(long, value_name = "PERCENT", default_value_t = CLIMB_FROM_PERCENT, value_parser = clap::value_parser!(u32).range(10..=100))]
     climb_from: u32,
+    /// Start every replication after the first at ±5 % around replication 0's answer and
+    /// bisect (replication 0 still climbs from --climb-from): fewer simulations, the same
+    /// answers where glitches grow with the count, but a later replication's glitch well
+    /// below replication 0's answer goes unseen. Changes the results; by default every
+    /// replication climbs.
+    #[arg(long)]
+    bracket: bool,
 }
 
 impl SearchLimits {
@@ -90,6 +97,9 @@ impl SearchLimits {
         ];
         if self.stop_at_glitch {
             a.push("--stop-at-glitch".into());
+        }
+        if self.bracket {
+            a.push("--bracket".into());
         }
         if let Some(c) = &self.cache {
             a.push("--cache".into());
@@ -128,6 +138,7 @@ impl SearchLimits {
             stop_at_glitch: self.stop_at_glitch,
             resolution_percent: self.resolution,
             climb_from_percent: self.climb_from,
+            bracket: self.bracket,
         })
     }
 }

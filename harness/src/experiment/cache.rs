@@ -7,7 +7,7 @@
 //! different experiments often simulate the same configuration with the same seeds and
 //! terminal counts: SPIFFI's Table 3 prices the very runs of Table 2's real-time row, and
 //! several points of Figs. 13–16 repeat points of Figs. 11 and 13–14 (`scenarios/spiffi/
-//! README.md`, "Where the time went"). With a shared cache those runs are
+//! README.md`, "Re-run"). With a shared cache those runs are
 //! taken from it, and every output — `search.json`, `curve.csv`, `sweep.json` — is
 //! byte-identical to the outputs made without it: an entry holds the exact integers and
 //! `f64` bit patterns the simulation produced.

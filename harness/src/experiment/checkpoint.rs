@@ -423,7 +423,23 @@ pub fn load_replication(
     opts: &SearchOptions,
 ) -> Result<(ReplicationResult, Vec<Probe>), Unused> {
     let (rep, probes) = read_replication(dir, index, key)?;
-    check_replication::<OnDemand>(scenario, opts, &rep, &probes).map_err(Unused::Inconsistent)?;
+    // a later replication starts around replication 0's answer: checked against it
+    let first = if opts.needs_first(index) {
+        let (r0, p0) = read_replication(dir, 0, key).map_err(|why| {
+            Unused::Inconsistent(format!(
+                "replication {index} starts around replication 0's answer, and replication 0 \
+                 is not usable: {}",
+                why.describe(&dir.join(replication_path(0)))
+            ))
+        })?;
+        check_replication::<OnDemand>(scenario, opts, &r0, &p0, None)
+            .map_err(Unused::Inconsistent)?;
+        Some((r0.max_terminals, r0.capped))
+    } else {
+        None
+    };
+    check_replication::<OnDemand>(scenario, opts, &rep, &probes, first)
+        .map_err(Unused::Inconsistent)?;
     Ok((rep, probes))
 }
 

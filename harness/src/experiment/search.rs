@@ -11,6 +11,21 @@
 //! between the largest glitch-free and the smallest glitching count down to one terminal. Its
 //! answer is the largest glitch-free count found.
 //!
+//! By default every replication climbs. With [`SearchOptions::bracket`] (`--bracket`) only
+//! replication 0 does, and every later replication starts from a bracket around
+//! replication 0's answer `a` ([`Start::Around`]): it tries `a − 5 %`, then `a + 5 %`, and
+//! bisects between them when the first is clean and the second glitches (the usual case: the
+//! replications' answers spread by a few percent); clean at `a + 5 %`, it climbs on by a
+//! quarter, and glitching at `a − 5 %`, it steps down by 5, 10, 20 % … of `a` until clean.
+//! Where glitches grow with the count it finds the same threshold as the climb (a test checks
+//! every start against the climb), in about 6 simulations near the answer instead of about
+//! 11 from half of it; the climb's low counts, whose verdicts the replications before
+//! nearly always imply, are not run (`docs/speed.md`). What it gives
+//! up: a later replication that would glitch only well below replication 0's answer (the
+//! low-load glitches below) goes unseen there.
+//! It is not the default because of that: Fig. 11's global LRU at 1 GB moves from 168 to
+//! 195 with it (`scenarios/spiffi/README.md`, "The search").
+//!
 //! Two options trade that method for time, and change the answers:
 //! [`SearchOptions::resolution_percent`] stops the bisection once the two counts are within
 //! that share of the glitch-free one (SPIFFI §7.1 itself aims at "within 5 % (about 10
@@ -36,11 +51,12 @@
 //! `scenarios/spiffi/README.md`, §8). Where the maxima spread widely, raise the minimum
 //! (`--min-seeds`).
 //!
-//! Determinism: the runs of a replication depend only on the scenario and the replication
-//! index, and the stopping rule looks at replications in index order, so the outcome is the
-//! same for any number of threads. Replications run in parallel (rayon); when more are needed,
-//! one batch as large as the thread pool runs at once, and answers beyond the replication at
-//! which the rule is first met are discarded unseen.
+//! Determinism: the runs of a replication depend only on the scenario, the replication
+//! index and replication 0's answer, and the stopping rule looks at replications in index
+//! order, so the outcome is the same for any number of threads. Replication 0 runs first,
+//! then the rest of the minimum in parallel (rayon); when more are needed, one batch as large
+//! as the thread pool runs at once, and answers beyond the replication at which the rule is
+//! first met are discarded unseen.
 //!
 //! ```text
 //!  glitches
@@ -84,6 +100,11 @@ pub struct SearchOptions {
     /// Where each replication's climb starts, in percent of the scenario's
     /// `terminals.count` ([`climb_start_at`]); the default is [`CLIMB_FROM_PERCENT`].
     pub climb_from_percent: u32,
+    /// Replication 0 climbs from [`Self::climb_from_percent`] and every later replication
+    /// starts around replication 0's answer ([`Start::Around`]): fewer simulations, the same
+    /// answers where glitches grow with the count. False, the default: every replication
+    /// climbs (SPIFFI §7.1's method).
+    pub bracket: bool,
 }
 
 impl Default for SearchOptions {
@@ -95,6 +116,7 @@ impl Default for SearchOptions {
             stop_at_glitch: false,
             resolution_percent: 0,
             climb_from_percent: CLIMB_FROM_PERCENT,
+            bracket: false,
         }
     }
 }
@@ -115,10 +137,29 @@ impl SearchOptions {
         (min, self.max_replications.max(min))
     }
 
-    /// Whether the options keep the method of the module docs: bisection to one terminal
-    /// from a climb that starts at half the expected answer.
+    /// Whether the options keep the default method of the module docs: bisection to one
+    /// terminal from a climb that starts at half the expected answer in every replication.
     pub fn default_method(&self) -> bool {
-        self.resolution_percent == 0 && self.climb_from_percent == CLIMB_FROM_PERCENT
+        self.resolution_percent == 0
+            && self.climb_from_percent == CLIMB_FROM_PERCENT
+            && !self.bracket
+    }
+
+    /// How replication `index` starts when replication 0 answered `first` (`(answer,
+    /// capped)`; needed for `index` ≥ 1 under [`Self::bracket`]): replication 0, and
+    /// every replication without `bracket` or after a replication 0 that found no maximum
+    /// (nothing glitch-free, or capped), climbs from `climb_start_at(expected, …)`; the
+    /// others start around replication 0's answer.
+    pub fn start_of(&self, index: u32, expected: u32, first: Option<(u32, bool)>) -> Start {
+        match first {
+            Some((a, false)) if index > 0 && a > 0 && self.bracket => Start::Around(a),
+            _ => Start::Climb(climb_start_at(expected, self.climb_from_percent)),
+        }
+    }
+
+    /// Whether replication `index` needs replication 0's answer to start.
+    pub fn needs_first(&self, index: u32) -> bool {
+        index > 0 && self.bracket
     }
 
     /// Adds the method's options to the JSON object `o` when they are not the default (the
@@ -128,6 +169,9 @@ impl SearchOptions {
         if !self.default_method() {
             o["climb_from_percent"] = self.climb_from_percent.into();
             o["resolution_percent"] = self.resolution_percent.into();
+        }
+        if self.bracket {
+            o["bracket"] = true.into();
         }
     }
 
@@ -148,8 +192,13 @@ impl SearchOptions {
             0 => "bisected down to one terminal".to_string(),
             r => format!("stopped bisecting within {r} % of its answer"),
         };
+        let (flag, which) = if self.bracket {
+            (" --bracket", "replication 0 (the others from ±5 % around its answer)")
+        } else {
+            ("", "each replication")
+        };
         Some(format!(
-            "searched with --resolution {} --climb-from {}: each replication climbed from {} % \
+            "searched with --resolution {} --climb-from {}{flag}: {which} climbed from {} % \
              of the expected answer and {bisection} (SPIFFI §7.1's method as vodbench \
              implements it: from {CLIMB_FROM_PERCENT} %, down to one terminal)",
             self.resolution_percent, self.climb_from_percent, self.climb_from_percent
@@ -192,49 +241,125 @@ fn share(x: u32, percent: u32) -> u32 {
     ((u64::from(x) * u64::from(percent) / 100) as u32).max(1)
 }
 
+/// How a replication's search begins: the climb of the module docs, or a bracket around
+/// an earlier replication's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// Climb from this count (SPIFFI §7.1): grow by a quarter while glitch-free, or shrink by
+    /// a fifth until clean if it glitches.
+    Climb(u32),
+    /// Bracket `a`, replication 0's answer: try `a − m`, then (clean) `a + m`, with `m`
+    /// [`BRACKET_PERCENT`] % of `a` (at least one terminal) — the bisection then starts from
+    /// a bracket of 10 % instead of the climb's 25 %. Clean beyond `a + m`: the climb goes on
+    /// by a quarter; glitching at `a − m`: it steps down by `m`, `2m`, `4m`, … until clean.
+    Around(u32),
+}
+
+/// Half-width of the bracket around replication 0's answer in which later replications start
+/// ([`Start::Around`]), in percent of that answer: the stopping rule's precision (5 %).
+pub const BRACKET_PERCENT: u32 = 5;
+
 /// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
-/// whether it is `cap` itself. `glitches(n)` simulates `n` terminals; the counts it is asked
-/// for depend only on its answers (see the module docs), never twice the same. The
-/// bisection stops once the largest glitch-free count `lo` and the smallest glitching one
-/// are at most `lo × resolution_percent / 100` apart (at least one: 0 finds the threshold
-/// itself), and answers `lo`.
+/// whether it is `cap` itself, climbing from `start` ([`Start::Climb`]; see
+/// [`find_max_from`]).
 pub fn find_max<E>(
     start: u32,
+    cap: u32,
+    resolution_percent: u32,
+    glitches: impl FnMut(u32) -> Result<u64, E>,
+) -> Result<(u32, bool), E> {
+    find_max_from(Start::Climb(start), cap, resolution_percent, glitches)
+}
+
+/// One replication's search: the largest `n` in `1..=cap` with `glitches(n) == 0`, and
+/// whether it is `cap` itself. `glitches(n)` simulates `n` terminals; the counts it is asked
+/// for depend only on `start` and its answers (see the module docs), never twice the same.
+/// The bisection stops once the largest glitch-free count `lo` and the smallest glitching one
+/// are at most `lo × resolution_percent / 100` apart (at least one: 0 finds the threshold
+/// itself), and answers `lo`. Where glitches grow with the count (a threshold `T`: clean up
+/// to `T`, glitching above), every start finds `T` with resolution 0.
+pub fn find_max_from<E>(
+    start: Start,
     cap: u32,
     resolution_percent: u32,
     mut glitches: impl FnMut(u32) -> Result<u64, E>,
 ) -> Result<(u32, bool), E> {
     let cap = cap.max(1);
-    let start = start.clamp(1, cap);
     // lo: largest count known glitch-free (0: none); hi: smallest count known to glitch
     let (mut lo, mut hi);
-    if glitches(start)? == 0 {
-        lo = start;
+    // grows `lo` (glitch-free) by a quarter until a count glitches (its `hi`) or the cap
+    let climb = |mut lo: u32,
+                 glitches: &mut dyn FnMut(u32) -> Result<u64, E>|
+     -> Result<Option<(u32, u32)>, E> {
         loop {
             if lo >= cap {
-                return Ok((cap, true));
+                return Ok(None);
             }
             let n = lo.saturating_add((lo / 4).max(1)).min(cap);
             if glitches(n)? == 0 {
                 lo = n;
             } else {
-                hi = n;
-                break;
+                return Ok(Some((lo, n)));
             }
         }
-    } else {
-        hi = start;
-        loop {
-            let n = hi - (hi / 5).max(1);
-            if n == 0 {
-                lo = 0;
-                break;
+    };
+    match start {
+        Start::Climb(start) => {
+            let start = start.clamp(1, cap);
+            if glitches(start)? == 0 {
+                match climb(start, &mut glitches)? {
+                    None => return Ok((cap, true)),
+                    Some((l, h)) => (lo, hi) = (l, h),
+                }
+            } else {
+                hi = start;
+                loop {
+                    let n = hi - (hi / 5).max(1);
+                    if n == 0 {
+                        lo = 0;
+                        break;
+                    }
+                    if glitches(n)? == 0 {
+                        lo = n;
+                        break;
+                    }
+                    hi = n;
+                }
             }
-            if glitches(n)? == 0 {
-                lo = n;
-                break;
+        }
+        Start::Around(a) => {
+            let m = share(a, BRACKET_PERCENT);
+            let below = a.saturating_sub(m).clamp(1, cap);
+            if glitches(below)? == 0 {
+                let above = a.saturating_add(m).min(cap);
+                if above <= below {
+                    return Ok((cap, true));
+                }
+                if glitches(above)? == 0 {
+                    match climb(above, &mut glitches)? {
+                        None => return Ok((cap, true)),
+                        Some((l, h)) => (lo, hi) = (l, h),
+                    }
+                } else {
+                    (lo, hi) = (below, above);
+                }
+            } else {
+                hi = below;
+                let mut step = m;
+                loop {
+                    let n = hi.saturating_sub(step);
+                    if n == 0 {
+                        lo = 0;
+                        break;
+                    }
+                    if glitches(n)? == 0 {
+                        lo = n;
+                        break;
+                    }
+                    hi = n;
+                    step = step.saturating_mul(2);
+                }
             }
-            hi = n;
         }
     }
     while hi - lo > share(lo, resolution_percent) {
@@ -270,9 +395,16 @@ pub fn search_cached<S: Searchable>(
 ) -> Result<SearchResult, RunError> {
     // a model that cannot take the point is refused before any simulation
     S::model_max(point)?;
-    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let expected = S::expected_load(point);
     let (outcome, stats) = with_simulator::<S, _>(point, opts, cache, |simulate| {
-        drive(S::seed(point), start, S::MAX_LOAD, opts, simulate, on_probe)
+        drive(
+            S::seed(point),
+            expected,
+            S::MAX_LOAD,
+            opts,
+            simulate,
+            on_probe,
+        )
     });
     let (mut reps, probes, converged) = outcome?;
     for r in &mut reps {
@@ -354,6 +486,7 @@ pub fn assemble<S: Searchable>(
         start_terminals: climb_start_at(S::expected_load(point), opts.climb_from_percent)
             .clamp(1, cap),
         climb_from_percent: opts.climb_from_percent,
+        bracket: opts.bracket,
         resolution_percent: opts.resolution_percent,
         terminal_cap: cap,
         min_replications: min_reps,
@@ -368,7 +501,7 @@ pub fn assemble<S: Searchable>(
 /// up to `cap` terminals, and its simulations in the order they ran.
 fn replicate<E>(
     scenario_seed: u64,
-    start: u32,
+    start: Start,
     cap: u32,
     opts: &SearchOptions,
     simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
@@ -377,7 +510,7 @@ fn replicate<E>(
 ) -> Result<(ReplicationResult, Vec<Probe>), E> {
     let seed = replication_seed(scenario_seed, index);
     let mut probes = Vec::new();
-    let (max_terminals, capped) = find_max(start, cap, opts.resolution_percent, |n| {
+    let (max_terminals, capped) = find_max_from(start, cap, opts.resolution_percent, |n| {
         let probe = Probe {
             replication: index,
             seed,
@@ -411,9 +544,19 @@ pub fn replication<S: Searchable>(
     on_probe: &(dyn Fn(&Probe) + Sync),
 ) -> Result<(ReplicationResult, Vec<Probe>), RunError> {
     S::model_max(point)?;
-    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let expected = S::expected_load(point);
     let cap = opts.max_terminals.clamp(1, S::MAX_LOAD);
     let (outcome, stats) = with_simulator::<S, _>(point, opts, cache, |simulate| {
+        // a later replication starts around replication 0's answer: made here again (from
+        // the cache when it holds it), its simulations not reported
+        let first = if opts.needs_first(index) {
+            let start = opts.start_of(0, expected, None);
+            let (r0, _) = replicate(S::seed(point), start, cap, opts, simulate, &|_| {}, 0)?;
+            Some((r0.max_terminals, r0.capped))
+        } else {
+            None
+        };
+        let start = opts.start_of(index, expected, first);
         replicate(S::seed(point), start, cap, opts, simulate, on_probe, index)
     });
     let (mut rep, probes) = outcome?;
@@ -427,12 +570,15 @@ pub fn replication<S: Searchable>(
 /// of that seed, and replaying the search's climb and bisection on them asks for exactly
 /// those terminal counts, in `rep.runs` simulations, and ends at `rep.max_terminals` (capped
 /// or not) within the cap in force; what its run at the answer measured is there when it
-/// ran one, as ratios within 0..=1. What is wrong, in words, if anything.
+/// ran one, as ratios within 0..=1. `first` is replication 0's answer (answer, capped),
+/// which a later replication starts around ([`SearchOptions::start_of`]). What is wrong, in
+/// words, if anything.
 pub fn check_replication<S: Searchable>(
     point: &S::Point,
     opts: &SearchOptions,
     rep: &ReplicationResult,
     probes: &[Probe],
+    first: Option<(u32, bool)>,
 ) -> Result<(), String> {
     let i = rep.replication;
     let seed = replication_seed(S::seed(point), i);
@@ -457,10 +603,16 @@ pub fn check_replication<S: Searchable>(
             ));
         }
     }
+    if opts.needs_first(i) && first.is_none() {
+        return Err(format!(
+            "replication {i} starts around replication 0's answer, and replication 0 is not \
+             at hand to check it against"
+        ));
+    }
     let cap = opts.max_terminals.clamp(1, S::MAX_LOAD);
-    let start = climb_start_at(S::expected_load(point), opts.climb_from_percent);
+    let start = opts.start_of(i, S::expected_load(point), first);
     let mut asked = 0usize;
-    let found = find_max(start, cap, opts.resolution_percent, |n| {
+    let found = find_max_from(start, cap, opts.resolution_percent, |n| {
         asked += 1;
         glitches.get(&n).copied().ok_or(n)
     });
@@ -531,7 +683,8 @@ pub fn check_saved_search<S: Searchable>(
             .filter(|p| p.replication == r.replication)
             .copied()
             .collect();
-        check_replication::<S>(point, opts, r, &mine)?;
+        let first = reps.first().map(|r0| (r0.max_terminals, r0.capped));
+        check_replication::<S>(point, opts, r, &mine, first)?;
     }
     if let Some(p) = probes.iter().find(|p| p.replication as usize >= reps.len()) {
         return Err(format!(
@@ -609,11 +762,11 @@ fn sort_probes(probes: &mut [Probe]) {
 }
 
 /// Replications with `simulate(seed, terminals) -> glitches` until the stopping rule holds,
-/// trying at most `max_load` terminals: the replications used, their simulations (sorted),
-/// and whether the rule was met.
+/// trying at most `max_load` terminals, for a scenario whose expected answer is `expected`:
+/// the replications used, their simulations (sorted), and whether the rule was met.
 fn drive<E: Send>(
     scenario_seed: u64,
-    start: u32,
+    expected: u32,
     max_load: u32,
     opts: &SearchOptions,
     simulate: &(dyn Fn(u64, u32) -> Result<u64, E> + Sync),
@@ -621,19 +774,23 @@ fn drive<E: Send>(
 ) -> Result<(Vec<ReplicationResult>, Vec<Probe>, bool), E> {
     let cap = opts.max_terminals.clamp(1, max_load);
     let (min_reps, max_reps) = opts.replication_limits();
-    let replicate =
-        |index: u32| replicate(scenario_seed, start, cap, opts, simulate, on_probe, index);
     let mut reps: Vec<ReplicationResult> = Vec::new();
     let mut probes: Vec<Probe> = Vec::new();
     let mut converged = false;
     'rounds: while (reps.len() as u32) < max_reps {
         let k = reps.len() as u32;
-        // the first round runs the minimum; later rounds speculate one replication per
-        // thread, and results past the first that meets the rule are dropped unseen
-        let width = if k == 0 {
-            min_reps
-        } else {
-            rayon::current_num_threads().max(1) as u32
+        let first = reps.first().map(|r| (r.max_terminals, r.capped));
+        let replicate = |index: u32| {
+            let start = opts.start_of(index, expected, first);
+            replicate(scenario_seed, start, cap, opts, simulate, on_probe, index)
+        };
+        // the first round runs the minimum (replication 0 alone first when the others start
+        // around its answer); later rounds speculate one replication per thread, and results
+        // past the first that meets the rule are dropped unseen
+        let width = match k {
+            0 if opts.needs_first(1) => 1,
+            k if k < min_reps => min_reps - k,
+            _ => rayon::current_num_threads().max(1) as u32,
         };
         let batch: Vec<_> = (k..(k + width).min(max_reps))
             .into_par_iter()
@@ -738,6 +895,7 @@ pub fn summary_text(r: &SearchResult) -> String {
     let opts = SearchOptions {
         resolution_percent: r.resolution_percent,
         climb_from_percent: r.climb_from_percent,
+        bracket: r.bracket,
         ..SearchOptions::default()
     };
     if let Some(m) = opts.method_text() {
@@ -975,8 +1133,14 @@ mod tests {
                 ..SearchOptions::default()
             };
             let whole = drive_min(2, 12, min, max);
+            let first = replicate(42, Start::Climb(40), 1_000_000, &opts, &sim, &|_| {}, 0)
+                .map(|(r, _)| (r.max_terminals, r.capped))
+                .unwrap();
             let alone: Vec<(ReplicationResult, Vec<Probe>)> = (0..max)
-                .map(|i| replicate(42, 80, 1_000_000, &opts, &sim, &|_| {}, i).unwrap())
+                .map(|i| {
+                    let start = opts.start_of(i, 80, Some(first));
+                    replicate(42, start, 1_000_000, &opts, &sim, &|_| {}, i).unwrap()
+                })
                 .collect();
             let maxima: Vec<u32> = alone.iter().map(|(r, _)| r.max_terminals).collect();
             let (used, converged) = decided(&maxima, &opts).expect("all made");
@@ -1017,6 +1181,123 @@ mod tests {
         assert!(!converged);
         assert_eq!(reps.len(), 5);
         assert_eq!(drive_min(2, 1, 9, 4).0.len(), 9);
+    }
+
+    /// The counts `find_max_from(start)` asks a monotone system (clean up to `limit`) for,
+    /// and its answer.
+    fn asked_from(start: Start, cap: u32, limit: u32) -> ((u32, bool), Vec<u32>) {
+        let mut asked = Vec::new();
+        let r = find_max_from::<()>(start, cap, 0, |n| {
+            asked.push(n);
+            Ok(u64::from(n > limit))
+        })
+        .unwrap();
+        (r, asked)
+    }
+
+    #[test]
+    fn a_bracket_reaches_the_verdict_a_full_climb_reaches_on_a_monotone_system() {
+        // every threshold, every bracket centre (near, far below, far above, tiny) and cap:
+        // the same answer as the climb from half, never a count asked twice
+        for limit in [0, 1, 2, 7, 60, 99, 137, 190, 205, 760, 999] {
+            for a in [1, 2, 5, 50, 130, 137, 140, 200, 215, 400, 800, 5000] {
+                for cap in [1, 10, 150, 1000, 10_000] {
+                    let climb = asked_from(Start::Climb(climb_start(200)), cap, limit);
+                    let (found, asked) = asked_from(Start::Around(a), cap, limit);
+                    assert_eq!(found, climb.0, "limit {limit}, around {a}, cap {cap}");
+                    let mut distinct = asked.clone();
+                    distinct.sort_unstable();
+                    distinct.dedup();
+                    assert_eq!(distinct.len(), asked.len(), "{asked:?}");
+                    assert!(asked.iter().all(|&n| (1..=cap.max(1)).contains(&n)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bracket_around_a_close_answer_asks_fewer_and_higher_counts() {
+        // replication 0 answered 200; this one's threshold is 195: 190 (clean), 210
+        // (glitches), then a bisection of 20 instead of the climb's 100, 125, 156, 195,
+        // 243 and a bisection of 48
+        let (found, asked) = asked_from(Start::Around(200), 10_000, 195);
+        assert_eq!(found, (195, false));
+        assert_eq!(&asked[..2], &[190, 210]);
+        let (_, climbed) = asked_from(Start::Climb(100), 10_000, 195);
+        assert_eq!(&climbed[..5], &[100, 125, 156, 195, 243]);
+        assert!(asked.len() + 4 <= climbed.len(), "{asked:?} {climbed:?}");
+        // far below the bracket it steps down by 10, 20, 40, …: 190, 180, 160, 120 (clean)
+        let (found, asked) = asked_from(Start::Around(200), 10_000, 130);
+        assert_eq!(found, (130, false));
+        assert_eq!(&asked[..4], &[190, 180, 160, 120]);
+        // far above it climbs on by a quarter from the bracket's top
+        let (found, asked) = asked_from(Start::Around(200), 10_000, 300);
+        assert_eq!(found, (300, false));
+        assert_eq!(&asked[..4], &[190, 210, 262, 327]);
+    }
+
+    #[test]
+    fn only_later_replications_start_around_replication_0s_answer() {
+        let climb = Start::Climb(100);
+        // the default climbs in every replication
+        let full = SearchOptions::default();
+        assert_eq!(full.start_of(3, 200, Some((180, false))), climb);
+        assert!(!full.needs_first(1) && full.default_method());
+        let mut o = serde_json::json!({});
+        full.record_method(&mut o);
+        assert_eq!(o, serde_json::json!({}));
+        let opts = SearchOptions {
+            bracket: true,
+            ..SearchOptions::default()
+        };
+        assert_eq!(opts.start_of(0, 200, Some((180, false))), climb);
+        assert_eq!(opts.start_of(0, 200, None), climb);
+        assert_eq!(
+            opts.start_of(3, 200, Some((180, false))),
+            Start::Around(180)
+        );
+        // replication 0 found no maximum: climb
+        assert_eq!(opts.start_of(1, 200, Some((0, false))), climb);
+        assert_eq!(opts.start_of(1, 200, Some((10_000, true))), climb);
+        assert!(opts.needs_first(1) && !opts.needs_first(0) && !opts.default_method());
+        let mut o = serde_json::json!({});
+        opts.record_method(&mut o);
+        assert_eq!(o["bracket"], true);
+        assert!(opts.method_text().unwrap().contains("--bracket"));
+    }
+
+    #[test]
+    fn bracketed_searches_find_each_replications_threshold_and_save_simulations() {
+        // a monotone system whose threshold varies by seed: the bracketed search answers
+        // what the full climb answers, replication by replication, with fewer simulations
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let sim = |seed: u64, n: u32| -> Result<u64, String> {
+            Ok(u64::from(u64::from(n) > 190 + seed % 17))
+        };
+        let run = |bracket: bool| {
+            let opts = SearchOptions {
+                min_replications: 8,
+                max_replications: 8,
+                bracket,
+                ..SearchOptions::default()
+            };
+            pool.install(|| drive(7, 200, 1_000_000, &opts, &sim, &|_| {}))
+                .unwrap()
+        };
+        let (bracketed, full) = (run(true), run(false));
+        let maxima = |r: &(Vec<ReplicationResult>, Vec<Probe>, bool)| {
+            r.0.iter().map(|x| x.max_terminals).collect::<Vec<_>>()
+        };
+        assert_eq!(maxima(&bracketed), maxima(&full));
+        assert!(
+            bracketed.1.len() * 10 < full.1.len() * 7,
+            "{} against {}",
+            bracketed.1.len(),
+            full.1.len()
+        );
     }
 
     #[test]

@@ -138,6 +138,11 @@ pub struct SearchResult {
     /// when not the default.
     #[serde(skip_serializing_if = "is_default_climb")]
     pub climb_from_percent: u32,
+    /// [`SearchOptions::bracket`](crate::experiment::search::SearchOptions): later
+    /// replications started around replication 0's answer (absent: every replication
+    /// climbed).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bracket: bool,
     /// [`SearchOptions::resolution_percent`](crate::experiment::search::SearchOptions),
     /// when not 0 (bisection to one terminal).
     #[serde(skip_serializing_if = "is_zero")]
