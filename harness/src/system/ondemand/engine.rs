@@ -34,6 +34,7 @@ use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
 use super::interface_cpu::{IfaceJob, InterfaceCpus};
 use super::measure::{Period, Sample, Series, Window};
+use super::message_work::{MessageCost, MessageHandlers, MessageJob};
 use super::network::Network;
 use super::node::{CpuJob, Lookup, Node, Nodes};
 use super::piggyback::Piggyback;
@@ -82,6 +83,9 @@ struct Engine<'a> {
     continuity: Continuity,
     /// The interface nodes' CPUs (`[server.interface_cpu]`).
     iface_cpu: Option<InterfaceCpus>,
+    /// The storage nodes' message handlers (`[server.message_work]`; the interface nodes'
+    /// are `iface_cpu`).
+    msg_work: Option<MessageHandlers>,
     /// The egress link and its clients (`[transmission]`, `[server.egress]`,
     /// `[[clients.profile]]`).
     egress: Option<(Egress, Clients)>,
@@ -393,15 +397,28 @@ impl<'a> Engine<'a> {
             ),
             delays: Delays::new(f.run.request_delays),
             continuity: Continuity::new(f.run.continuity, f.terminals.count, f.videos.bit_rate.0),
-            iface_cpu: s.interface_cpu.as_ref().map(|c| {
-                InterfaceCpus::new(
+            iface_cpu: match (&s.interface_cpu, &s.message_work) {
+                (Some(c), _) => Some(InterfaceCpus::new(
                     s.interface_nodes,
                     c.send.sim(),
                     c.receive.sim(),
                     c.copy_rate,
                     c.client_send.sim(),
-                )
-            }),
+                )),
+                // an interface node's message handler: it sends requests, receives fragments
+                (None, Some(m)) => Some(InterfaceCpus::new(
+                    s.interface_nodes,
+                    message_cost(m).of(s.network.request_bytes.0),
+                    m.per_message.sim(),
+                    m.copy_rate,
+                    SimDuration::ZERO,
+                )),
+                (None, None) => None,
+            },
+            msg_work: s
+                .message_work
+                .as_ref()
+                .map(|m| MessageHandlers::new(s.nodes, message_cost(m))),
             egress,
             rounds: s.rounds.as_ref().map(|r| {
                 (
@@ -445,6 +462,7 @@ impl<'a> Engine<'a> {
             layout_name,
             faults,
             iface_cpu,
+            msg_work,
             repl,
             ..
         } = self;
@@ -462,6 +480,7 @@ impl<'a> Engine<'a> {
                 layout_name,
                 faults,
                 iface_cpu,
+                msg_work,
                 repl,
             },
         )
@@ -529,13 +548,19 @@ impl<'a> Engine<'a> {
                 }
                 Ev::ReqAtNode(r) => {
                     let node = self.reqs.read(r).node as usize;
-                    self.cpu_push(node, CpuJob::Receive(r));
+                    if self.msg_work.is_some() {
+                        let bytes = self.terms.request_bytes();
+                        self.message_push(node, MessageJob::Receive(r, bytes));
+                    } else {
+                        self.cpu_push(node, CpuJob::Receive(r));
+                    }
                 }
                 Ev::CpuDone(n) => self.cpu_done(n as usize),
                 Ev::DiskDone(d) => self.disk_done(d as usize),
                 Ev::Arrive(r) => self.arrive(r),
                 Ev::Local(r) => self.local_arrive(r),
                 Ev::IfaceDone(i) => self.iface_done(i as usize),
+                Ev::MessageDone(n) => self.message_done(n as usize),
                 Ev::ClientPacket(t) => {
                     let (terms, mut p) = self.split();
                     terms.client_packet(t as usize, &mut p);
@@ -611,9 +636,43 @@ impl<'a> Engine<'a> {
         match self.nodes.cpu_done(n, now, &self.period.w) {
             CpuJob::Receive(r) => self.lookup(r),
             CpuJob::StartIo(d) => self.disk_enqueue(d),
+            CpuJob::Send(r) if self.msg_work.is_some() => {
+                let bytes = self.reqs.read(r).bytes;
+                self.message_push(n, MessageJob::Send(r, bytes));
+            }
             CpuJob::Send(r) => self.send_block(r),
         }
         self.cpu_kick(n);
+    }
+
+    /// Queues `job` at storage node `n`'s message handler (`[server.message_work]`).
+    fn message_push(&mut self, n: usize, job: MessageJob) {
+        let now = self.q.now();
+        let h = self.msg_work.as_mut().expect("message work configured");
+        if let Some(at) = h.push(n, job, now, &self.period.w) {
+            self.q.schedule(at, Ev::MessageDone(n as u32));
+        }
+    }
+
+    /// Storage node `n`'s message handler finished a message: a request goes to the node's
+    /// CPU, or a fragment into the interconnect; the handler starts its next message.
+    fn message_done(&mut self, n: usize) {
+        let now = self.q.now();
+        let h = self
+            .msg_work
+            .as_mut()
+            .expect("MessageDone without handlers");
+        let job = h.done(n, now, &self.period.w);
+        if let Some(at) = h.kick(n, now, &self.period.w) {
+            self.q.schedule(at, Ev::MessageDone(n as u32));
+        }
+        let (MessageJob::Receive(r, bytes) | MessageJob::Send(r, bytes)) = job;
+        // the handler's own work is part of the message's time without blocking (N_C)
+        self.reqs.read_mut(r).net_unloaded += h.cost(bytes);
+        match job {
+            MessageJob::Receive(..) => self.cpu_push(n, CpuJob::Receive(r)),
+            MessageJob::Send(..) => self.send_block(r),
+        }
     }
 
     /// Starts node `n`'s next CPU job if its CPU is idle; a single-threaded storage node
@@ -1218,8 +1277,13 @@ impl<'a> Engine<'a> {
             .as_mut()
             .expect("IfaceDone without interface CPUs");
         let job = cpus.done(i, now, &self.period.w);
+        let work = cpus.cost(job);
         if let Some(at) = cpus.kick(i, now, &self.period.w) {
             self.q.schedule(at, Ev::IfaceDone(i as u32));
+        }
+        if let (Some(_), IfaceJob::Send(r) | IfaceJob::Receive(r, _)) = (&self.msg_work, job) {
+            // `[server.message_work]`: the handler's own work is part of N_C
+            self.reqs.read_mut(r).net_unloaded += work;
         }
         match job {
             IfaceJob::Send(r) => {
@@ -1370,6 +1434,11 @@ impl<'a> Engine<'a> {
             let (mean, max) = cpus.report(w1, window, measured);
             n.interface_cpu_utilization_mean_ratio = Some(mean);
             n.interface_cpu_utilization_max_ratio = Some(max);
+        }
+        if let (Some(h), Some((n, _))) = (self.msg_work.as_mut(), network.as_mut()) {
+            let (mean, max) = h.report(w1, window, measured);
+            n.storage_message_utilization_mean_ratio = Some(mean);
+            n.storage_message_utilization_max_ratio = Some(max);
         }
         let admission = self.admission.report(w1, window, measured);
         let delays = self.delays.report();
@@ -1820,4 +1889,12 @@ fn round_time(scenario: &Scenario, block_bytes: u64) -> SimDuration {
     let bps = u128::from(f.videos.bit_rate.0.max(1));
     let ns = u128::from(bytes) * 8 * 1_000_000_000 / bps;
     SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+}
+
+/// `[server.message_work]`'s costs of one message at one end.
+fn message_cost(m: &super::spec::MessageWorkSection) -> MessageCost {
+    MessageCost {
+        per_message: m.per_message.sim(),
+        copy_rate: m.copy_rate,
+    }
 }

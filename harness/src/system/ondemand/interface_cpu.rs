@@ -73,7 +73,8 @@ impl InterfaceCpus {
         }
     }
 
-    fn cost(&self, job: IfaceJob) -> SimDuration {
+    /// What `job` costs its CPU.
+    pub fn cost(&self, job: IfaceJob) -> SimDuration {
         let copy = |bytes| {
             self.copy_rate
                 .map_or(SimDuration::ZERO, |r: Bandwidth| r.time_for(bytes))

@@ -34,6 +34,7 @@ mod interface_cpu;
 mod manager;
 mod measure;
 pub mod memory;
+mod message_work;
 mod network;
 mod node;
 pub mod outputs;
