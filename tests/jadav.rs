@@ -186,3 +186,52 @@ fn issue30_j9_admission_claims_that_hold_keep_holding() {
         assert!(n["control_delivery"]["count"].as_u64().unwrap() == messages);
     }
 }
+
+/// Issue 50: `[server.message_work]` on Figs. 4–6's server (one point, 50 streams per
+/// interface node, 40 KiB): each fragment request's N_C is its two messages on the
+/// ports plus the handlers' own work at their four ends, 4 × 14.8 µs, to the ports' integer
+/// nanoseconds, whatever the load (the waits for busy handlers are N_Q's); both roles' handlers
+/// report their busy fractions, each message costing 14.8 µs.
+#[test]
+fn issue50_message_work_counts_its_own_work_in_n_c_and_reports_both_roles() {
+    let file = std::fs::read_to_string(
+        common::root().join("scenarios/jadav/fig4-5-6-fragment-size-message-work.toml"),
+    )
+    .unwrap();
+    let (head, _) = file.split_once("[sweep]").unwrap();
+    let head = head.replace("count = 30\n", "count = 300\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("mw.toml");
+    std::fs::write(&path, head).unwrap();
+    let out = tmp.path().join("o");
+    let o = vodbench(&[
+        "run",
+        path.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let s: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let d = &s["request_delays"];
+    let n_c = d["n_c"]["mean_ns"].as_u64().unwrap() as f64;
+    let wire = (40960.0 + 128.0) / 13.8e6 * 1e9;
+    assert!((n_c - wire - 4.0 * 14_800.0).abs() < 10.0, "N_C {n_c} ns");
+    let spread = d["n_c"]["max_ns"].as_u64().unwrap() - d["n_c"]["mean_ns"].as_u64().unwrap();
+    assert!(spread < 10, "N_C is fixed: max {spread} ns above the mean");
+    let n = &s["network"];
+    // an interface node's handler: 50 streams × 4 fragments per 0.874 s round, two
+    // messages each, 14.8 µs a message: 0.68 % busy once every stream plays, 0.61 % over
+    // the 300 s with the starts spread over the first 60 s
+    let iface = n["interface_cpu_utilization_mean_ratio"].as_f64().unwrap();
+    assert!((iface - 0.0061).abs() < 0.0005, "{iface}");
+    let storage = n["storage_message_utilization_mean_ratio"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (storage - iface * 6.0 / 35.0).abs() < 0.0005,
+        "{storage} against {iface}"
+    );
+    assert_eq!(s["glitches"]["count"], 0);
+}

@@ -124,3 +124,40 @@ fn bad_calibrations_are_refused_with_the_key_or_flag() {
     assert_eq!(o.status.code(), Some(2), "{e}");
     assert!(e.contains("--sizes: `lots` is not a message size"), "{e}");
 }
+
+/// Issue 50: the message-work reading's cost is J0's to give. With 14.8 µs of handler work
+/// at each end (`calib-network-message-work.toml`, as the `*-message-work.toml` runs), a
+/// message still takes its bytes / 13.8 MB/s within J0's ±5 % at every size, 8 KiB the
+/// closest (4.99 % longer); 15 µs would break it there.
+#[test]
+fn issue50_message_work_stays_inside_j0_and_queues_at_the_receiver() {
+    const MW: &str = "scenarios/jadav/calib-network-message-work.toml";
+    let c = calibrate(&[MW]);
+    let r = rows(&c);
+    assert_eq!(r.len(), 13);
+    for row in r {
+        let bytes = u(&row["bytes"]);
+        let wire = bytes as f64 / 13.8e6 * 1e9;
+        // the ports' time plus 14.8 µs at each end, to the nanosecond's rounding
+        let unloaded = u(&row["unloaded_ns"]) as f64;
+        assert!((unloaded - wire - 29_600.0).abs() < 2.0, "{row}");
+        let off = unloaded / wire - 1.0;
+        assert!(
+            off > 0.0 && off <= 0.05,
+            "{bytes} B: {:.2} % above J0",
+            100.0 * off
+        );
+        assert_eq!(u(&row["blocking_max_ns"]), 0, "{row}");
+    }
+    let at_8k = u(&r[0]["unloaded_ns"]) as f64 / (8192.0 / 13.8e6 * 1e9) - 1.0;
+    assert!((at_8k - 0.0499).abs() < 0.0005, "{at_8k}");
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join(MW))
+        .unwrap()
+        .replace("per_message = \"14.8us\"", "per_message = \"15us\"");
+    let path = tmp.path().join("mw15.toml");
+    std::fs::write(&path, text).unwrap();
+    let c15 = calibrate(&[path.to_str().unwrap(), "--sizes", "8KiB"]);
+    let off = u(&rows(&c15)[0]["unloaded_ns"]) as f64 / (8192.0 / 13.8e6 * 1e9) - 1.0;
+    assert!(off > 0.05, "15 µs per message breaks J0 at 8 KiB: {off}");
+}

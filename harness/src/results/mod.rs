@@ -454,6 +454,13 @@ pub struct NetworkSummary {
     /// Busy fraction of the busiest interface node's CPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_cpu_utilization_max_ratio: Option<f64>,
+    /// Mean busy fraction of the storage nodes' message handlers
+    /// (`[server.message_work]`; the interface nodes' are the `interface_cpu_*` fields).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_message_utilization_mean_ratio: Option<f64>,
+    /// Busy fraction of the busiest storage node's message handler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_message_utilization_max_ratio: Option<f64>,
     /// Of `messages`, the admission probes (Jadav §7.2's dummy requests and their P_S-byte
     /// replies; only with an admission policy that probes, such as `retrieval`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

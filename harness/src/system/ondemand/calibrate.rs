@@ -9,10 +9,17 @@
 //! (N_Q = 0), so its bandwidth is `b / N_C`. With several senders at once the messages that
 //! share a link queue for it, and their waits (blocking, N_Q) show how the interconnect
 //! contends.
+//!
+//! With `[server.message_work]` each message also costs its sending node's and its receiving
+//! node's message handler (`message_work.rs`): the sender's handler is idle, so the message
+//! leaves it `per_message + bytes / copy_rate` after it is sent; the receiver's handler takes
+//! the arrivals one at a time in the order they arrive. Both ends' work counts in the unloaded
+//! time, and a wait for the receiver's handler in the blocking, as in a run's N_C and N_Q.
 
 use super::error::Faults;
 use super::event::Ev;
 use super::measure::Window;
+use super::message_work::MessageCost;
 use super::network::Network;
 use super::queue::EventQueue;
 use super::scenario::{Scenario, ScenarioError};
@@ -161,6 +168,18 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         if let Some(e) = faults.take() {
             return Err(bad("server.network", e.to_string()));
         }
+        let (unloaded, times) = match &f.server.message_work {
+            None => (unloaded, times),
+            Some(m) => {
+                let cost = MessageCost {
+                    per_message: m.per_message.sim(),
+                    copy_rate: m.copy_rate,
+                }
+                .of(bytes)
+                .as_nanos();
+                (unloaded + 2 * cost, through_handlers(times, cost))
+            }
+        };
         let n = times.len().max(1) as u64;
         let mean = times.iter().sum::<u64>() / n;
         let max = times.iter().copied().max().unwrap_or(0);
@@ -193,6 +212,20 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
     })
 }
 
+/// The delivery times of messages whose network deliveries are `times` (ns) when each costs
+/// `cost` at its sender's idle handler before it is sent and at the one receiver's handler,
+/// first come first served, after it arrives.
+fn through_handlers(mut times: Vec<u64>, cost: u64) -> Vec<u64> {
+    times.sort_unstable();
+    let mut free = 0;
+    for t in &mut times {
+        let start = (*t + cost).max(free);
+        free = start + cost;
+        *t = free;
+    }
+    times
+}
+
 /// `calibration.csv`: one row per message size.
 pub fn calibration_csv(c: &Calibration) -> String {
     let mut out = String::from(
@@ -212,4 +245,17 @@ pub fn calibration_csv(c: &Calibration) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::through_handlers;
+
+    #[test]
+    fn the_receivers_handler_takes_arrivals_one_at_a_time() {
+        // the sender's handler adds its cost before the send; the receiver's queues
+        assert_eq!(through_handlers(vec![100], 10), vec![120]);
+        assert_eq!(through_handlers(vec![105, 100], 10), vec![120, 130]);
+        assert_eq!(through_handlers(vec![100, 500], 10), vec![120, 520]);
+    }
 }

@@ -34,6 +34,8 @@ pub(super) enum Ev {
     NetRelease(u32),
     /// An interface node's CPU finished its job.
     IfaceDone(u32),
+    /// A storage node's message handler finished its message (`[server.message_work]`).
+    MessageDone(u32),
     /// A playing client's next packet is due at its interface node (terminal).
     ClientPacket(u32),
     /// An admission probe (its slot) reaches its storage node, which replies.

@@ -73,7 +73,8 @@ impl InterfaceCpus {
         }
     }
 
-    fn cost(&self, job: IfaceJob) -> SimDuration {
+    /// What `job` costs its CPU.
+    pub fn cost(&self, job: IfaceJob) -> SimDuration {
         let copy = |bytes| {
             self.copy_rate
                 .map_or(SimDuration::ZERO, |r: Bandwidth| r.time_for(bytes))
@@ -129,18 +130,28 @@ impl InterfaceCpus {
     }
 }
 
-/// The interface nodes' CPUs, when the scenario has `[server.interface_cpu]`.
+/// The interface nodes' CPUs, when the scenario has `[server.interface_cpu]`, or their
+/// message handlers under `[server.message_work]` (which sends requests and receives
+/// fragments at the section's costs).
 pub(super) fn build(scenario: &super::scenario::Scenario) -> Option<InterfaceCpus> {
     let s = &scenario.file.server;
-    s.interface_cpu.as_ref().map(|c| {
-        InterfaceCpus::new(
+    match (&s.interface_cpu, &s.message_work) {
+        (Some(c), _) => Some(InterfaceCpus::new(
             s.interface_nodes,
             c.send.sim(),
             c.receive.sim(),
             c.copy_rate,
             c.client_send.sim(),
-        )
-    })
+        )),
+        (None, Some(m)) => Some(InterfaceCpus::new(
+            s.interface_nodes,
+            super::message_work::message_cost(m).of(s.network.request_bytes.0),
+            m.per_message.sim(),
+            m.copy_rate,
+            SimDuration::ZERO,
+        )),
+        (None, None) => None,
+    }
 }
 
 #[cfg(test)]

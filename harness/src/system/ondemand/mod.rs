@@ -35,6 +35,7 @@ mod interface_cpu;
 mod manager;
 mod measure;
 pub mod memory;
+mod message_work;
 mod network;
 mod node;
 pub mod outputs;

@@ -411,6 +411,8 @@ impl Network {
             busiest_link: self.links[busiest].name.clone(),
             interface_cpu_utilization_mean_ratio: None,
             interface_cpu_utilization_max_ratio: None,
+            storage_message_utilization_mean_ratio: None,
+            storage_message_utilization_max_ratio: None,
             probe_messages: self.count_probes.then_some(self.probe_messages),
             probe_bytes: self.count_probes.then_some(self.probe_bytes),
             control_messages: self.manager.map(|_| self.control_messages),

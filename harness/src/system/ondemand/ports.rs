@@ -9,6 +9,7 @@ use super::error::Faults;
 use super::event::Ev;
 use super::interface_cpu::InterfaceCpus;
 use super::measure::{Period, Window};
+use super::message_work::MessageHandlers;
 use super::network::Network;
 use super::node::Nodes;
 use super::queue::EventQueue;
@@ -33,6 +34,8 @@ pub(super) struct Ports<'e> {
     pub faults: &'e mut Faults,
     /// The interface nodes' CPUs, when modelled.
     pub iface_cpu: &'e mut Option<InterfaceCpus>,
+    /// The storage nodes' message handlers (`[server.message_work]`).
+    pub msg_work: &'e mut Option<MessageHandlers>,
     /// The object manager and the popular object's copy (`[server.replication]`).
     pub repl: &'e mut Option<Replication>,
 }
@@ -129,6 +132,9 @@ impl Ports<'_> {
         self.admission.open(now);
         if let Some(c) = self.iface_cpu.as_mut() {
             c.open(now);
+        }
+        if let Some(h) = self.msg_work.as_mut() {
+            h.open(now);
         }
         self.q.schedule(end, Ev::MeasureEnd);
         if !p.figures_only {

@@ -104,8 +104,13 @@ impl<'a> Engine<'a> {
             .as_mut()
             .expect("IfaceDone without interface CPUs");
         let job = cpus.done(i, now, &self.period.w);
+        let work = cpus.cost(job);
         if let Some(at) = cpus.kick(i, now, &self.period.w) {
             self.q.schedule(at, Ev::IfaceDone(i as u32));
+        }
+        if let (Some(_), IfaceJob::Send(r) | IfaceJob::Receive(r, _)) = (&self.msg_work, job) {
+            // `[server.message_work]`: the handler's own work is part of N_C
+            self.reqs.read_mut(r).net_unloaded += work;
         }
         match job {
             IfaceJob::Send(r) => {

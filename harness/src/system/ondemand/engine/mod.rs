@@ -34,6 +34,7 @@ use super::error::{Faults, SimError};
 use super::event::{Ev, NONE};
 use super::interface_cpu::{self, IfaceJob, InterfaceCpus};
 use super::measure::{Period, Sample, Series, Window};
+use super::message_work::{self, MessageHandlers, MessageJob};
 use super::network::Network;
 use super::node::{CpuJob, Lookup, Nodes};
 use super::ports::Ports;
@@ -84,6 +85,9 @@ struct Engine<'a> {
     continuity: Continuity,
     /// The interface nodes' CPUs (`[server.interface_cpu]`).
     iface_cpu: Option<InterfaceCpus>,
+    /// The storage nodes' message handlers (`[server.message_work]`; the interface nodes'
+    /// are `iface_cpu`).
+    msg_work: Option<MessageHandlers>,
     /// The egress link and its clients (`[transmission]`, `[server.egress]`,
     /// `[[clients.profile]]`).
     egress: Option<(Egress, Clients)>,
@@ -151,6 +155,7 @@ impl<'a> Engine<'a> {
             delays: Delays::new(f.run.request_delays),
             continuity: Continuity::new(f.run.continuity, f.terminals.count, f.videos.bit_rate.0),
             iface_cpu: interface_cpu::build(scenario),
+            msg_work: message_work::build(scenario),
             egress,
             rounds: rounds::build(scenario),
             repl,
@@ -268,13 +273,19 @@ impl<'a> Engine<'a> {
                 }
                 Ev::ReqAtNode(r) => {
                     let node = self.reqs.read(r).node as usize;
-                    self.cpu_push(node, CpuJob::Receive(r));
+                    if self.msg_work.is_some() {
+                        let bytes = self.terms.request_bytes();
+                        self.message_push(node, MessageJob::Receive(r, bytes));
+                    } else {
+                        self.cpu_push(node, CpuJob::Receive(r));
+                    }
                 }
                 Ev::CpuDone(n) => self.cpu_done(n as usize),
                 Ev::DiskDone(d) => self.disk_done(d as usize),
                 Ev::Arrive(r) => self.arrive(r),
                 Ev::Local(r) => self.local_arrive(r),
                 Ev::IfaceDone(i) => self.iface_done(i as usize),
+                Ev::MessageDone(n) => self.message_done(n as usize),
                 Ev::ClientPacket(t) => {
                     let (terms, mut p) = self.split();
                     terms.client_packet(t as usize, &mut p);

@@ -55,6 +55,11 @@ impl<'a> Engine<'a> {
             n.interface_cpu_utilization_mean_ratio = Some(mean);
             n.interface_cpu_utilization_max_ratio = Some(max);
         }
+        if let (Some(h), Some((n, _))) = (self.msg_work.as_mut(), network.as_mut()) {
+            let (mean, max) = h.report(w1, window, measured);
+            n.storage_message_utilization_mean_ratio = Some(mean);
+            n.storage_message_utilization_max_ratio = Some(max);
+        }
         let admission = self.admission.report(w1, window, measured);
         let delays = self.delays.report();
         let continuity = self.continuity.report();

@@ -19,9 +19,43 @@ impl<'a> Engine<'a> {
         match self.nodes.cpu_done(n, now, &self.period.w) {
             CpuJob::Receive(r) => self.lookup(r),
             CpuJob::StartIo(d) => self.disk_enqueue(d),
+            CpuJob::Send(r) if self.msg_work.is_some() => {
+                let bytes = self.reqs.read(r).bytes;
+                self.message_push(n, MessageJob::Send(r, bytes));
+            }
             CpuJob::Send(r) => self.send_block(r),
         }
         self.cpu_kick(n);
+    }
+
+    /// Queues `job` at storage node `n`'s message handler (`[server.message_work]`).
+    pub(super) fn message_push(&mut self, n: usize, job: MessageJob) {
+        let now = self.q.now();
+        let h = self.msg_work.as_mut().expect("message work configured");
+        if let Some(at) = h.push(n, job, now, &self.period.w) {
+            self.q.schedule(at, Ev::MessageDone(n as u32));
+        }
+    }
+
+    /// Storage node `n`'s message handler finished a message: a request goes to the node's
+    /// CPU, or a fragment into the interconnect; the handler starts its next message.
+    pub(super) fn message_done(&mut self, n: usize) {
+        let now = self.q.now();
+        let h = self
+            .msg_work
+            .as_mut()
+            .expect("MessageDone without handlers");
+        let job = h.done(n, now, &self.period.w);
+        if let Some(at) = h.kick(n, now, &self.period.w) {
+            self.q.schedule(at, Ev::MessageDone(n as u32));
+        }
+        let (MessageJob::Receive(r, bytes) | MessageJob::Send(r, bytes)) = job;
+        // the handler's own work is part of the message's time without blocking (N_C)
+        self.reqs.read_mut(r).net_unloaded += h.cost(bytes);
+        match job {
+            MessageJob::Receive(..) => self.cpu_push(n, CpuJob::Receive(r)),
+            MessageJob::Send(..) => self.send_block(r),
+        }
     }
 
     /// Starts node `n`'s next CPU job if its CPU is idle; a single-threaded storage node

@@ -413,6 +413,12 @@ pub struct ServerSection {
     /// not modelled beyond the interconnect's `send_cost` and `receive_cost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface_cpu: Option<InterfaceCpuSection>,
+    /// Each node's message handler, at the interface and the storage nodes (with
+    /// `interface_nodes`; absent: a message's software work is not modelled beyond the
+    /// interconnect's `send_cost` and `receive_cost`; see
+    /// `harness/src/system/ondemand/message_work.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_work: Option<super::MessageWorkSection>,
     /// How a storage node's software drives its disk (Jadav et al. §5: the disk access was
     /// "simulated by elapsing the system timer on each server node"): `"multi"` (default),
     /// the disk a device of its own, the node receiving and sending while it reads; or
@@ -1121,6 +1127,13 @@ impl ScenarioFile {
         s.validate_nodes()?;
         if let Some(c) = &s.interface_cpu {
             c.validate(s.interface_nodes, self.videos.bit_rate.0)?;
+        }
+        if let Some(m) = &s.message_work {
+            m.check(
+                s.interface_nodes,
+                s.interface_cpu.is_some(),
+                s.storage_threading == StorageThreading::Single,
+            )?;
         }
         if let Some(m) = s.interface_memory {
             self.check_interface_memory(m.0)?;
