@@ -31,6 +31,8 @@ mod error;
 mod event;
 pub mod hold;
 mod interface_cpu;
+mod interarrival;
+mod lost_packet;
 mod manager;
 mod measure;
 pub mod memory;

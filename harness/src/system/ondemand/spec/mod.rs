@@ -41,6 +41,7 @@ mod server_rounds;
 pub mod suite;
 
 pub use crate::spec::ScenarioError;
+pub use super::lost_packet::LostPacketCpu;
 pub use clients::{ClientProfile, ClientsSection};
 pub use egress::EgressSection;
 pub use file::*;
