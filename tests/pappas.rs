@@ -171,10 +171,7 @@ fn a_lost_packet_costs_the_client_cpu_unless_its_profile_says_none() {
         summary(&out)["transmission"]["monitored"].clone()
     };
     let full = t("full", SPARC20_P7);
-    let none = t(
-        "none",
-        &format!("{SPARC20_P7}\nlost_packet_cpu = \"none\""),
-    );
+    let none = t("none", &format!("{SPARC20_P7}\nlost_packet_cpu = \"none\""));
     assert_eq!(full["packets"], none["packets"]);
     assert_eq!(full["packets_lost"], none["packets_lost"]);
     let sent = full["packets"].as_u64().unwrap();
@@ -223,7 +220,10 @@ rx_cpu_ns_per_byte = 800.0"#;
     let per_tick = 1.5e6 * 0.1 / 8.0 / 8192.0;
     let expected = 1.0 / per_tick;
     let ratio = lost as f64 / sent as f64;
-    assert!((ratio - expected).abs() < 0.06, "{ratio} vs {expected}: {timer}");
+    assert!(
+        (ratio - expected).abs() < 0.06,
+        "{ratio} vs {expected}: {timer}"
+    );
     // the same bytes arrive (received or lost) either way
     assert!(sent.abs_diff(smooth["packets"].as_u64().unwrap()) <= 3);
 }

@@ -211,8 +211,8 @@ impl Clients {
                     c.queue.pop_front();
                     c.queued -= b;
                 }
-                let cost = p.rx_cpu_per_packet.0
-                    + (bytes as f64 * p.rx_cpu_ns_per_byte).round() as u64;
+                let cost =
+                    p.rx_cpu_per_packet.0 + (bytes as f64 * p.rx_cpu_ns_per_byte).round() as u64;
                 if c.queued + bytes > p.rx_queue.0 {
                     // lost; its receive work (if any) done in arrival order (lost_packet.rs)
                     let work = p.lost_packet_cpu.cost(cost);
@@ -410,8 +410,8 @@ pub(super) fn table(rows: &[ClientFigures]) -> Table {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::lost_packet::LostPacketCpu;
+    use super::*;
     use crate::units::{Bytes, Duration};
 
     fn section(rx_queue: u64, per_packet_ns: u64) -> ClientsSection {

@@ -66,7 +66,12 @@ mod tests {
         // expected every 10 ms (rate 1: expected in plain ns); arrivals 3 ms late, all
         let mut ia = InterArrival::default();
         for k in 0..10u64 {
-            ia.record(k * 10_000_000 + 3_000_000, u128::from(k * 10_000_000), 1, true);
+            ia.record(
+                k * 10_000_000 + 3_000_000,
+                u128::from(k * 10_000_000),
+                1,
+                true,
+            );
         }
         assert_eq!(ia.take_std_ns(), 0);
     }

@@ -40,8 +40,8 @@ mod replication;
 mod server_rounds;
 pub mod suite;
 
-pub use crate::spec::ScenarioError;
 pub use super::lost_packet::LostPacketCpu;
+pub use crate::spec::ScenarioError;
 pub use clients::{ClientProfile, ClientsSection};
 pub use egress::EgressSection;
 pub use file::*;
