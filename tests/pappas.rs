@@ -2,7 +2,8 @@
 //! §2.3, §3.2): runs of small scenarios with `[transmission]`, `[server.egress]` and
 //! `[[clients.profile]]` — rate-controlled EDF paces every client within a subround with no
 //! loss, FIFO blocks arrive in bursts, a client's socket buffer smaller than the packets
-//! loses them all, runs repeat byte for byte — and bad input named by its key.
+//! loses them all, a lost packet costs its client's CPU, a timer-paced sender's ticks arrive
+//! as bursts, runs repeat byte for byte — and bad input named by its key.
 
 mod common;
 use common::{run_text as run, text, vodbench};
@@ -158,6 +159,75 @@ fn a_client_slower_than_the_egress_loses_every_other_packet_of_a_fifo_burst() {
     assert!(rate["client_packets"].as_u64().unwrap() >= 30, "{rate}");
 }
 
+/// A lost packet is received, then dropped (`lost_packet_cpu`, default "full"): in the FIFO
+/// burst above the client loses every other packet either way, but by default the lost
+/// ones cost its CPU as much as the received ones, so its receive share doubles.
+#[test]
+fn a_lost_packet_costs_the_client_cpu_unless_its_profile_says_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = "name = \"fifo-blocks\"\npacket = \"48KiB\"";
+    let t = |name: &str, profile: &str| {
+        let out = run(dir.path(), name, &scenario(1, fifo, profile));
+        summary(&out)["transmission"]["monitored"].clone()
+    };
+    let full = t("full", SPARC20_P7);
+    let none = t("none", &format!("{SPARC20_P7}\nlost_packet_cpu = \"none\""));
+    assert_eq!(full["packets"], none["packets"]);
+    assert_eq!(full["packets_lost"], none["packets_lost"]);
+    let sent = full["packets"].as_u64().unwrap();
+    assert_eq!(full["packets_lost"].as_u64().unwrap() * 2, sent, "{full}");
+    let (f, n) = (
+        full["rx_cpu_ratio"].as_f64().unwrap(),
+        none["rx_cpu_ratio"].as_f64().unwrap(),
+    );
+    // each received packet costs 3944.8 µs; each lost one as much, or nothing
+    let per_packet = 50e-6 + 49152.0 * 79.24e-9;
+    let expected = per_packet * sent as f64 / 2.0 / 10.0;
+    assert!((n / expected - 1.0).abs() < 0.05, "{n} vs {expected}");
+    assert!((f / n - 2.0).abs() < 0.05, "full {f} none {n}");
+}
+
+/// The timer-paced sender (`rate-edf` woken once per `subround`, sending every packet due
+/// before the next tick back to back): a slow PC (8 KiB socket buffer, 400 µs + 800 ns/B =
+/// 6.954 ms of CPU per 8 KiB packet behind a 10 Mbit/s link, 6.554 ms per packet) at
+/// 1.5 Mbit/s is due 8 KiB every 43.7 ms, so a 100 µs tick sends one packet at a time and
+/// nothing is lost, while a 100 ms tick sends 18.75 KB at once, 2 or 3 packets back to
+/// back: the second arrives while the first still fills the buffer and is lost (its receive
+/// work keeps the CPU busy to 13.9 ms); the third, at 13.1 ms, finds the buffer empty. One
+/// lost per tick: 8192 / 18750 of the packets.
+#[test]
+fn a_timer_paced_sender_sends_each_ticks_bytes_at_once_and_a_slow_client_loses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let pc = r#"name = "pc-slow"
+link = "10Mbit/s"
+max_rate = "10Mbit/s"
+rx_queue = "8KiB"
+rx_cpu_per_packet = "400us"
+rx_cpu_ns_per_byte = 800.0"#;
+    let t = |name: &str, tick: &str| {
+        let policy = format!("name = \"rate-edf\"\npacket = \"8KiB\"\nsubround = \"{tick}\"");
+        let out = run(dir.path(), name, &scenario(1, &policy, pc));
+        summary(&out)["transmission"]["monitored"].clone()
+    };
+    let smooth = t("smooth", "100us");
+    assert_eq!(smooth["packets_lost"], 0, "{smooth}");
+    let timer = t("timer", "100ms");
+    let (sent, lost) = (
+        timer["packets"].as_u64().unwrap(),
+        timer["packets_lost"].as_u64().unwrap(),
+    );
+    // 18.75 KB per tick: 2.29 packets on average, one of each tick lost
+    let per_tick = 1.5e6 * 0.1 / 8.0 / 8192.0;
+    let expected = 1.0 / per_tick;
+    let ratio = lost as f64 / sent as f64;
+    assert!(
+        (ratio - expected).abs() < 0.06,
+        "{ratio} vs {expected}: {timer}"
+    );
+    // the same bytes arrive (received or lost) either way
+    assert!(sent.abs_diff(smooth["packets"].as_u64().unwrap()) <= 3);
+}
+
 #[test]
 fn a_socket_buffer_smaller_than_the_packets_loses_every_packet() {
     let dir = tempfile::tempdir().unwrap();
@@ -213,6 +283,11 @@ fn bad_transmission_and_client_input_is_named_by_its_key() {
     common::refused(
         &scenario(2, "name = \"fifo-blocks\"\npacket = \"1MiB\"", SPARC20),
         &["packet", "64KiB"],
+    );
+    // what a lost packet costs: only "full" or "none"
+    common::refused(
+        &ok.replace("rx_queue = ", "lost_packet_cpu = \"half\"\nrx_queue = "),
+        &["lost_packet_cpu", "full", "none"],
     );
     // an unknown profile key
     common::refused(

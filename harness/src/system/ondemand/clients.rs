@@ -11,7 +11,9 @@
 //! decoding (the network stack runs at interrupt priority); the display decodes frames
 //! with the CPU left, so its frame rate is `fps × min(1, (1 − receive share) /
 //! (fps × decode_per_frame))` (the reading of §2.3's Figs. 5–7 this model takes: loss comes
-//! from receiving alone, the frame rate from receiving and decoding together).
+//! from receiving alone, the frame rate from receiving and decoding together). A lost
+//! packet costs the CPU its receive work too, unless the profile says otherwise
+//! ([`lost_packet`](super::lost_packet)).
 //!
 //! Jitter is the deviation of a received packet's arrival from the smooth schedule at the
 //! stream's rate r (§3.2: "the variations of the packet arrival times from the expected
@@ -26,6 +28,7 @@
 //! client), so each one's whole fate is computed when it leaves the egress: no event per
 //! packet at the client.
 
+use super::interarrival::InterArrival;
 use super::measure::Window;
 use super::scenario::{ClientProfile, ClientsSection};
 use super::stats::clip;
@@ -39,7 +42,8 @@ use std::collections::VecDeque;
 /// What happened to a packet at its client.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Fate {
-    /// When the client was done with it: its CPU took it, or it was lost on arrival.
+    /// When the client was done with it: its CPU took it, or dropped it (after its receive
+    /// work, or on arrival if a lost packet costs none).
     pub done: SimTime,
     /// Whether it was lost.
     pub lost: bool,
@@ -119,10 +123,12 @@ struct Monitor {
     jitter_sum: u128,
     jitter_n: u64,
     jitter_max: u64,
+    /// Its inter-arrival deviations (kept across samples: the previous packet).
+    spread: InterArrival,
     /// Clients sent a packet so far.
     started: u64,
     last: Option<SimTime>,
-    rows: Vec<[u64; 7]>,
+    rows: Vec<[u64; 8]>,
 }
 
 /// Every terminal as a client of the egress link.
@@ -205,17 +211,22 @@ impl Clients {
                     c.queue.pop_front();
                     c.queued -= b;
                 }
+                let cost =
+                    p.rx_cpu_per_packet.0 + (bytes as f64 * p.rx_cpu_ns_per_byte).round() as u64;
                 if c.queued + bytes > p.rx_queue.0 {
-                    (
-                        arrival,
-                        Fate {
-                            done: arrival,
-                            lost: true,
-                        },
-                    )
+                    // lost; its receive work (if any) done in arrival order (lost_packet.rs)
+                    let work = p.lost_packet_cpu.cost(cost);
+                    let mut done = arrival;
+                    if work > 0 {
+                        let begin = arrival.max(c.cpu_free);
+                        done = begin + SimDuration::from_nanos(work);
+                        c.cpu_free = done;
+                        if w.measuring {
+                            c.rx_busy += clip(begin, done, w.span);
+                        }
+                    }
+                    (arrival, Fate { done, lost: true })
                 } else {
-                    let cost = p.rx_cpu_per_packet.0
-                        + (bytes as f64 * p.rx_cpu_ns_per_byte).round() as u64;
                     let begin = arrival.max(c.cpu_free);
                     let done = begin + SimDuration::from_nanos(cost);
                     c.cpu_free = done;
@@ -228,7 +239,12 @@ impl Clients {
                 }
             }
         };
-        if w.measuring && arrival >= w.span.0 && arrival < w.span.1 {
+        let in_window = w.measuring && arrival >= w.span.0 && arrival < w.span.1;
+        if t == 0 && !fate.lost {
+            let a = arrival.as_nanos();
+            self.monitor.spread.record(a, expected, rate, in_window);
+        }
+        if in_window {
             let m = &mut self.monitor;
             if t == 0 {
                 m.packets += 1;
@@ -284,11 +300,14 @@ impl Clients {
                 m.lost,
                 mean,
                 m.jitter_max,
+                m.spread.take_std_ns(),
             ]);
         }
         let started = m.started;
         let rows = std::mem::take(&mut m.rows);
+        let spread = std::mem::take(&mut m.spread);
         *m = Monitor {
+            spread,
             started,
             last: Some(now),
             rows,
@@ -309,6 +328,7 @@ impl Clients {
                 ("packets_lost".into(), col(4)),
                 ("jitter_mean_ns".into(), col(5)),
                 ("jitter_max_ns".into(), col(6)),
+                ("interarrival_std_ns".into(), col(7)),
             ],
         }
     }
@@ -390,6 +410,7 @@ pub(super) fn table(rows: &[ClientFigures]) -> Table {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lost_packet::LostPacketCpu;
     use super::*;
     use crate::units::{Bytes, Duration};
 
@@ -403,6 +424,7 @@ mod tests {
                 rx_queue: Bytes(rx_queue),
                 rx_cpu_per_packet: Duration(per_packet_ns),
                 rx_cpu_ns_per_byte: 0.0,
+                lost_packet_cpu: LostPacketCpu::None,
                 decode_per_frame: Duration(0),
                 fps: 30,
                 packet: None,
@@ -438,6 +460,34 @@ mod tests {
         let at = SimTime::from_nanos(10_000_000);
         let later = c.packet(0, 100, (at, at), 1_000_000, &w);
         assert!(!later.lost);
+    }
+
+    #[test]
+    fn a_lost_packet_costs_its_receive_work_in_arrival_order() {
+        // as above, but a lost packet is received, then dropped: each of the 7 lost costs
+        // 1 ms after the work queued before it, without taking room in the queue
+        let mut s = section(300, 1_000_000);
+        s.profile[0].lost_packet_cpu = LostPacketCpu::Full;
+        let mut c = Clients::new(Some(&s), 1);
+        let w = open();
+        let fates: Vec<Fate> = (0..10)
+            .map(|_| c.packet(0, 100, (SimTime::ZERO, SimTime::ZERO), 1_000_000, &w))
+            .collect();
+        assert_eq!(fates.iter().filter(|f| f.lost).count(), 7);
+        assert_eq!(fates[2].done.as_nanos(), 100 + 3_000_000);
+        // the fourth (lost) is dropped when its 1 ms after the third's is done
+        assert!(fates[3].lost);
+        assert_eq!(fates[3].done.as_nanos(), 100 + 4_000_000);
+        assert_eq!(fates[9].done.as_nanos(), 100 + 10_000_000);
+        // 10 ms of receive work in a second
+        let f = &c.figures(1_000_000_000)[0];
+        assert!((f.rx_cpu_ratio - 0.01).abs() < 1e-12, "{}", f.rx_cpu_ratio);
+        // at 10 ms the queue has room (the three were taken by 3 ms), but the CPU is busy
+        // with the lost packets' work until 10.0001 ms
+        let at = SimTime::from_nanos(10_000_000);
+        let later = c.packet(0, 100, (at, at), 1_000_000, &w);
+        assert!(!later.lost);
+        assert_eq!(later.done.as_nanos(), 100 + 11_000_000);
     }
 
     #[test]
@@ -490,8 +540,12 @@ mod tests {
             packets in proptest::collection::vec((0u32..3, 1u64..20_000, 0u64..50_000_000), 1..200),
             queue in 1u64..60_000,
             per_packet in 0u64..2_000_000,
+            lost_cost in proptest::bool::ANY,
         ) {
-            let s = section(queue, per_packet);
+            let mut s = section(queue, per_packet);
+            if lost_cost {
+                s.profile[0].lost_packet_cpu = LostPacketCpu::Full;
+            }
             let mut c = Clients::new(Some(&s), 3);
             let w = open();
             let mut left = packets.clone();

@@ -1,6 +1,7 @@
 //! `[[clients.profile]]`: the clients the egress link sends to (Pappas et al. §2.3, §3.2).
 //! Only read when the scenario has `[transmission]`.
 
+use super::super::lost_packet::LostPacketCpu;
 use crate::units::{Bandwidth, Bytes, Duration};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,10 @@ pub struct ClientProfile {
     /// Client CPU nanoseconds per byte received (default 0; 0..=1000000).
     #[serde(default)]
     pub rx_cpu_ns_per_byte: f64,
+    /// What a packet lost for want of receive-queue room costs the client's CPU: `"full"`
+    /// (default: its receive cost, in arrival order: received, then dropped) or `"none"`.
+    #[serde(default, skip_serializing_if = "LostPacketCpu::is_default")]
+    pub lost_packet_cpu: LostPacketCpu,
     /// Client CPU time to decode and display one frame (default 0: display costs nothing;
     /// at most 1s).
     #[serde(default)]
@@ -182,6 +187,7 @@ mod tests {
             rx_queue: Bytes(64 << 10),
             rx_cpu_per_packet: Duration(0),
             rx_cpu_ns_per_byte: 0.0,
+            lost_packet_cpu: LostPacketCpu::Full,
             decode_per_frame: Duration(0),
             fps: 30,
             packet: None,

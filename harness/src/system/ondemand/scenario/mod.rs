@@ -41,6 +41,7 @@ mod replication;
 mod server_rounds;
 pub mod suite;
 
+pub use super::lost_packet::LostPacketCpu;
 pub use crate::scenario::ScenarioError;
 pub use clients::{ClientProfile, ClientsSection};
 pub use egress::EgressSection;
