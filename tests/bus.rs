@@ -8,13 +8,21 @@ use common::{root, text, vodbench};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// `scenarios/wu/FILE` without its sweep (its base point: 128 KB blocks), edited by `edit`.
+/// `scenarios/wu/FILE` without its sweep (its base point: 128 KB blocks), at test scale
+/// (267 s measured where the file measures an hour), edited by `edit`.
 fn point(dir: &Path, file: &str, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
-    let text = std::fs::read_to_string(root().join("scenarios/wu").join(file)).unwrap();
+    let text =
+        test_scale(&std::fs::read_to_string(root().join("scenarios/wu").join(file)).unwrap());
     let text = text[..text.find("[sweep]").unwrap()].to_string();
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, edit(text)).unwrap();
     path
+}
+
+/// `text` measuring 267 s instead of an hour (Wu's server runs an hour; the by-hand figures
+/// below are rates, the same over either).
+fn test_scale(text: &str) -> String {
+    text.replacen("duration = \"1h\"", "duration = \"267s\"", 1)
 }
 
 /// Runs `path` into `dir/out-NAME`: its summary and output folder.
@@ -76,7 +84,16 @@ fn issue32_one_bus_of_four_disks_is_as_busy_as_worked_out_by_hand() {
         0.01,
         "bus bandwidth used",
     );
-    assert_eq!(b["commands"], b["transfers"]);
+    // a piece commanded near the end may still be positioning when the run ends: at most
+    // one per disk
+    let (commands, transfers) = (
+        b["commands"].as_u64().unwrap(),
+        b["transfers"].as_u64().unwrap(),
+    );
+    assert!(
+        (transfers..=transfers + 4).contains(&commands),
+        "{commands} commands, {transfers} transfers"
+    );
     // the parts of the I/O time add up to its service time (means rounded down: a few ns)
     let io = &s["disks"]["io_time"];
     let part = |k: &str| f(&io[k]["mean_ns"]);
@@ -186,7 +203,9 @@ fn issue32_pappas_two_controllers_of_two_disks_and_no_bus_by_default() {
 #[test]
 fn issue32_a_bus_sweep_is_the_same_on_one_and_three_threads() {
     let tmp = tempfile::tempdir().unwrap();
-    let file = root().join("scenarios/wu/fig9-bus.toml");
+    let file = tmp.path().join("fig9-bus.toml");
+    let src = std::fs::read_to_string(root().join("scenarios/wu/fig9-bus.toml")).unwrap();
+    std::fs::write(&file, test_scale(&src)).unwrap();
     let one = tmp.path().join("one");
     let three = tmp.path().join("three");
     for (dir, threads) in [(&one, "1"), (&three, "3")] {
@@ -361,6 +380,12 @@ fn issue49_a_mechanical_disk_behind_a_buffered_bus_is_refused_and_counts_the_bus
             let t = t.replace(
                 "name = \"linear\"\naccess = \"12ms\"\nper_block = \"250us\"\nblock = \"1KB\"",
                 "name = \"mechanical\"\nspec = \"st15150n\"",
+            );
+            // the drive holds 5 GiB: 40 videos of 10 minutes, not 200 of 2 hours
+            let t = t.replacen("count = 200 ", "count = 40  ", 1).replacen(
+                "length = \"2h\" ",
+                "length = \"600s\"",
+                1,
             );
             t.replace(
                 "buffered = false",

@@ -112,15 +112,22 @@ fn issue32_fig13_continuity_measured_matches_eq10_within_0_02() {
     check("fig13-continuity-64k-measured.toml");
 }
 
-/// With a buffer of l = 15 blocks (Fig. 12's system-level file) the streams fill it and ask
-/// for a block only when playout frees room: those arrivals end a chain (`held_back`)
-/// instead of counting as early or late windows.
+/// Fig. 12's system-level file at test scale: 267 s measured instead of its hour.
+fn fig12_test_scale() -> String {
+    let s = std::fs::read_to_string(root().join("scenarios/wu/fig12-continuity-32k.toml"))
+        .unwrap()
+        .replacen("duration = \"1h\"", "duration = \"267s\"", 1);
+    assert!(s.contains("duration = \"267s\""));
+    s
+}
+
+/// With a buffer of l = 15 blocks (Fig. 12's system-level file, at test scale) the streams
+/// fill it and ask for a block only when playout frees room: those arrivals end a chain
+/// (`held_back`) instead of counting as early or late windows.
 #[test]
 fn issue32_a_buffer_that_fills_holds_arrivals_back() {
     let tmp = tempfile::tempdir().unwrap();
-    let base = std::fs::read_to_string(root().join("scenarios/wu/fig12-continuity-32k.toml"))
-        .unwrap()
-        .replace("[run]\n", "[run]\ncontinuity = 5\n");
+    let base = fig12_test_scale().replace("[run]\n", "[run]\ncontinuity = 5\n");
     let path = tmp.path().join("filling.toml");
     std::fs::write(&path, &base).unwrap();
     let out = tmp.path().join("out");
@@ -142,12 +149,11 @@ fn issue32_a_buffer_that_fills_holds_arrivals_back() {
         assert!(i[l].as_u64().unwrap() <= w[l].as_u64().unwrap());
     }
     // without the key the summary has no continuity at all
+    let plain = tmp.path().join("plain.toml");
+    std::fs::write(&plain, fig12_test_scale()).unwrap();
     let o = vodbench(&[
         "run",
-        root()
-            .join("scenarios/wu/fig12-continuity-32k.toml")
-            .to_str()
-            .unwrap(),
+        plain.to_str().unwrap(),
         "--quiet",
         "--out",
         tmp.path().join("plain").to_str().unwrap(),
@@ -175,4 +181,92 @@ fn issue32_a_window_longer_than_100_blocks_is_refused_with_its_key() {
         err.contains("bad.toml:") && err.contains("run.continuity") && err.contains("101"),
         "{err}"
     );
+}
+
+/// `scenarios/wu/FILE` (a `*-system.toml` grid) with its sweep cut to the DM_max and buffer
+/// lengths given, at its full length (one hour): every point's glitches, by label.
+fn system_glitches(
+    dir: &Path,
+    file: &str,
+    dms: &[u32],
+    ls: &[u32],
+    b_kb: u32,
+) -> Vec<(String, u64)> {
+    let src = std::fs::read_to_string(root().join("scenarios/wu").join(file)).unwrap();
+    assert!(src.contains("duration = \"1h\""), "{file} runs an hour");
+    let mut grid = src[..src.find("[sweep]").unwrap()].to_string() + "[sweep]\n";
+    for dm in dms {
+        grid += &format!(
+            "\n[[sweep.series.dm_max]]\nlabel = \"{dm} ms\"\n\
+             \"disk.model.jitter\" = {{ max = \"{dm}ms\", per = \"cycle\" }}\n"
+        );
+    }
+    for l in ls {
+        grid += &format!(
+            "\n[[sweep.series.l]]\nlabel = \"{l} blocks\"\n\"terminals.memory\" = \"{}KB\"\n",
+            l * b_kb
+        );
+    }
+    let path = dir.join(file);
+    std::fs::write(&path, grid).unwrap();
+    let out = dir.join(format!("out-{file}"));
+    let o = vodbench(&[
+        "run",
+        path.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let mut points: Vec<_> = std::fs::read_dir(out.join("points"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    points.sort();
+    assert_eq!(points.len(), dms.len() * ls.len());
+    points
+        .iter()
+        .map(|p| {
+            let s = json(&p.join("summary.json"));
+            assert_eq!(s["measured_ns"], 3_600_000_000_000_u64, "one hour measured");
+            assert_eq!(s["buffer_pool"]["hits"], 0, "every block read from disk");
+            let label = p.file_name().unwrap().to_string_lossy().into_owned();
+            (label, s["glitches"]["count"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+/// The notes' system-level criterion on the corners of Figs. 12–13's grids (the whole grids,
+/// 35 points of an hour each, are `vodbench run scenarios/wu/fig1N-…-system.toml`, about
+/// 20 s each; these 8 points take a few seconds): Fig. 12 (B = 32 KB, n = 10) has no glitch
+/// in an hour at DM_max = 15 ms with l = 15 and 20 blocks and glitches at 25 ms with both;
+/// Fig. 13 (B = 64 KB, n = 14) never glitches at DM_max = 5 ms, even with 2 blocks, and
+/// glitches at 15 ms even with 20.
+#[test]
+fn issue50_system_level_continuity_over_an_hour() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g12 = system_glitches(
+        tmp.path(),
+        "fig12-continuity-32k-system.toml",
+        &[15, 25],
+        &[15, 20],
+        32,
+    );
+    let g13 = system_glitches(
+        tmp.path(),
+        "fig13-continuity-64k-system.toml",
+        &[5, 15],
+        &[2, 20],
+        64,
+    );
+    for (points, none) in [(&g12, 2), (&g13, 2)] {
+        for (i, (label, glitches)) in points.iter().enumerate() {
+            if i < none {
+                assert_eq!(*glitches, 0, "{label}");
+            } else {
+                assert!(*glitches > 0, "{label}");
+            }
+        }
+    }
+    insta::assert_debug_snapshot!("issue50_system_level_glitches", (g12, g13));
 }

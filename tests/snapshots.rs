@@ -17,7 +17,14 @@ const SPIFFI_SWEEP: &str = "a SPIFFI sweep: every point simulates 16-64 disks fo
     (terminals start over one video length, SPIFFI §6, then one hour is measured), 9-41 s of \
     `vodbench run` per file on 2 cores, too slow for the suite's budget; shortening the runs \
     would misrepresent the experiment";
+const WU_SYSTEM: &str = "Wu's system-level continuity grid: 35 runs of an hour of Wu's server \
+    (DM_max = 5-35 ms x l = 2-20 blocks), about 20 s of `vodbench run` on 2 cores; \
+    tests/continuity.rs::issue50_system_level_continuity_over_an_hour runs the grid's corners at \
+    full length and pins their glitch counts, and the file without `-system` snapshots the same \
+    server at one point";
 const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
+    ("scenarios/wu/fig12-continuity-32k-system.toml", WU_SYSTEM),
+    ("scenarios/wu/fig13-continuity-64k-system.toml", WU_SYSTEM),
     ("scenarios/spiffi/fig10-schedulers.toml", SPIFFI_SWEEP),
     ("scenarios/spiffi/fig11-memory-elevator.toml", SPIFFI_SWEEP),
     ("scenarios/spiffi/fig12-memory-realtime.toml", SPIFFI_SWEEP),
