@@ -193,7 +193,10 @@ impl SearchOptions {
             r => format!("stopped bisecting within {r} % of its answer"),
         };
         let (flag, which) = if self.bracket {
-            (" --bracket", "replication 0 (the others from ±5 % around its answer)")
+            (
+                " --bracket",
+                "replication 0 (the others from ±5 % around its answer)",
+            )
         } else {
             ("", "each replication")
         };

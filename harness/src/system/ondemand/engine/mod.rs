@@ -189,6 +189,7 @@ impl<'a> Engine<'a> {
             layout_name,
             faults,
             iface_cpu,
+            msg_work,
             repl,
             ..
         } = self;
@@ -206,6 +207,7 @@ impl<'a> Engine<'a> {
                 layout_name,
                 faults,
                 iface_cpu,
+                msg_work,
                 repl,
             },
         )
