@@ -91,11 +91,11 @@ impl DiskStations {
     }
 }
 
+/// A disk's model and its scheduler.
+type ModelAndScheduler = (Box<dyn DiskModel>, Box<dyn DiskScheduler>);
+
 /// Disk `d`'s model and its scheduler (which sees the model's geometry).
-fn disk(
-    setup: &Setup<'_>,
-    d: u32,
-) -> Result<(Box<dyn DiskModel>, Box<dyn DiskScheduler>), ScenarioError> {
+fn disk(setup: &Setup<'_>, d: u32) -> Result<ModelAndScheduler, ScenarioError> {
     let p = &setup.scenario.plugins;
     let model = p
         .disk_model
