@@ -118,7 +118,7 @@ where
 
 /// `error` as the matching `vodbench` exception.
 fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
-    use vodbench_harness::spec::ScenarioError as S;
+    use vodbench_harness::scenario::ScenarioError as S;
     match error {
         ArgsError::Scenario(e) => {
             let message = e.to_string();

@@ -129,6 +129,22 @@ impl MessageHandlers {
     }
 }
 
+/// `[server.message_work]`'s costs of one message at one end.
+pub(super) fn message_cost(m: &super::scenario::MessageWorkSection) -> MessageCost {
+    MessageCost {
+        per_message: m.per_message.sim(),
+        copy_rate: m.copy_rate,
+    }
+}
+
+/// The storage nodes' message handlers, when the scenario has `[server.message_work]`.
+pub(super) fn build(scenario: &super::scenario::Scenario) -> Option<MessageHandlers> {
+    let s = &scenario.file.server;
+    s.message_work
+        .as_ref()
+        .map(|m| MessageHandlers::new(s.nodes, message_cost(m)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,20 +180,4 @@ mod tests {
         assert!((max - 1.0).abs() < 1e-9, "{max}");
         assert!((m - (1.0 + 10.0 / 3020.0) / 2.0).abs() < 1e-9, "{m}");
     }
-}
-
-/// `[server.message_work]`'s costs of one message at one end.
-pub(super) fn message_cost(m: &super::scenario::MessageWorkSection) -> MessageCost {
-    MessageCost {
-        per_message: m.per_message.sim(),
-        copy_rate: m.copy_rate,
-    }
-}
-
-/// The storage nodes' message handlers, when the scenario has `[server.message_work]`.
-pub(super) fn build(scenario: &super::scenario::Scenario) -> Option<MessageHandlers> {
-    let s = &scenario.file.server;
-    s.message_work
-        .as_ref()
-        .map(|m| MessageHandlers::new(s.nodes, message_cost(m)))
 }
