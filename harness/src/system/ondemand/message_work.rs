@@ -157,7 +157,7 @@ mod tests {
         };
         let cost = MessageCost {
             per_message: SimDuration::from_micros(10),
-            copy_rate: Some(Bandwidth(1_000_000)),
+            copy_rate: Some(Bandwidth(8_000_000)),
         };
         let mut h = MessageHandlers::new(2, cost);
         let t0 = SimTime::ZERO;
