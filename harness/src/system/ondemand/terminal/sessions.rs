@@ -120,7 +120,7 @@ impl<'a> Terminals<'a> {
                     }
                 }
             }
-            EventKind::Seek => {
+            EventKind::Seek | EventKind::Stop => {
                 if !same_video {
                     self.events_ignored += 1;
                     return;
@@ -130,21 +130,13 @@ impl<'a> Terminals<'a> {
                 } else {
                     self.end_session(t, p);
                 }
-                if !self.begin_session(t, e.video.0, e.position, PrimeKind::Seek, p) {
-                    self.events_ignored += 1;
-                    self.terms[t].state = TState::Idle;
-                    self.drain(t, p);
-                }
-            }
-            EventKind::Stop => {
-                if !same_video {
-                    self.events_ignored += 1;
+                if e.kind == EventKind::Seek
+                    && self.begin_session(t, e.video.0, e.position, PrimeKind::Seek, p)
+                {
                     return;
                 }
-                if special {
-                    self.detach(t, p);
-                } else {
-                    self.end_session(t, p);
+                if e.kind == EventKind::Seek {
+                    self.events_ignored += 1;
                 }
                 self.terms[t].state = TState::Idle;
                 self.drain(t, p);
