@@ -40,21 +40,7 @@ fn model(name: &str, params: &[(&str, &str)]) -> Box<dyn DiskModel> {
     let resolved = registry
         .resolve::<dyn DiskModel>(name, &table)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let ctx = BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: 0,
-        component: "disk",
-        index: 0,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: 0,
-        block_bytes: SECTOR,
-        video_blocks: &[],
-        geometry: None,
-        pages: 0,
-        base_dir: Path::new(""),
-    };
+    let ctx = BuildContext::new(0, "disk", 0, Path::new("")).with_block_bytes(SECTOR);
     resolved
         .build(&ctx)
         .unwrap_or_else(|e| panic!("{name}: {e}"))

@@ -2,26 +2,15 @@
 //! They iterate the registry, so a newly registered plugin is covered automatically.
 
 use proptest::prelude::*;
-use std::path::Path;
 use vodbench_harness::plugin::*;
 use vodbench_harness::system::broadcast::{receive, ClientOutcome, Derived};
 
 fn ctx(pages: u32) -> BuildContext<'static> {
-    BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: 11,
-        component: "test",
-        index: 0,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: 1,
-        block_bytes: 1000,
-        video_blocks: &[],
-        geometry: None,
-        pages,
-        base_dir: Path::new("."),
-    }
+    BuildContext::for_test()
+        .with_seed(11)
+        .with_terminals(1)
+        .with_block_bytes(1000)
+        .with_pages(pages)
 }
 
 fn schedules() -> Vec<(&'static str, Box<dyn BroadcastSchedule>)> {

@@ -3,27 +3,20 @@
 
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::path::Path;
 use vodbench_harness::ids::{BlockId, NodeId, PageId, RequestId, TerminalId, VideoId};
 use vodbench_harness::plugin::*;
 use vodbench_harness::time::{SimDuration, SimTime};
 
 fn ctx<'a>(blocks: &'a [u32], geometry: Option<DiskGeometry>, pages: u32) -> BuildContext<'a> {
-    BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: 7,
-        component: "test",
-        index: 0,
-        nodes: 2,
-        disks_per_node: 3,
-        terminals: 4,
-        block_bytes: 1 << 19,
-        video_blocks: blocks,
-        geometry,
-        pages,
-        base_dir: Path::new("."),
-    }
+    BuildContext::for_test()
+        .with_seed(7)
+        .with_nodes(2)
+        .with_disks_per_node(3)
+        .with_terminals(4)
+        .with_block_bytes(1 << 19)
+        .with_video_blocks(blocks)
+        .with_geometry(geometry)
+        .with_pages(pages)
 }
 
 fn geometry() -> DiskGeometry {

@@ -312,21 +312,7 @@ pub struct JobSpeed {
 
 /// A fresh instance of `pool` for a replay with room for `pages` objects.
 fn build_pool(pool: &PoolChoice, pages: u32) -> Result<Box<dyn BufferPool>, CacheReplayError> {
-    let ctx = BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: 0,
-        component: "buffer_pool",
-        index: 0,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: 0,
-        block_bytes: 1,
-        video_blocks: &[],
-        geometry: None,
-        pages,
-        base_dir: Path::new(""),
-    };
+    let ctx = BuildContext::new(0, "buffer_pool", 0, Path::new("")).with_pages(pages);
     pool.resolved
         .build(&ctx)
         .map_err(|e| CacheReplayError::Pool {

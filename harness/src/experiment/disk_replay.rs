@@ -760,21 +760,8 @@ pub fn replay_trace(
     let resolved = registry
         .resolve::<dyn DiskModel>(&a.model, &params)
         .map_err(|e| input("--model", a.model.clone())(e.to_string()))?;
-    let ctx = crate::plugin::BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: 0,
-        component: "disk",
-        index: 0,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: 0,
-        block_bytes: SECTOR_BYTES,
-        video_blocks: &[],
-        geometry: None,
-        pages: 0,
-        base_dir: std::path::Path::new(""),
-    };
+    let ctx = crate::plugin::BuildContext::new(0, "disk", 0, std::path::Path::new(""))
+        .with_block_bytes(SECTOR_BYTES);
     let mut disk = resolved
         .build(&ctx)
         .map_err(|e| input("--spec", a.spec.clone())(e.to_string()))?;

@@ -254,24 +254,24 @@ unsafe fn build_context<'a>(c: &'a VbBuildContext) -> Result<BuildContext<'a>, P
     } else {
         std::slice::from_raw_parts(c.video_blocks, c.videos)
     };
-    Ok(BuildContext {
-        seed: c.seed,
-        component: intern(text(c.component)?),
-        index: c.index,
-        nodes: c.nodes,
-        interfaces: c.interfaces,
-        managers: c.managers,
-        disks_per_node: c.disks_per_node,
-        terminals: c.terminals,
-        block_bytes: c.block_bytes,
-        video_blocks: blocks,
-        geometry: (c.has_geometry != 0).then_some(DiskGeometry {
-            capacity_bytes: c.geometry.capacity_bytes,
-            cylinders: c.geometry.cylinders,
-        }),
-        pages: c.pages,
-        base_dir: Path::new(text(c.base_dir)?),
-    })
+    Ok(BuildContext::new(
+        c.seed,
+        intern(text(c.component)?),
+        c.index,
+        Path::new(text(c.base_dir)?),
+    )
+    .with_nodes(c.nodes)
+    .with_interfaces(c.interfaces)
+    .with_managers(c.managers)
+    .with_disks_per_node(c.disks_per_node)
+    .with_terminals(c.terminals)
+    .with_block_bytes(c.block_bytes)
+    .with_video_blocks(blocks)
+    .with_geometry((c.has_geometry != 0).then_some(DiskGeometry {
+        capacity_bytes: c.geometry.capacity_bytes,
+        cylinders: c.geometry.cylinders,
+    }))
+    .with_pages(c.pages))
 }
 
 unsafe extern "C" fn create<P: Plugin>(

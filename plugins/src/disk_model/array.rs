@@ -208,11 +208,9 @@ impl Plugin for Array {
     fn build(p: &ArrayParams, ctx: &BuildContext<'_>) -> Result<Box<dyn DiskModel>, PluginError> {
         let mut members = Vec::with_capacity(p.members as usize);
         for i in 0..u64::from(p.members) {
-            let c = BuildContext {
-                component: "disk.array",
-                index: ctx.index * u64::from(p.members) + i,
-                ..*ctx
-            };
+            let c = ctx
+                .clone()
+                .with_component("disk.array", ctx.index * u64::from(p.members) + i);
             let m = match &p.member {
                 Member::Linear(m) => Linear::build(m, &c),
                 Member::Analytic(m) => Analytic::build(m, &c),
@@ -228,24 +226,13 @@ impl Plugin for Array {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     fn ctx() -> BuildContext<'static> {
-        BuildContext {
-            interfaces: 0,
-            managers: 0,
-            seed: 7,
-            component: "disk",
-            index: 3,
-            nodes: 1,
-            disks_per_node: 1,
-            terminals: 10,
-            block_bytes: 128_000,
-            video_blocks: &[],
-            geometry: None,
-            pages: 0,
-            base_dir: Path::new("."),
-        }
+        BuildContext::for_test()
+            .with_seed(7)
+            .with_component("disk", 3)
+            .with_terminals(10)
+            .with_block_bytes(128_000)
     }
 
     /// Wu's members: d_m = 15 ms, 4 MB/s (250 µs per kB).
@@ -306,11 +293,7 @@ mod tests {
         let mut a = Array::build(&p, &ctx()).unwrap();
         let mut singles: Vec<Box<dyn DiskModel>> = (0..3)
             .map(|i| {
-                let c = BuildContext {
-                    component: "disk.array",
-                    index: 3 * 3 + i,
-                    ..ctx()
-                };
+                let c = ctx().with_component("disk.array", 3 * 3 + i);
                 let Member::Linear(m) = &p.member else {
                     unreachable!()
                 };

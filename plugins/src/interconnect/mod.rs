@@ -115,19 +115,10 @@ pub(crate) fn test_context(
     interfaces: u32,
     managers: u32,
 ) -> vodbench_plugin_api::plugin::BuildContext<'static> {
-    vodbench_plugin_api::plugin::BuildContext {
-        seed: 1,
-        component: "server.network",
-        index: 0,
-        nodes,
-        interfaces,
-        managers,
-        disks_per_node: 1,
-        terminals: 0,
-        block_bytes: 65_536,
-        video_blocks: &[],
-        geometry: None,
-        pages: 0,
-        base_dir: std::path::Path::new("."),
-    }
+    vodbench_plugin_api::plugin::BuildContext::for_test()
+        .with_component("server.network", 0)
+        .with_nodes(nodes)
+        .with_interfaces(interfaces)
+        .with_managers(managers)
+        .with_block_bytes(65_536)
 }

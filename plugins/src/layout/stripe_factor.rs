@@ -229,24 +229,17 @@ mod tests {
         placement: Placement,
         blocks: &[u32],
     ) -> Result<Box<dyn Layout>, PluginError> {
-        let ctx = BuildContext {
-            interfaces: 0,
-            managers: 0,
-            seed: 1,
-            component: "layout",
-            index: 0,
-            nodes,
-            disks_per_node,
-            terminals: 1,
-            block_bytes: 65_536,
-            video_blocks: blocks,
-            geometry: Some(DiskGeometry {
+        let ctx = BuildContext::new(1, "layout", 0, std::path::Path::new("."))
+            .with_nodes(nodes)
+            .with_disks_per_node(disks_per_node)
+            .with_terminals(1)
+            .with_block_bytes(65_536)
+            .with_video_blocks(blocks)
+            .with_geometry(Some(DiskGeometry {
                 capacity_bytes: 1 << 30,
                 cylinders: 1000,
-            }),
-            pages: 16,
-            base_dir: std::path::Path::new("."),
-        };
+            }))
+            .with_pages(16);
         StripeFactor::build(
             &StripeFactorParams {
                 factor: Some(factor),

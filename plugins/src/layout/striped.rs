@@ -160,24 +160,16 @@ mod tests {
     use vodbench_plugin_api::ids::VideoId;
 
     fn striped(nodes: u32, disks_per_node: u32, stagger: bool, videos: &[u32]) -> Box<dyn Layout> {
-        let ctx = BuildContext {
-            interfaces: 0,
-            managers: 0,
-            seed: 1,
-            component: "layout",
-            index: 0,
-            nodes,
-            disks_per_node,
-            terminals: 1,
-            block_bytes: 1000,
-            video_blocks: videos,
-            geometry: Some(vodbench_plugin_api::plugin::DiskGeometry {
+        let ctx = BuildContext::new(1, "layout", 0, std::path::Path::new("."))
+            .with_nodes(nodes)
+            .with_disks_per_node(disks_per_node)
+            .with_terminals(1)
+            .with_block_bytes(1000)
+            .with_video_blocks(videos)
+            .with_geometry(Some(vodbench_plugin_api::plugin::DiskGeometry {
                 capacity_bytes: 1 << 30,
                 cylinders: 100,
-            }),
-            pages: 0,
-            base_dir: std::path::Path::new("."),
-        };
+            }));
         Striped::build(&StripedParams { stagger }, &ctx).unwrap()
     }
 

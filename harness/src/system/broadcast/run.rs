@@ -6,7 +6,7 @@
 use super::receiver::{expected_buffer, receive, ClientOutcome, Sample};
 use super::scenario::{build_context, BroadcastScenario, BroadcastSuite, Derived};
 use super::BroadcastError;
-use crate::plugin::{BuildContext, Schedule, ScheduleSpec};
+use crate::plugin::{Schedule, ScheduleSpec};
 use crate::results::{Column, Table};
 use crate::rng::stream;
 use rand::Rng;
@@ -148,12 +148,7 @@ fn run_point(
             })?;
             let mut disk = s
                 .disk
-                .build(&BuildContext {
-                    interfaces: 0,
-                    managers: 0,
-                    component: "receiver.disk",
-                    ..c
-                })
+                .build(&c.clone().with_component("receiver.disk", c.index))
                 .map_err(|e| BroadcastError::Build {
                     plugin: s.disk.name.into(),
                     message: e.to_string(),

@@ -331,21 +331,10 @@ pub(super) fn build_context<'a>(
     index: u64,
     base_dir: &'a Path,
 ) -> BuildContext<'a> {
-    BuildContext {
-        interfaces: 0,
-        managers: 0,
-        seed: s.file.seed,
-        component,
-        index,
-        nodes: 1,
-        disks_per_node: 1,
-        terminals: s.file.receiver.clients,
-        block_bytes: d.frame_bytes,
-        video_blocks: &[],
-        geometry: None,
-        pages: d.cache,
-        base_dir,
-    }
+    BuildContext::new(s.file.seed, component, index, base_dir)
+        .with_terminals(s.file.receiver.clients)
+        .with_block_bytes(d.frame_bytes)
+        .with_pages(d.cache)
 }
 
 impl BroadcastSuite {
@@ -504,12 +493,7 @@ impl BroadcastSuite {
             .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?
             .batch_frames()
             .max(1);
-        let c = crate::plugin::BuildContext {
-            interfaces: 0,
-            managers: 0,
-            component: "receiver.disk",
-            ..c
-        };
+        let c = c.with_component("receiver.disk", 0);
         s.disk
             .build(&c)
             .map_err(|e| cannot("receiver.disk", s.disk.name, e))?;

@@ -102,21 +102,14 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         }
     }
     let p = &s.plugins.interconnect;
-    let ctx = BuildContext {
-        seed: f.seed,
-        component: "server.network",
-        index: 0,
-        nodes: f.server.nodes,
-        interfaces: f.server.interface_nodes,
-        managers: u32::from(f.server.manager_node),
-        disks_per_node: f.server.disks_per_node,
-        terminals: f.terminals.count,
-        block_bytes: s.block_bytes(),
-        video_blocks: &[],
-        geometry: None,
-        pages: s.pages_per_node(),
-        base_dir: &s.base_dir,
-    };
+    let ctx = BuildContext::new(f.seed, "server.network", 0, &s.base_dir)
+        .with_nodes(f.server.nodes)
+        .with_interfaces(f.server.interface_nodes)
+        .with_managers(u32::from(f.server.manager_node))
+        .with_disks_per_node(f.server.disks_per_node)
+        .with_terminals(f.terminals.count)
+        .with_block_bytes(s.block_bytes())
+        .with_pages(s.pages_per_node());
     let build = || {
         p.build(&ctx).map_err(|e| {
             bad(

@@ -38,24 +38,19 @@ const ACCESS: u64 = std::mem::size_of::<super::requests::DReq>() as u64 + 4 + 2 
 fn pieces(s: &Scenario) -> u64 {
     let f = &s.file;
     let blocks = [blocks_per_video(&f.videos, s.block_bytes()).min(u64::from(u32::MAX)) as u32];
-    let ctx = crate::plugin::BuildContext {
-        seed: f.seed,
-        component: "layout",
-        index: 0,
-        nodes: f.server.nodes,
-        interfaces: f.server.interface_nodes,
-        managers: u32::from(f.server.manager_node),
-        disks_per_node: f.server.disks_per_node,
-        terminals: f.terminals.count,
-        block_bytes: s.block_bytes(),
-        video_blocks: &blocks,
-        geometry: Some(crate::plugin::DiskGeometry {
+    let ctx = crate::plugin::BuildContext::new(f.seed, "layout", 0, &s.base_dir)
+        .with_nodes(f.server.nodes)
+        .with_interfaces(f.server.interface_nodes)
+        .with_managers(u32::from(f.server.manager_node))
+        .with_disks_per_node(f.server.disks_per_node)
+        .with_terminals(f.terminals.count)
+        .with_block_bytes(s.block_bytes())
+        .with_video_blocks(&blocks)
+        .with_geometry(Some(crate::plugin::DiskGeometry {
             capacity_bytes: u64::MAX,
             cylinders: 1,
-        }),
-        pages: 1,
-        base_dir: &s.base_dir,
-    };
+        }))
+        .with_pages(1);
     s.plugins
         .layout
         .build(&ctx)

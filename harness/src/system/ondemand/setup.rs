@@ -65,21 +65,15 @@ impl<'a> Setup<'a> {
     pub fn context(&self, component: &'static str, index: u64) -> BuildContext<'_> {
         let f = &self.scenario.file;
         let s = &f.server;
-        BuildContext {
-            seed: f.seed,
-            component,
-            index,
-            nodes: s.nodes,
-            interfaces: s.interface_nodes,
-            managers: u32::from(s.manager_node),
-            disks_per_node: s.disks_per_node,
-            terminals: f.terminals.count,
-            block_bytes: self.block_bytes,
-            video_blocks: &self.blocks,
-            geometry: None,
-            pages: self.pages,
-            base_dir: &self.scenario.base_dir,
-        }
+        BuildContext::new(f.seed, component, index, &self.scenario.base_dir)
+            .with_nodes(s.nodes)
+            .with_interfaces(s.interface_nodes)
+            .with_managers(u32::from(s.manager_node))
+            .with_disks_per_node(s.disks_per_node)
+            .with_terminals(f.terminals.count)
+            .with_block_bytes(self.block_bytes)
+            .with_video_blocks(&self.blocks)
+            .with_pages(self.pages)
     }
 
     /// A plugin of `kind` named `name` that cannot be built for this scenario, as a scenario

@@ -416,21 +416,11 @@ impl Scenario {
             return Ok(None);
         };
         let f = &self.file;
-        let ctx = BuildContext {
-            interfaces: 0,
-            managers: 0,
-            seed: f.seed,
-            component: "analytic",
-            index: 0,
-            nodes: f.server.nodes,
-            disks_per_node: f.server.disks_per_node,
-            terminals: f.terminals.count,
-            block_bytes: self.block_bytes(),
-            video_blocks: &[],
-            geometry: None,
-            pages: 0,
-            base_dir: &self.base_dir,
-        };
+        let ctx = BuildContext::new(f.seed, "analytic", 0, &self.base_dir)
+            .with_nodes(f.server.nodes)
+            .with_disks_per_node(f.server.disks_per_node)
+            .with_terminals(f.terminals.count)
+            .with_block_bytes(self.block_bytes());
         let at = |key: &str, message: String| self.source.at(key, message);
         crate::system::evaluate_model(model, "analytic", &ctx, &self.model_input(), &at).map(Some)
     }
