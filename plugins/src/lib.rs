@@ -28,8 +28,8 @@ pub mod scheduler;
 pub mod transmission;
 
 use vodbench_plugin_api::plugin::{
-    Admission, AnalyticModel, BroadcastSchedule, BufferPool, DiskModel, DiskScheduler,
-    Interconnect, Layout, Prefetcher, Registry,
+    slot_keys, Admission, AnalyticModel, BroadcastSchedule, BufferPool, DiskModel, DiskScheduler,
+    Interconnect, Kind, Layout, Prefetcher, Registry,
 };
 
 /// Adds every built-in plugin to `r` and makes the built-in defaults its defaults.
@@ -62,18 +62,20 @@ pub fn set_defaults(r: &mut Registry) {
             .collect()
     };
     let none = toml::Table::new;
-    r.set_default::<dyn DiskModel>("disk.model", "analytic", table(&[("spec", "st15150n")]));
-    r.set_default::<dyn DiskScheduler>("disk.scheduler", "elevator", none());
-    r.set_default::<dyn BufferPool>("buffer_pool", "global-lru", none());
-    r.set_default::<dyn Prefetcher>("prefetcher", "standard", none());
-    r.set_default::<dyn Layout>("layout", "striped", none());
-    r.set_default::<dyn Interconnect>("server.network", "ideal", none());
-    r.set_default::<dyn Admission>("admission", "accept-all", none());
-    r.set_default::<dyn BroadcastSchedule>("broadcast.schedule", "ideal", none());
-    r.set_default::<dyn DiskModel>("receiver.disk", "linear", none());
-    r.set_default::<dyn AnalyticModel>("broadcast.analytic", "waldvogel-bandwidth", none());
+    let spec = table(&[("spec", "st15150n")]);
+    r.set_default::<dyn DiskModel>(Kind::DiskModel.key(), "analytic", spec);
+    r.set_default::<dyn DiskScheduler>(Kind::DiskScheduler.key(), "elevator", none());
+    r.set_default::<dyn BufferPool>(Kind::BufferPool.key(), "global-lru", none());
+    r.set_default::<dyn Prefetcher>(Kind::Prefetcher.key(), "standard", none());
+    r.set_default::<dyn Layout>(Kind::Layout.key(), "striped", none());
+    r.set_default::<dyn Interconnect>(Kind::Interconnect.key(), "ideal", none());
+    r.set_default::<dyn Admission>(Kind::Admission.key(), "accept-all", none());
+    r.set_default::<dyn BroadcastSchedule>(Kind::BroadcastSchedule.key(), "ideal", none());
+    r.set_default::<dyn DiskModel>(slot_keys::RECEIVER_DISK, "linear", none());
+    let waldvogel = "waldvogel-bandwidth";
+    r.set_default::<dyn AnalyticModel>(slot_keys::BROADCAST_ANALYTIC, waldvogel, none());
     // `vodbench disk replay` without `--model`: the DiskSim-accurate model
-    r.set_default::<dyn DiskModel>("disk.replay", "mechanical", none());
+    r.set_default::<dyn DiskModel>(slot_keys::DISK_REPLAY, "mechanical", none());
 }
 
 /// A registry holding every built-in plugin and the built-in defaults.

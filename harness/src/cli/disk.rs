@@ -55,7 +55,7 @@ pub(crate) struct ReplayFlags {
 
 /// The table whose registered default (`Registry::set_default`) is the model `disk replay`
 /// uses when `--model` is not given.
-pub const REPLAY_SLOT: &str = "disk.replay";
+pub const REPLAY_SLOT: &str = crate::plugin::slot_keys::DISK_REPLAY;
 
 /// `vodbench disk …`.
 pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError> {

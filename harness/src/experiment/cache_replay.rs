@@ -18,7 +18,7 @@
 
 use crate::ids::PageId;
 use crate::output::{to_json, Folder, TableFormat};
-use crate::plugin::{BufferPool, BuildContext, CacheRequest, Registry, Resolved};
+use crate::plugin::{BufferPool, BuildContext, CacheRequest, Kind, Registry, Resolved};
 use crate::results::{Column, Table};
 use crate::trace::requests::{RequestFormat, RequestReader, RequestTraceError};
 use rayon::prelude::*;
@@ -312,7 +312,7 @@ pub struct JobSpeed {
 
 /// A fresh instance of `pool` for a replay with room for `pages` objects.
 fn build_pool(pool: &PoolChoice, pages: u32) -> Result<Box<dyn BufferPool>, CacheReplayError> {
-    let ctx = BuildContext::new(0, "buffer_pool", 0, Path::new("")).with_pages(pages);
+    let ctx = BuildContext::new(0, Kind::BufferPool.key(), 0, Path::new("")).with_pages(pages);
     pool.resolved
         .build(&ctx)
         .map_err(|e| CacheReplayError::Pool {

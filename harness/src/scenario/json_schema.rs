@@ -73,20 +73,12 @@ fn pointer_of(root: &Value, path: &[&str]) -> Option<String> {
 
 /// The schema of a file whose structure is `T`, every slot's table replaced by the choice of
 /// registered plugins, and the `[sweep]` table's schema. A slot whose default plugin may be
-/// configured without naming it (the on-demand `[server.network]`) is listed in
-/// `optional_name`; its own keys beside the plugin's (`request_bytes`) are kept.
-pub fn with_slots(
-    mut root: Value,
-    registry: &Registry,
-    slots: &[Slot],
-    optional_name: &[&str],
-) -> Value {
+/// configured without naming it ([inline](Slot::inline): the on-demand `[server.network]`)
+/// keeps its own keys beside the plugin's (`request_bytes`).
+pub fn with_slots(mut root: Value, registry: &Registry, slots: &[Slot]) -> Value {
     for slot in slots {
         let default = registry.default_choice(slot.key).map(|d| d.name.as_str());
-        let optional = optional_name
-            .contains(&slot.key)
-            .then_some(default)
-            .flatten();
+        let optional = slot.inline.then_some(default).flatten();
         let mut choices = plugin_choices(registry, slot.kind, optional);
         let Some(ptr) = pointer_of(&root, &slot.path()) else {
             continue;

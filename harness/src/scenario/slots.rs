@@ -3,11 +3,13 @@
 //! ([`Registry::set_default`]), so the harness itself names no built-in.
 //!
 //! Each system lists its slots once (`system::ondemand::scenario::SLOTS`,
-//! `system::broadcast::SLOTS`); the JSON Schema's plugin tables, the manifest's `plugins`
-//! lines and the columns `vodbench compare` shows are made from those lists.
+//! `system::broadcast::SLOTS`), each with what differs between slots (a default or none,
+//! parameters inline, recorded only when chosen); [`Resolution::resolve`] resolves them all
+//! in one loop, and the JSON Schema's plugin tables, the manifest's `plugins` lines and the
+//! columns `vodbench compare` shows are made from those lists.
 
 use super::ScenarioError;
-use crate::plugin::{Kind, Origin, PluginError, PluginKind, Registry, Resolved};
+use crate::plugin::{AnyResolved, Kind, Origin, PluginError, PluginKind, Registry, Resolved};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -19,13 +21,64 @@ pub struct Slot {
     pub key: &'static str,
     /// The kind of plugin it takes.
     pub kind: Kind,
+    /// Whether a scenario that names no plugin there gets the registry's default for the
+    /// slot (else the slot stays empty: `[transmission]`).
+    pub has_default: bool,
+    /// Whether the table's keys other than `name` are the plugin's parameters even without
+    /// `name`, configuring the default, beside keys of the table's own (the on-demand
+    /// `[server.network]`, whose `request_bytes` belongs to the terminals). The parameters
+    /// the default ran with are written back into the table.
+    pub inline: bool,
     /// Manifests and reports record it only when the scenario chooses a plugin there (a
     /// table a scenario may leave out, whose default changes nothing the run measured:
-    /// admission that admits everyone, a network without contention).
+    /// admission that admits everyone, a network without contention). Such a slot's default
+    /// is not written into the resolved scenario either (but for inline parameters).
     pub recorded_when_chosen: bool,
 }
 
 impl Slot {
+    /// The slot at `kind`'s own key ([`Kind::key`]): the registry's default when the file
+    /// names no plugin, written into the resolved scenario, always recorded.
+    pub const fn of(kind: Kind) -> Slot {
+        Slot::at(kind.key(), kind)
+    }
+
+    /// [`of`](Self::of) at another key (a second system's table of the kind).
+    pub const fn at(key: &'static str, kind: Kind) -> Slot {
+        Slot {
+            key,
+            kind,
+            has_default: true,
+            inline: false,
+            recorded_when_chosen: false,
+        }
+    }
+
+    /// Without a default: empty unless the file names a plugin (then recorded).
+    pub const fn optional(self) -> Slot {
+        Slot {
+            has_default: false,
+            recorded_when_chosen: true,
+            ..self
+        }
+    }
+
+    /// [Recorded only when chosen](Self::recorded_when_chosen).
+    pub const fn recorded_when_chosen(self) -> Slot {
+        Slot {
+            recorded_when_chosen: true,
+            ..self
+        }
+    }
+
+    /// With [parameters inline](Self::inline).
+    pub const fn inline(self) -> Slot {
+        Slot {
+            inline: true,
+            ..self
+        }
+    }
+
     /// The path of the table, one key per level (`["disk", "scheduler"]`).
     pub fn path(&self) -> Vec<&'static str> {
         self.key.split('.').collect()
@@ -69,19 +122,6 @@ pub struct Chosen {
     pub origin: Option<Arc<Origin>>,
 }
 
-impl Chosen {
-    /// How the manifest records the plugin `r` chosen at table `key`.
-    pub fn of<K: ?Sized>(key: &'static str, r: &Resolved<K>, named: bool) -> Chosen {
-        Chosen {
-            key,
-            name: r.name,
-            params: r.params.clone(),
-            named,
-            origin: r.origin.clone(),
-        }
-    }
-}
-
 /// The table slot `slot` takes: `given` if the file has one, else the registry's default for
 /// the slot (an error at the slot's key when there is none).
 pub fn table_for(
@@ -115,16 +155,17 @@ pub fn table_for(
     })
 }
 
-/// The plugin of `table` at slot `key` resolved in `registry`; its errors as scenario
-/// errors at that key or at the parameter's key below it.
-pub fn resolve<K: PluginKind + ?Sized>(
+/// The plugin of `table` at `slot` resolved in `registry`; its errors as scenario errors at
+/// the slot's key or at the parameter's key below it.
+pub fn resolve(
     registry: &Registry,
-    key: &str,
+    slot: &Slot,
     table: &PluginTable,
     at: &dyn Fn(&str, String) -> ScenarioError,
-) -> Result<Resolved<K>, ScenarioError> {
+) -> Result<AnyResolved, ScenarioError> {
+    let key = slot.key;
     registry
-        .resolve::<K>(&table.name, &table.params)
+        .resolve_kind(slot.kind, &table.name, &table.params)
         .map_err(|e| match e {
             PluginError::Unknown { .. } => at(&format!("{key}.name"), e.to_string()),
             PluginError::InvalidParam { path, message } => {
@@ -135,11 +176,127 @@ pub fn resolve<K: PluginKind + ?Sized>(
                 };
                 at(
                     &full,
-                    format!("{} `{}`: {message}", K::KIND.key(), table.name),
+                    format!("{} `{}`: {message}", slot.kind.key(), table.name),
                 )
             }
             PluginError::Build(m) => at(key, m),
         })
+}
+
+/// Where a scenario file holds the table of one of its slots.
+pub enum TableMut<'a> {
+    /// A table the file may leave out.
+    Optional(&'a mut Option<PluginTable>),
+    /// A table the file must give (`[receiver.buffer]`).
+    Given(&'a PluginTable),
+    /// A table with [inline parameters](Slot::inline): the plugin's name if the file gives
+    /// one, and the parameters.
+    Inline {
+        /// The plugin's name.
+        name: &'a Option<String>,
+        /// Its parameters (the table's other keys).
+        params: &'a mut toml::Table,
+    },
+}
+
+/// A scenario file whose tables choose plugins.
+pub trait SlotTables {
+    /// The file's table at `slot`, one of its system's slots.
+    fn table_mut(&mut self, slot: &Slot) -> TableMut<'_>;
+}
+
+/// The plugins a scenario file chose at its system's slots, resolved against a registry.
+#[derive(Debug, Clone, Default)]
+pub struct Resolution {
+    /// Each slot's plugin as the manifest records it (a slot left empty has none).
+    pub chosen: Vec<Chosen>,
+    /// The plugins, in the order of `chosen`.
+    resolved: Vec<AnyResolved>,
+}
+
+impl Resolution {
+    /// Resolves `slots` in the order given (the order their errors are reported in): the
+    /// file's table, else the registry's default (an error when there is none), else, for an
+    /// [optional](Slot::optional) slot, nothing. The default is written into `file` as each
+    /// slot's flags say, so that `resolved_scenario` shows what ran.
+    pub fn resolve<'s>(
+        slots: impl IntoIterator<Item = &'s Slot>,
+        file: &mut impl SlotTables,
+        registry: &Registry,
+        at: &dyn Fn(&str, String) -> ScenarioError,
+    ) -> Result<Resolution, ScenarioError> {
+        let mut out = Resolution::default();
+        for slot in slots {
+            let table = file.table_mut(slot);
+            let (given, extra) = match &table {
+                TableMut::Optional(t) => ((*t).clone(), None),
+                TableMut::Given(t) => (Some((*t).clone()), None),
+                TableMut::Inline { name, params } => (
+                    name.as_ref().map(|name| PluginTable {
+                        name: name.clone(),
+                        params: (*params).clone(),
+                    }),
+                    Some((*params).clone()),
+                ),
+            };
+            let named = given.is_some();
+            if !named && !slot.has_default {
+                continue;
+            }
+            let mut chosen = table_for(registry, slot, given.as_ref(), at)?;
+            if let (false, Some(extra)) = (named, extra) {
+                chosen.params.extend(extra);
+            }
+            let r = resolve(registry, slot, &chosen, at)?;
+            match table {
+                TableMut::Optional(t) if !(named || slot.recorded_when_chosen) => {
+                    *t = Some(chosen);
+                }
+                TableMut::Inline { params, .. } if !named => {
+                    *params = params_table(r.params());
+                }
+                _ => {}
+            }
+            out.chosen.push(Chosen {
+                key: slot.key,
+                name: r.name(),
+                params: r.params().clone(),
+                named,
+                origin: r.origin().cloned(),
+            });
+            out.resolved.push(r);
+        }
+        Ok(out)
+    }
+
+    /// The plugin chosen at `slot`, if any.
+    ///
+    /// # Panics
+    /// If `slot` takes plugins of another kind than `K` (a wiring bug).
+    pub fn get<K: PluginKind + ?Sized>(&self, slot: &Slot) -> Option<&Resolved<K>> {
+        assert_eq!(slot.kind, K::KIND, "slot {} read as another kind", slot.key);
+        let i = self.chosen.iter().position(|c| c.key == slot.key)?;
+        self.resolved[i].get::<K>()
+    }
+
+    /// The plugin at `slot`, a slot [with a default](Slot::has_default): one was resolved.
+    ///
+    /// # Panics
+    /// If the slot has none (a slot without a default, or one not resolved: a wiring bug).
+    pub fn expect<K: PluginKind + ?Sized>(&self, slot: &Slot) -> &Resolved<K> {
+        self.get::<K>(slot)
+            .unwrap_or_else(|| panic!("slot {} resolved", slot.key))
+    }
+
+    /// Orders the chosen plugins as `slots` lists their slots (the order reports show).
+    pub fn sort_as(&mut self, slots: &[Slot]) {
+        let mut both: Vec<(Chosen, AnyResolved)> = std::mem::take(&mut self.chosen)
+            .into_iter()
+            .zip(std::mem::take(&mut self.resolved))
+            .collect();
+        both.sort_by_key(|(c, _)| slots.iter().position(|s| s.key == c.key));
+        (self.chosen, self.resolved) = both.into_iter().unzip();
+    }
 }
 
 /// The manifest's `plugins` object: every chosen plugin by slot key, with its parameters
@@ -198,16 +355,8 @@ mod tests {
     #[test]
     fn manifest_lines_leave_out_defaulted_optional_slots() {
         let slots = [
-            Slot {
-                key: "disk.scheduler",
-                kind: Kind::DiskScheduler,
-                recorded_when_chosen: false,
-            },
-            Slot {
-                key: "admission",
-                kind: Kind::Admission,
-                recorded_when_chosen: true,
-            },
+            Slot::of(Kind::DiskScheduler),
+            Slot::of(Kind::Admission).recorded_when_chosen(),
         ];
         let chosen = |named| {
             vec![

@@ -11,6 +11,7 @@
 
 use super::context::BuildContext;
 use super::error::PluginError;
+use super::registry::Resolved;
 use super::{
     Admission, AnalyticModel, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel,
     DiskScheduler, Interconnect, Layout, Prefetcher, Transmission,
@@ -62,6 +63,8 @@ pub trait PluginKind: 'static {
     fn table(tables: &Tables) -> &Vec<Entry<Self>>;
     #[doc(hidden)]
     fn table_mut(tables: &mut Tables) -> &mut Vec<Entry<Self>>;
+    #[doc(hidden)]
+    fn resolved(any: &AnyResolved) -> Option<&Resolved<Self>>;
 }
 
 /// One parameter of a plugin, as listed by `vodbench plugins`.
@@ -246,7 +249,7 @@ macro_rules! kinds {
             /// The kind's name: its scenario table in the system that introduced it
             /// (`disk.scheduler`). A system may choose a kind at other keys too (a broadcast
             /// receiver's disk model is `receiver.disk`).
-            pub fn key(self) -> &'static str {
+            pub const fn key(self) -> &'static str {
                 match self { $(Kind::$variant => $key,)* }
             }
 
@@ -278,6 +281,54 @@ macro_rules! kinds {
             $( $field: Vec<Entry<dyn $trait>>, )*
         }
 
+        /// A plugin of a kind known only at run time, resolved
+        /// ([`Registry::resolve_kind`](super::Registry::resolve_kind)); [`get`](Self::get)
+        /// gives it typed.
+        #[derive(Clone, Debug)]
+        pub enum AnyResolved {
+            $( $(#[$doc])* $variant(Resolved<dyn $trait>), )*
+        }
+
+        impl AnyResolved {
+            /// The plugin's kind.
+            pub fn kind(&self) -> Kind {
+                match self { $(AnyResolved::$variant(_) => Kind::$variant,)* }
+            }
+
+            /// The plugin, if it is of kind `K`.
+            pub fn get<K: PluginKind + ?Sized>(&self) -> Option<&Resolved<K>> {
+                K::resolved(self)
+            }
+
+            /// The plugin's name.
+            pub fn name(&self) -> &'static str {
+                match self { $(AnyResolved::$variant(r) => r.name,)* }
+            }
+
+            /// Its parameters with defaults filled in.
+            pub fn params(&self) -> &serde_json::Value {
+                match self { $(AnyResolved::$variant(r) => &r.params,)* }
+            }
+
+            /// The library it was loaded from (`None`: compiled into the binary).
+            pub fn origin(&self) -> Option<&Arc<Origin>> {
+                match self { $(AnyResolved::$variant(r) => r.origin.as_ref(),)* }
+            }
+        }
+
+        pub(super) fn resolve_kind(
+            registry: &super::Registry,
+            kind: Kind,
+            name: &str,
+            params: &toml::Table,
+        ) -> Result<AnyResolved, PluginError> {
+            match kind {
+                $(Kind::$variant => registry
+                    .resolve::<dyn $trait>(name, params)
+                    .map(AnyResolved::$variant),)*
+            }
+        }
+
         impl Tables {
             pub(super) fn infos(&self, kind: Kind) -> Vec<EntryInfo> {
                 match kind {
@@ -303,6 +354,13 @@ macro_rules! kinds {
                 }
                 fn table_mut(tables: &mut Tables) -> &mut Vec<Entry<Self>> {
                     &mut tables.$field
+                }
+                fn resolved(any: &AnyResolved) -> Option<&Resolved<Self>> {
+                    match any {
+                        AnyResolved::$variant(r) => Some(r),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
                 }
             }
         )*

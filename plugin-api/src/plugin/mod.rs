@@ -39,6 +39,7 @@ mod no_params;
 pub mod param_schema;
 mod prefetcher;
 mod registry;
+pub mod slot_keys;
 mod transmission;
 
 pub use admission::{Admission, Fetch, Placement, ServerLoad, StreamRequest, Verdict};
@@ -52,7 +53,7 @@ pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
 pub use error::PluginError;
 pub use interconnect::{Endpoint, Interconnect, Transfer};
 pub use kinds::{
-    BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
+    AnyResolved, BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
 };
 pub use layout::{Layout, Location};
 pub use no_params::NoParams;

@@ -3,7 +3,8 @@
 use super::context::BuildContext;
 use super::error::PluginError;
 use super::kinds::{
-    BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind, Tables,
+    AnyResolved, BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
+    Tables,
 };
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -434,6 +435,42 @@ impl Registry {
             typed,
             build: Arc::clone(&entry.build),
         })
+    }
+
+    /// [`resolve`](Registry::resolve) for a kind known only at run time (a system's slots go
+    /// through their kinds this way): the same plugin, the same errors.
+    ///
+    /// ```
+    /// # use vodbench_plugin_api::plugin::*;
+    /// # struct Fifo;
+    /// # impl DiskScheduler for Fifo {
+    /// #     fn enqueue(&mut self, _: QueuedRequest) {}
+    /// #     fn dequeue(&mut self, _: &HeadState) -> Option<vodbench_plugin_api::ids::RequestId> { None }
+    /// #     fn len(&self) -> usize { 0 }
+    /// # }
+    /// # impl Plugin for Fifo {
+    /// #     type Kind = dyn DiskScheduler;
+    /// #     type Params = NoParams;
+    /// #     const NAME: &'static str = "fifo";
+    /// #     const DESCRIPTION: &'static str = "first come, first served";
+    /// #     fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskScheduler>, PluginError> {
+    /// #         Ok(Box::new(Fifo))
+    /// #     }
+    /// # }
+    /// let mut registry = Registry::new();
+    /// registry.add::<Fifo>();
+    /// let any = registry.resolve_kind(Kind::DiskScheduler, "fifo", &toml::Table::new()).unwrap();
+    /// assert_eq!((any.kind(), any.name()), (Kind::DiskScheduler, "fifo"));
+    /// assert!(any.get::<dyn DiskScheduler>().is_some());
+    /// assert!(any.get::<dyn Admission>().is_none());
+    /// ```
+    pub fn resolve_kind(
+        &self,
+        kind: Kind,
+        name: &str,
+        params: &toml::Table,
+    ) -> Result<AnyResolved, PluginError> {
+        super::kinds::resolve_kind(self, kind, name, params)
     }
 
     /// [`resolve`](Registry::resolve) for a kind known only at run time: the plugin's name

@@ -148,7 +148,7 @@ fn run_point(
             })?;
             let mut disk = s
                 .disk
-                .build(&c.clone().with_component("receiver.disk", c.index))
+                .build(&c.clone().with_component(super::scenario::DISK.key, c.index))
                 .map_err(|e| BroadcastError::Build {
                     plugin: s.disk.name.into(),
                     message: e.to_string(),

@@ -24,10 +24,10 @@
 //! ```
 
 use crate::plugin::{
-    Analysis, AnalyticModel, BroadcastSchedule, BuildContext, ClientBuffer, DiskModel, Kind,
-    ModelInput, Registry, Resolved,
+    slot_keys, Analysis, AnalyticModel, BroadcastSchedule, BuildContext, ClientBuffer, DiskModel,
+    Kind, ModelInput, Registry, Resolved,
 };
-use crate::scenario::slots::{self, Chosen, PluginTable, Slot};
+use crate::scenario::slots::{Chosen, PluginTable, Resolution, Slot, SlotTables, TableMut};
 use crate::scenario::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
@@ -169,29 +169,31 @@ pub struct BroadcastScenario {
     pub chunk_hint_used: bool,
 }
 
+/// `[broadcast.schedule]`
+pub const SCHEDULE: Slot = Slot::of(Kind::BroadcastSchedule);
+/// `[receiver.buffer]` (a table every file gives).
+pub const BUFFER: Slot = Slot::of(Kind::ClientBuffer);
+/// `[receiver.disk]`
+pub const DISK: Slot = Slot::at(slot_keys::RECEIVER_DISK, Kind::DiskModel);
+/// `[broadcast.analytic]`: the default is not written into the file (a scenario without it
+/// is recorded as it was written).
+pub const ANALYTIC: Slot =
+    Slot::at(slot_keys::BROADCAST_ANALYTIC, Kind::AnalyticModel).recorded_when_chosen();
+
 /// The tables of a broadcast scenario that choose a plugin.
-pub const SLOTS: &[Slot] = &[
-    Slot {
-        key: "broadcast.schedule",
-        kind: Kind::BroadcastSchedule,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "receiver.buffer",
-        kind: Kind::ClientBuffer,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "receiver.disk",
-        kind: Kind::DiskModel,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "broadcast.analytic",
-        kind: Kind::AnalyticModel,
-        recorded_when_chosen: true,
-    },
-];
+pub const SLOTS: &[Slot] = &[SCHEDULE, BUFFER, DISK, ANALYTIC];
+
+impl SlotTables for BroadcastFile {
+    fn table_mut(&mut self, slot: &Slot) -> TableMut<'_> {
+        match slot.key {
+            k if k == SCHEDULE.key => TableMut::Optional(&mut self.broadcast.schedule),
+            k if k == BUFFER.key => TableMut::Given(&self.receiver.buffer),
+            k if k == DISK.key => TableMut::Optional(&mut self.receiver.disk),
+            k if k == ANALYTIC.key => TableMut::Optional(&mut self.broadcast.analytic),
+            k => unreachable!("no broadcast slot {k}"),
+        }
+    }
+}
 
 /// What may refuse a point of a broadcast file before its plugins are built: the key and the
 /// message, or `None` to go on.
@@ -439,35 +441,16 @@ impl BroadcastSuite {
             at,
         )?;
         let libraries = registry.origins();
-        let table = |i: usize, given: Option<&PluginTable>| {
-            slots::table_for(registry, &SLOTS[i], given, at)
-        };
-        let schedule_table = table(0, file.broadcast.schedule.as_ref())?;
-        let schedule = slots::resolve(registry, SLOTS[0].key, &schedule_table, at)?;
-        let buffer = slots::resolve(registry, SLOTS[1].key, &file.receiver.buffer, at)?;
-        let disk_table = table(2, file.receiver.disk.as_ref())?;
-        let disk = slots::resolve(registry, SLOTS[2].key, &disk_table, at)?;
-        // the analytic model's default is not written into the file: a scenario without
-        // [broadcast.analytic] is recorded as it was written
-        let analytic_table = table(3, file.broadcast.analytic.as_ref())?;
-        let analytic = slots::resolve(registry, SLOTS[3].key, &analytic_table, at)?;
-        let chosen = vec![
-            chosen_of(&SLOTS[0], &schedule, file.broadcast.schedule.is_some()),
-            chosen_of(&SLOTS[1], &buffer, true),
-            chosen_of(&SLOTS[2], &disk, file.receiver.disk.is_some()),
-            chosen_of(&SLOTS[3], &analytic, file.broadcast.analytic.is_some()),
-        ];
-        file.broadcast.schedule = Some(schedule_table);
-        file.receiver.disk = Some(disk_table);
+        let r = Resolution::resolve(SLOTS, &mut file, registry, at)?;
         let s = BroadcastScenario {
             file,
             point,
-            schedule,
-            buffer,
-            disk,
-            analytic,
+            schedule: r.expect(&SCHEDULE).clone(),
+            buffer: r.expect(&BUFFER).clone(),
+            disk: r.expect(&DISK).clone(),
+            analytic: r.expect(&ANALYTIC).clone(),
             analysis: Analysis::default(),
-            chosen,
+            chosen: r.chosen,
             libraries,
             batch: 1,
             chunk_hint_used: true,
@@ -484,23 +467,23 @@ impl BroadcastSuite {
         let chunk_hint_used = s
             .schedule
             .build(&c)
-            .map_err(|e| cannot("broadcast.schedule", s.schedule.name, e))?
+            .map_err(|e| cannot(SCHEDULE.key, s.schedule.name, e))?
             .uses_chunk_hint();
         let c = build_context(&s, &d, "receiver", 0, base_dir);
         let batch = s
             .buffer
             .build(&c)
-            .map_err(|e| cannot("receiver.buffer", s.buffer.name, e))?
+            .map_err(|e| cannot(BUFFER.key, s.buffer.name, e))?
             .batch_frames()
             .max(1);
-        let c = c.with_component("receiver.disk", 0);
+        let c = c.with_component(DISK.key, 0);
         s.disk
             .build(&c)
-            .map_err(|e| cannot("receiver.disk", s.disk.name, e))?;
+            .map_err(|e| cannot(DISK.key, s.disk.name, e))?;
         let c = build_context(&s, &d, "analytic", 0, base_dir);
         let analysis = crate::system::evaluate_model(
             &s.analytic,
-            "broadcast.analytic",
+            ANALYTIC.key,
             &c,
             &model_input(&s.file, &d),
             at,
@@ -510,7 +493,7 @@ impl BroadcastSuite {
             .find(|k| !analysis.values.contains_key(**k))
         {
             return Err(at(
-                "broadcast.analytic",
+                ANALYTIC.key,
                 format!(
                     "analytic model `{}` gives no `{k}`, which a broadcast run reports beside \
                      what it measures; choose a model that gives {} (e.g. waldvogel-bandwidth)",
@@ -540,7 +523,7 @@ pub const THEORY_KEYS: [&str; 4] = [
 /// A broadcast point as an analytic model sees it: the movie's frames, the delay in frame
 /// times, the frame rate, the bit rate and the receivers.
 pub fn model_input(file: &BroadcastFile, d: &Derived) -> ModelInput {
-    let mut i = ModelInput::new("broadcast", "broadcast.analytic");
+    let mut i = ModelInput::new("broadcast", ANALYTIC.key);
     i.set("frames", f64::from(d.frames), "broadcast.frames")
         .set("delay_instants", f64::from(d.delay), "broadcast.delay")
         .set(
@@ -564,10 +547,5 @@ pub fn model_input(file: &BroadcastFile, d: &Derived) -> ModelInput {
 /// The JSON Schema of broadcast scenario files (`vodbench schema --broadcast`).
 pub fn json_schema(registry: &Registry) -> serde_json::Value {
     let root = serde_json::to_value(schemars::schema_for!(BroadcastFile)).expect("schema");
-    crate::scenario::json_schema::with_slots(root, registry, SLOTS, &[])
-}
-
-/// How the manifest records the plugin `r` chosen at `slot`.
-fn chosen_of<K: ?Sized>(slot: &Slot, r: &Resolved<K>, named: bool) -> Chosen {
-    Chosen::of(slot.key, r, named)
+    crate::scenario::json_schema::with_slots(root, registry, SLOTS)
 }

@@ -413,14 +413,14 @@ impl AdmissionControl {
         use super::scenario::Release;
         let p = &setup.scenario.plugins;
         let plugin = p
-            .admission
-            .build(&setup.context("admission", 0))
-            .map_err(setup.plugin_error("admission", p.admission.name))?;
+            .admission()
+            .build(&setup.context(super::scenario::ADMISSION.key, 0))
+            .map_err(setup.plugin_error(super::scenario::ADMISSION.key, p.admission().name))?;
         let f = &setup.scenario.file;
         let s = &f.server;
         Ok(AdmissionControl::new(
             plugin,
-            p.admission.name,
+            p.admission().name,
             AdmissionSetup {
                 reported: f.admission.is_some() || s.stream_memory.is_some(),
                 terminals: f.terminals.count,

@@ -101,8 +101,8 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
             ));
         }
     }
-    let p = &s.plugins.interconnect;
-    let ctx = BuildContext::new(f.seed, "server.network", 0, &s.base_dir)
+    let p = s.plugins.interconnect();
+    let ctx = BuildContext::new(f.seed, super::scenario::SERVER_NETWORK.key, 0, &s.base_dir)
         .with_nodes(f.server.nodes)
         .with_interfaces(f.server.interface_nodes)
         .with_managers(u32::from(f.server.manager_node))
@@ -113,7 +113,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
     let build = || {
         p.build(&ctx).map_err(|e| {
             bad(
-                &e.key_in("server.network"),
+                &e.key_in(super::scenario::SERVER_NETWORK.key),
                 format!("cannot build server.network `{}`: {e}", p.name),
             )
         })
@@ -159,7 +159,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
             }
         }
         if let Some(e) = faults.take() {
-            return Err(bad("server.network", e.to_string()));
+            return Err(bad(super::scenario::SERVER_NETWORK.key, e.to_string()));
         }
         let (unloaded, times) = match &f.server.message_work {
             None => (unloaded, times),

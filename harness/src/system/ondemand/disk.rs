@@ -287,12 +287,12 @@ impl Disks {
                 "len() says {held} but {} requests are queued at disk {disk}",
                 ds.queued
             );
-            faults.plugin("disk.scheduler", name, now, msg);
+            faults.plugin(super::scenario::DISK_SCHEDULER.key, name, now, msg);
             return;
         }
         let Some(RequestId(d)) = choice else {
             let msg = format!("returned no request while {held} are queued at disk {disk}");
-            faults.plugin("disk.scheduler", name, now, msg);
+            faults.plugin(super::scenario::DISK_SCHEDULER.key, name, now, msg);
             return;
         };
         let valid = dreqs
@@ -301,7 +301,7 @@ impl Disks {
             .is_some_and(|r| r.queued && r.disk as usize == disk);
         if !valid {
             let msg = format!("returned request {d}, which is not queued at disk {disk}");
-            faults.plugin("disk.scheduler", name, now, msg);
+            faults.plugin(super::scenario::DISK_SCHEDULER.key, name, now, msg);
             return;
         }
         let dr = &mut dreqs.slots[d as usize];

@@ -83,7 +83,7 @@ impl DiskStations {
         let f = &scenario.file;
         let disks = Disks::new(
             self.stations,
-            scenario.plugins.scheduler.name,
+            scenario.plugins.scheduler().name,
             f.run.request_sample_every,
             figures_only,
         );
@@ -98,15 +98,15 @@ type ModelAndScheduler = (Box<dyn DiskModel>, Box<dyn DiskScheduler>);
 fn disk(setup: &Setup<'_>, d: u32) -> Result<ModelAndScheduler, ScenarioError> {
     let p = &setup.scenario.plugins;
     let model = p
-        .disk_model
+        .disk_model()
         .build(&setup.context("disk", u64::from(d)))
-        .map_err(setup.plugin_error("disk.model", p.disk_model.name))?;
-    let mut c = setup.context("disk.scheduler", u64::from(d));
+        .map_err(setup.plugin_error(super::scenario::DISK_MODEL.key, p.disk_model().name))?;
+    let mut c = setup.context(super::scenario::DISK_SCHEDULER.key, u64::from(d));
     c.geometry = Some(model.geometry());
     let sched = p
-        .scheduler
+        .scheduler()
         .build(&c)
-        .map_err(setup.plugin_error("disk.scheduler", p.scheduler.name))?;
+        .map_err(setup.plugin_error(super::scenario::DISK_SCHEDULER.key, p.scheduler().name))?;
     Ok((model, sched))
 }
 
@@ -136,7 +136,7 @@ fn check_buffered_bus(scenario: &Scenario, model: &dyn DiskModel) -> Result<(), 
              bus twice; use buffered = false (the transfer then holds the bus for the longer \
              of the model's transfer and the bus time) or a model of the media alone \
              (`analytic`, `linear`)",
-            scenario.plugins.disk_model.name
+            scenario.plugins.disk_model().name
         ),
     })
 }

@@ -218,12 +218,12 @@ pub(super) fn build(
     setup: &super::setup::Setup<'_>,
 ) -> Result<Option<(Egress, super::clients::Clients)>, super::scenario::ScenarioError> {
     let f = &setup.scenario.file;
-    let (Some(t), Some(e)) = (&setup.scenario.plugins.transmission, &f.server.egress) else {
+    let (Some(t), Some(e)) = (setup.scenario.plugins.transmission(), &f.server.egress) else {
         return Ok(None);
     };
     let policy = t
-        .build(&setup.context("transmission", 0))
-        .map_err(setup.plugin_error("transmission", t.name))?;
+        .build(&setup.context(super::scenario::TRANSMISSION.key, 0))
+        .map_err(setup.plugin_error(super::scenario::TRANSMISSION.key, t.name))?;
     Ok(Some((
         Egress::new(
             policy,

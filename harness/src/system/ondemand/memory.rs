@@ -38,7 +38,7 @@ const ACCESS: u64 = std::mem::size_of::<super::requests::DReq>() as u64 + 4 + 2 
 fn pieces(s: &Scenario) -> u64 {
     let f = &s.file;
     let blocks = [blocks_per_video(&f.videos, s.block_bytes()).min(u64::from(u32::MAX)) as u32];
-    let ctx = crate::plugin::BuildContext::new(f.seed, "layout", 0, &s.base_dir)
+    let ctx = crate::plugin::BuildContext::new(f.seed, super::scenario::LAYOUT.key, 0, &s.base_dir)
         .with_nodes(f.server.nodes)
         .with_interfaces(f.server.interface_nodes)
         .with_managers(u32::from(f.server.manager_node))
@@ -52,7 +52,7 @@ fn pieces(s: &Scenario) -> u64 {
         }))
         .with_pages(1);
     s.plugins
-        .layout
+        .layout()
         .build(&ctx)
         .map_or(1, |l| u64::from(l.pieces().max(1)))
 }

@@ -302,11 +302,10 @@ impl System for OnDemand {
                     point: i,
                     values: outputs::values_json(&p.values),
                     label: p.label(),
-                    model: s.plugins.analytic.as_ref().map(|m| m.name.to_string()),
+                    model: s.plugins.analytic().map(|m| m.name.to_string()),
                     params: s
                         .plugins
-                        .analytic
-                        .as_ref()
+                        .analytic()
                         .map_or(serde_json::Value::Null, |m| m.params.clone()),
                     analysis,
                     paper: s.file.paper.clone(),

@@ -241,7 +241,7 @@ impl Network {
     ) {
         let now = q.now();
         if let Some(m) = self.bad_path() {
-            faults.plugin("server.network", self.name, now, m);
+            faults.plugin(super::scenario::SERVER_NETWORK.key, self.name, now, m);
             return;
         }
         let m = self.msgs.put(Msg {
@@ -446,12 +446,14 @@ impl Network {
         let p = &setup.scenario.plugins;
         let s = &setup.scenario.file.server;
         let interconnect = p
-            .interconnect
-            .build(&setup.context("server.network", 0))
-            .map_err(setup.plugin_error("server.network", p.interconnect.name))?;
+            .interconnect()
+            .build(&setup.context(super::scenario::SERVER_NETWORK.key, 0))
+            .map_err(
+                setup.plugin_error(super::scenario::SERVER_NETWORK.key, p.interconnect().name),
+            )?;
         let net = Network::new(
             interconnect,
-            p.interconnect.name,
+            p.interconnect().name,
             s.nodes,
             s.interface_nodes,
         );

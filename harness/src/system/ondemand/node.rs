@@ -432,7 +432,7 @@ impl Nodes {
             .is_some_and(|pg| pg.evictable && pg.state == PageState::Resident && pg.pins == 0);
         if !ok {
             faults.plugin(
-                "buffer_pool",
+                super::scenario::BUFFER_POOL.key,
                 self.pool_name,
                 now,
                 format!("evicted page {p} of node {n}, which is not evictable"),
@@ -618,14 +618,16 @@ impl Nodes {
         let mut nodes = Vec::with_capacity(s.nodes as usize);
         for n in 0..s.nodes {
             let pool = p
-                .buffer_pool
-                .build(&setup.context("buffer_pool", u64::from(n)))
-                .map_err(setup.plugin_error("buffer_pool", p.buffer_pool.name))?;
+                .buffer_pool()
+                .build(&setup.context(super::scenario::BUFFER_POOL.key, u64::from(n)))
+                .map_err(
+                    setup.plugin_error(super::scenario::BUFFER_POOL.key, p.buffer_pool().name),
+                )?;
             nodes.push(Node::new(setup.pages, pool));
         }
         Ok(Nodes::new(
             nodes,
-            p.buffer_pool.name,
+            p.buffer_pool().name,
             s.cpu.clone(),
             s.cpu_mips,
             &setup.blocks,

@@ -84,15 +84,15 @@ impl Prefetching {
         geometry: Option<crate::plugin::DiskGeometry>,
     ) -> Result<Self, super::scenario::ScenarioError> {
         let p = &setup.scenario.plugins;
-        let mut c = setup.context("prefetcher", 0);
+        let mut c = setup.context(super::scenario::PREFETCHER.key, 0);
         c.geometry = geometry;
         let plugin = p
-            .prefetcher
+            .prefetcher()
             .build(&c)
-            .map_err(setup.plugin_error("prefetcher", p.prefetcher.name))?;
+            .map_err(setup.plugin_error(super::scenario::PREFETCHER.key, p.prefetcher().name))?;
         Ok(Prefetching::new(
             plugin,
-            p.prefetcher.name,
+            p.prefetcher().name,
             setup.scenario.disks() as usize,
         ))
     }

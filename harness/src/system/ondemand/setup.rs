@@ -38,7 +38,7 @@ impl<'a> Setup<'a> {
     /// (`[interactive] search = "version"`) are extra videos it places.
     pub fn layout(&self, geometry: Option<DiskGeometry>) -> Result<Box<dyn Layout>, ScenarioError> {
         let p = &self.scenario.plugins;
-        let mut c = self.context("layout", 0);
+        let mut c = self.context(super::scenario::LAYOUT.key, 0);
         c.geometry = geometry;
         let versions = self
             .scenario
@@ -47,7 +47,7 @@ impl<'a> Setup<'a> {
             .clone()
             .unwrap_or_default()
             .search_versions();
-        p.layout.build(&c).map_err(|e| {
+        p.layout().build(&c).map_err(|e| {
             // the search versions are extra videos the layout places; say so
             let e = match (e, versions) {
                 (PluginError::Build(m), Some(k)) => PluginError::Build(format!(
@@ -56,7 +56,7 @@ impl<'a> Setup<'a> {
                 )),
                 (e, _) => e,
             };
-            self.plugin_error("layout", p.layout.name)(e)
+            self.plugin_error(super::scenario::LAYOUT.key, p.layout().name)(e)
         })
     }
 

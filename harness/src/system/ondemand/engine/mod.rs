@@ -163,7 +163,7 @@ impl<'a> Engine<'a> {
             threads: StorageThreads::new(f.server.storage_threading, f.server.nodes),
             reqs: Requests::new(),
             layout,
-            layout_name: scenario.plugins.layout.name,
+            layout_name: scenario.plugins.layout().name,
             faults: Faults::default(),
             series: Series::default(),
             sample_interval: SimDuration::from_nanos(f.run.sample_interval.0),
@@ -426,7 +426,7 @@ pub fn simulate_stream(
     let mut engine = Engine::build(scenario, events, digest, opts)?;
     engine.run(progress);
     if let Some(e) = engine.faults.take() {
-        return Err(e.attributed(&scenario.plugins.chosen));
+        return Err(e.attributed(scenario.plugins.chosen()));
     }
     Ok(engine.results())
 }

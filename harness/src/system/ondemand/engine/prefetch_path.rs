@@ -13,7 +13,7 @@ impl<'a> Engine<'a> {
                 PrefetchPoll::WaitUntil(t) => {
                     if t <= now {
                         self.faults.plugin(
-                            "prefetcher",
+                            crate::system::ondemand::scenario::PREFETCHER.key,
                             name,
                             now,
                             format!("asked to wait until {t}, which is not in the future"),
@@ -66,7 +66,7 @@ impl<'a> Engine<'a> {
         }
         let now = self.q.now();
         self.faults.plugin(
-            "prefetcher",
+            crate::system::ondemand::scenario::PREFETCHER.key,
             name,
             now,
             format!("returned {MAX_CANDIDATES_PER_POLL} candidates in one poll"),

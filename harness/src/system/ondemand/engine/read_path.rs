@@ -77,7 +77,7 @@ impl<'a> Engine<'a> {
                 let now = self.q.now();
                 let name = self.prefetch.name;
                 self.faults.plugin(
-                    "prefetcher",
+                    crate::system::ondemand::scenario::PREFETCHER.key,
                     name,
                     now,
                     format!("named disk {d}, which does not exist"),
@@ -113,8 +113,12 @@ impl<'a> Engine<'a> {
                      block's node {}",
                     loc.disk, loc.node, dr.node
                 );
-                self.faults
-                    .plugin("layout", self.layout_name, self.q.now(), msg);
+                self.faults.plugin(
+                    crate::system::ondemand::scenario::LAYOUT.key,
+                    self.layout_name,
+                    self.q.now(),
+                    msg,
+                );
                 return;
             }
             let d = self.reqs.disk.put(DReq {

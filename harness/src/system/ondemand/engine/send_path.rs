@@ -185,7 +185,12 @@ impl<'a> Engine<'a> {
                 }
             }
             Next::Idle => {}
-            Next::Broken(m) => self.faults.plugin("transmission", e.name, now, m),
+            Next::Broken(m) => self.faults.plugin(
+                crate::system::ondemand::scenario::TRANSMISSION.key,
+                e.name,
+                now,
+                m,
+            ),
         }
     }
 

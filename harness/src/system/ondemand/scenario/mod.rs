@@ -55,62 +55,65 @@ pub use suite::{has_sweep, SweepPoint, SweepSuite};
 
 use crate::plugin::{
     Admission, Analysis, AnalyticModel, BufferPool, BuildContext, DiskModel, DiskScheduler,
-    Interconnect, Kind, Layout, ModelInput, PluginKind, Prefetcher, Registry, Resolved,
-    Transmission,
+    Interconnect, Kind, Layout, ModelInput, Prefetcher, Registry, Resolved, Transmission,
 };
-use crate::scenario::slots::{self, Chosen, PluginTable, Slot};
+use crate::scenario::slots::{Chosen, Resolution, Slot, SlotTables, TableMut};
 use crate::scenario::Source;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// `[disk.scheduler]`
+pub const DISK_SCHEDULER: Slot = Slot::of(Kind::DiskScheduler);
+/// `[buffer_pool]`
+pub const BUFFER_POOL: Slot = Slot::of(Kind::BufferPool);
+/// `[prefetcher]`
+pub const PREFETCHER: Slot = Slot::of(Kind::Prefetcher);
+/// `[layout]`
+pub const LAYOUT: Slot = Slot::of(Kind::Layout);
+/// `[disk.model]`
+pub const DISK_MODEL: Slot = Slot::of(Kind::DiskModel);
+/// `[server.network]`: without `name` the default interconnect, the section's other keys its
+/// parameters, written out in full (as the section's keys always were).
+pub const SERVER_NETWORK: Slot = Slot::of(Kind::Interconnect).inline().recorded_when_chosen();
+/// `[admission]`: a scenario without it is recorded as it was written.
+pub const ADMISSION: Slot = Slot::of(Kind::Admission).recorded_when_chosen();
+/// `[transmission]` (no default).
+pub const TRANSMISSION: Slot = Slot::of(Kind::Transmission).optional();
+/// `[analytic]` (no default).
+pub const ANALYTIC: Slot = Slot::of(Kind::AnalyticModel).optional();
+
 /// The tables of an on-demand scenario that choose a plugin, in the order reports show them.
 pub const SLOTS: &[Slot] = &[
-    Slot {
-        key: "disk.scheduler",
-        kind: Kind::DiskScheduler,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "buffer_pool",
-        kind: Kind::BufferPool,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "prefetcher",
-        kind: Kind::Prefetcher,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "layout",
-        kind: Kind::Layout,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "disk.model",
-        kind: Kind::DiskModel,
-        recorded_when_chosen: false,
-    },
-    Slot {
-        key: "server.network",
-        kind: Kind::Interconnect,
-        recorded_when_chosen: true,
-    },
-    Slot {
-        key: "admission",
-        kind: Kind::Admission,
-        recorded_when_chosen: true,
-    },
-    Slot {
-        key: "transmission",
-        kind: Kind::Transmission,
-        recorded_when_chosen: true,
-    },
-    Slot {
-        key: "analytic",
-        kind: Kind::AnalyticModel,
-        recorded_when_chosen: true,
-    },
+    DISK_SCHEDULER,
+    BUFFER_POOL,
+    PREFETCHER,
+    LAYOUT,
+    DISK_MODEL,
+    SERVER_NETWORK,
+    ADMISSION,
+    TRANSMISSION,
+    ANALYTIC,
 ];
+
+impl SlotTables for ScenarioFile {
+    fn table_mut(&mut self, slot: &Slot) -> TableMut<'_> {
+        match slot.key {
+            k if k == DISK_SCHEDULER.key => TableMut::Optional(&mut self.disk.scheduler),
+            k if k == BUFFER_POOL.key => TableMut::Optional(&mut self.buffer_pool),
+            k if k == PREFETCHER.key => TableMut::Optional(&mut self.prefetcher),
+            k if k == LAYOUT.key => TableMut::Optional(&mut self.layout),
+            k if k == DISK_MODEL.key => TableMut::Optional(&mut self.disk.model),
+            k if k == SERVER_NETWORK.key => TableMut::Inline {
+                name: &self.server.network.name,
+                params: &mut self.server.network.params,
+            },
+            k if k == ADMISSION.key => TableMut::Optional(&mut self.admission),
+            k if k == TRANSMISSION.key => TableMut::Optional(&mut self.transmission),
+            k if k == ANALYTIC.key => TableMut::Optional(&mut self.analytic),
+            k => unreachable!("no on-demand slot {k}"),
+        }
+    }
+}
 
 /// A scenario whose file parsed and validated, with every plugin resolved.
 #[derive(Debug, Clone)]
@@ -127,52 +130,14 @@ pub struct Scenario {
     pub source: Arc<Source>,
 }
 
-/// The plugins a scenario chose, resolved against a registry.
+/// The plugins a scenario chose, resolved against a registry, one accessor per slot.
 #[derive(Debug, Clone)]
 pub struct Plugins {
-    /// `[disk.model]`
-    pub disk_model: Resolved<dyn DiskModel>,
-    /// `[disk.scheduler]`
-    pub scheduler: Resolved<dyn DiskScheduler>,
-    /// `[buffer_pool]`
-    pub buffer_pool: Resolved<dyn BufferPool>,
-    /// `[prefetcher]`
-    pub prefetcher: Resolved<dyn Prefetcher>,
-    /// `[layout]`
-    pub layout: Resolved<dyn Layout>,
-    /// `[server.network]`
-    pub interconnect: Resolved<dyn Interconnect>,
-    /// `[admission]`
-    pub admission: Resolved<dyn Admission>,
-    /// `[transmission]`, when the scenario names a policy (there is no default).
-    pub transmission: Option<Resolved<dyn Transmission>>,
-    /// `[analytic]`, when the scenario names a model (there is no default).
-    pub analytic: Option<Resolved<dyn AnalyticModel>>,
-    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
-    pub chosen: Vec<Chosen>,
+    /// Every slot's plugin, in [`SLOTS`] order.
+    resolution: Resolution,
     /// Every plugin library loaded when the scenario was (`--plugin`, `[plugins] load`):
     /// inputs of its results, as its files are.
     pub libraries: Vec<std::sync::Arc<crate::plugin::Origin>>,
-}
-
-/// Resolves the plugin of one slot: the file's table, or the registry's default, which is
-/// then written into the file (`resolved_scenario` shows what ran).
-fn choose<K: PluginKind + ?Sized>(
-    registry: &Registry,
-    key: &'static str,
-    given: &mut Option<PluginTable>,
-    chosen: &mut Vec<Chosen>,
-    at: &dyn Fn(&str, String) -> ScenarioError,
-) -> Result<Resolved<K>, ScenarioError> {
-    let slot = SLOTS
-        .iter()
-        .find(|s| s.key == key)
-        .expect("a slot of SLOTS");
-    let table = slots::table_for(registry, slot, given.as_ref(), at)?;
-    let r = slots::resolve::<K>(registry, key, &table, at)?;
-    chosen.push(Chosen::of(key, &r, given.is_some()));
-    *given = Some(table);
-    Ok(r)
 }
 
 impl Plugins {
@@ -182,88 +147,68 @@ impl Plugins {
         registry: &Registry,
         at: &dyn Fn(&str, String) -> ScenarioError,
     ) -> Result<Plugins, ScenarioError> {
-        let mut chosen = Vec::new();
-        let c = &mut chosen;
-        let disk_model = choose(registry, "disk.model", &mut file.disk.model, c, at)?;
-        let scheduler = choose(registry, "disk.scheduler", &mut file.disk.scheduler, c, at)?;
-        let buffer_pool = choose(registry, "buffer_pool", &mut file.buffer_pool, c, at)?;
-        let prefetcher = choose(registry, "prefetcher", &mut file.prefetcher, c, at)?;
-        let layout = choose(registry, "layout", &mut file.layout, c, at)?;
-        // `[server.network]` without `name` is the default interconnect, its other keys the
-        // parameters, written out in full (as the section's keys always were)
-        let net = &mut file.server.network;
-        let named = net.name.is_some();
-        let mut given = net.name.as_ref().map(|name| PluginTable {
-            name: name.clone(),
-            params: net.params.clone(),
-        });
-        if !named {
-            let slot = SLOTS
-                .iter()
-                .find(|s| s.key == "server.network")
-                .expect("slot");
-            let mut d = slots::table_for(registry, slot, None, at)?;
-            d.params.extend(net.params.clone());
-            given = Some(d);
-        }
-        let table = given.expect("set above");
-        let interconnect =
-            slots::resolve::<dyn Interconnect>(registry, "server.network", &table, at)?;
-        if !named {
-            net.params = slots::params_table(&interconnect.params);
-        }
-        c.push(Chosen::of("server.network", &interconnect, named));
-        let admission = choose(registry, "admission", &mut file.admission, c, at)?;
-        if !chosen
-            .iter()
-            .find(|c| c.key == "admission")
-            .is_some_and(|c| c.named)
-        {
-            // a scenario without [admission] is recorded as it was written
-            file.admission = None;
-        }
-        let transmission = match &file.transmission {
-            Some(table) => {
-                let r = slots::resolve::<dyn Transmission>(registry, "transmission", table, at)?;
-                chosen.push(Chosen::of("transmission", &r, true));
-                Some(r)
-            }
-            None => None,
-        };
-        let analytic = match &file.analytic {
-            Some(table) => {
-                let r = slots::resolve::<dyn AnalyticModel>(registry, "analytic", table, at)?;
-                chosen.push(Chosen::of("analytic", &r, true));
-                Some(r)
-            }
-            None => None,
-        };
-        chosen.sort_by_key(|c| SLOTS.iter().position(|s| s.key == c.key));
+        // the disk model first (its errors before the others'), then the others in order
+        let order = std::iter::once(&DISK_MODEL).chain(SLOTS.iter().filter(|s| **s != DISK_MODEL));
+        let mut resolution = Resolution::resolve(order, file, registry, at)?;
+        resolution.sort_as(SLOTS);
         Ok(Plugins {
-            disk_model,
-            scheduler,
-            buffer_pool,
-            prefetcher,
-            layout,
-            interconnect,
-            admission,
-            transmission,
-            analytic,
-            chosen,
+            resolution,
             libraries: registry.origins(),
         })
     }
 
+    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
+    pub fn chosen(&self) -> &[Chosen] {
+        &self.resolution.chosen
+    }
+
     /// The manifest's `plugins` object.
     pub fn manifest_lines(&self) -> serde_json::Value {
-        slots::manifest_lines(SLOTS, &self.chosen)
+        crate::scenario::slots::manifest_lines(SLOTS, &self.resolution.chosen)
+    }
+
+    /// `[disk.model]`
+    pub fn disk_model(&self) -> &Resolved<dyn DiskModel> {
+        self.resolution.expect(&DISK_MODEL)
+    }
+    /// `[disk.scheduler]`
+    pub fn scheduler(&self) -> &Resolved<dyn DiskScheduler> {
+        self.resolution.expect(&DISK_SCHEDULER)
+    }
+    /// `[buffer_pool]`
+    pub fn buffer_pool(&self) -> &Resolved<dyn BufferPool> {
+        self.resolution.expect(&BUFFER_POOL)
+    }
+    /// `[prefetcher]`
+    pub fn prefetcher(&self) -> &Resolved<dyn Prefetcher> {
+        self.resolution.expect(&PREFETCHER)
+    }
+    /// `[layout]`
+    pub fn layout(&self) -> &Resolved<dyn Layout> {
+        self.resolution.expect(&LAYOUT)
+    }
+    /// `[server.network]`
+    pub fn interconnect(&self) -> &Resolved<dyn Interconnect> {
+        self.resolution.expect(&SERVER_NETWORK)
+    }
+    /// `[admission]`
+    pub fn admission(&self) -> &Resolved<dyn Admission> {
+        self.resolution.expect(&ADMISSION)
+    }
+    /// `[transmission]`, when the scenario names a policy (there is no default).
+    pub fn transmission(&self) -> Option<&Resolved<dyn Transmission>> {
+        self.resolution.get(&TRANSMISSION)
+    }
+    /// `[analytic]`, when the scenario names a model (there is no default).
+    pub fn analytic(&self) -> Option<&Resolved<dyn AnalyticModel>> {
+        self.resolution.get(&ANALYTIC)
     }
 }
 
 /// The JSON Schema of on-demand scenario files (`vodbench schema`).
 pub fn json_schema(registry: &Registry) -> serde_json::Value {
     let root = serde_json::to_value(schemars::schema_for!(ScenarioFile)).expect("schema");
-    crate::scenario::json_schema::with_slots(root, registry, SLOTS, &["server.network"])
+    crate::scenario::json_schema::with_slots(root, registry, SLOTS)
 }
 
 impl Scenario {
@@ -381,7 +326,7 @@ impl Scenario {
     /// units, each with its key.
     pub fn model_input(&self) -> ModelInput {
         let f = &self.file;
-        let mut i = ModelInput::new("on-demand", "analytic");
+        let mut i = ModelInput::new("on-demand", ANALYTIC.key);
         i.set("block_bytes", f.server.stripe.0 as f64, "server.stripe")
             .set(
                 "bit_rate_bps",
@@ -412,17 +357,17 @@ impl Scenario {
     /// The scenario's analytic model evaluated (`None` when it names none); errors at the
     /// key the model cannot take.
     pub fn analysis(&self) -> Result<Option<Analysis>, ScenarioError> {
-        let Some(model) = &self.plugins.analytic else {
+        let Some(model) = self.plugins.analytic() else {
             return Ok(None);
         };
         let f = &self.file;
-        let ctx = BuildContext::new(f.seed, "analytic", 0, &self.base_dir)
+        let ctx = BuildContext::new(f.seed, ANALYTIC.key, 0, &self.base_dir)
             .with_nodes(f.server.nodes)
             .with_disks_per_node(f.server.disks_per_node)
             .with_terminals(f.terminals.count)
             .with_block_bytes(self.block_bytes());
         let at = |key: &str, message: String| self.source.at(key, message);
-        crate::system::evaluate_model(model, "analytic", &ctx, &self.model_input(), &at).map(Some)
+        crate::system::evaluate_model(model, ANALYTIC.key, &ctx, &self.model_input(), &at).map(Some)
     }
 
     /// The scenario's name (the `name` key, or the file stem).

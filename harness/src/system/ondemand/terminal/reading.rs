@@ -110,7 +110,7 @@ impl<'a> Terminals<'a> {
         };
         if loc.node.index() >= p.nodes.nodes.len() || loc.disk.index() >= p.disks.len() {
             p.faults.plugin(
-                "layout",
+                crate::system::ondemand::scenario::LAYOUT.key,
                 p.layout_name,
                 now,
                 format!(
