@@ -5,20 +5,8 @@
 //! what it expects back; a plugin that breaks its side (returns a request it was never given,
 //! evicts a page it does not hold) stops the run with an error naming the plugin.
 //!
-//! | kind | trait | decides |
-//! |---|---|---|
-//! | `disk.model` | [`DiskModel`] | service time of one request, from head and rotational state |
-//! | `disk.scheduler` | [`DiskScheduler`] | which queued request a disk serves next |
-//! | `buffer_pool` | [`BufferPool`] | which evictable page a node reuses |
-//! | `prefetcher` | [`Prefetcher`] | which blocks to read ahead, and when |
-//! | `layout` | [`Layout`] | where each stripe block lives (node, disk, byte address) |
-//! | `server.network` | [`Interconnect`] | which links a message holds and for how long |
-//! | `admission` | [`Admission`] | whether a new stream is accepted |
-//! | `broadcast.schedule` | [`BroadcastSchedule`] | which frames a periodic broadcast sends when |
-//! | `receiver.buffer` | [`ClientBuffer`] | which frames a broadcast receiver spills to disk together |
-//! | `analytic` | [`AnalyticModel`] | what a closed-form model predicts at a scenario point |
-//!
-//! The kinds are declared once, in the table of `kinds.rs` ([`Kind`]). Built-ins live in the
+//! The kinds are declared once, in the table of `kinds.rs`: [`Kind`] lists them, each with its
+//! scenario table, its trait and what it decides ([`Kind::decides`]). Built-ins live in the
 //! `vodbench-plugins` crate and register through exactly this API, as a third-party crate
 //! would (see [`Plugin`]); it also sets each kind's default ([`Registry::set_default`]), so
 //! the simulator names no built-in.
