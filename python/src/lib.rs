@@ -43,10 +43,7 @@ fn register(
     sha256: &str,
 ) -> PyResult<()> {
     let kind = policy::kind_named(kind).ok_or_else(|| {
-        let kinds: Vec<String> = vodbench_harness::plugin::Kind::ALL
-            .iter()
-            .map(|k| k.key().replace(['.', '_'], "-"))
-            .collect();
+        let kinds = kind_names();
         plugin_error(
             py,
             format!(
@@ -243,8 +240,18 @@ fn plugins_json(py: Python<'_>) -> PyResult<String> {
     serde_json::to_string(&list).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Every plugin kind as `vodbench.plugin` takes it (`disk-scheduler`), in the kinds table's
+/// order: the package's `KINDS`.
+fn kind_names() -> Vec<String> {
+    vodbench_harness::plugin::Kind::ALL
+        .iter()
+        .map(|k| k.key().replace(['.', '_'], "-"))
+        .collect()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("KINDS", pyo3::types::PyTuple::new(m.py(), kind_names())?)?;
     m.add_function(wrap_pyfunction!(register, m)?)?;
     m.add_function(wrap_pyfunction!(clear_policies, m)?)?;
     m.add_function(wrap_pyfunction!(policies, m)?)?;

@@ -165,6 +165,19 @@ def test_the_engine_checks_a_python_policys_answers_as_a_builtins(tmp_path):
     assert "returned request 4000000, which is not queued" in m, m
 
 
+def test_the_kinds_are_the_kinds_tables_and_an_unknown_one_lists_them():
+    # KINDS comes from the native module's kinds table, in its order
+    assert vodbench.KINDS[:2] == ("disk-model", "disk-scheduler")
+    assert {"server-network", "transmission", "receiver-buffer", "analytic"} <= set(vodbench.KINDS)
+
+    class C:
+        pass
+
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.plugin("scheduler", name="x")(C)
+    assert str(e.value).endswith("the kinds: " + ", ".join(vodbench.KINDS))
+
+
 def test_a_class_without_the_kinds_methods_is_refused_at_registration():
     with pytest.raises(vodbench.PluginError, match="no `evict` method"):
         @vodbench.plugin("buffer-pool", name="test-incomplete")

@@ -64,11 +64,9 @@ __all__ = [
 ]
 
 #: The plugin kinds, as ``vodbench.plugin`` takes them (a scenario key such as
-#: ``disk.scheduler`` is accepted too).
-KINDS = (
-    "disk-model", "disk-scheduler", "buffer-pool", "prefetcher", "layout", "server-network",
-    "admission", "transmission", "broadcast-schedule", "receiver-buffer", "analytic",
-)
+#: ``disk.scheduler`` is accepted too), from the kinds table: ``disk-model``,
+#: ``disk-scheduler``, ``buffer-pool``, ... ``analytic``.
+KINDS: tuple[str, ...] = _native.KINDS
 
 PathLike = str | os.PathLike
 
