@@ -107,7 +107,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         .with_interfaces(f.server.interface_nodes)
         .with_managers(u32::from(f.server.manager_node))
         .with_disks_per_node(f.server.disks_per_node)
-        .with_terminals(f.terminals.count)
+        .with_terminals(s.terminals())
         .with_block_bytes(s.block_bytes())
         .with_pages(s.pages_per_node());
     let build = || {

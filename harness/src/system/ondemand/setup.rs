@@ -70,7 +70,7 @@ impl<'a> Setup<'a> {
             .with_interfaces(s.interface_nodes)
             .with_managers(u32::from(s.manager_node))
             .with_disks_per_node(s.disks_per_node)
-            .with_terminals(f.terminals.count)
+            .with_terminals(self.scenario.terminals())
             .with_block_bytes(self.block_bytes)
             .with_video_blocks(&self.blocks)
             .with_pages(self.pages)
