@@ -254,12 +254,35 @@ impl Grid {
                 ))
             }
         };
+        let mut axes = Self::series_axes(sweep.remove("series"), text, &at)?;
+        let paper = sweep.remove("paper");
+        Self::key_axes(&sweep, &mut axes, text, &at)?;
+        let count = Self::point_count(&axes, &at)?;
+        let mut points = Vec::with_capacity(count);
+        let mut index = vec![0usize; axes.len()];
+        for _ in 0..count {
+            points.push(Self::point(base, &axes, &index, text, &at)?);
+            next_index(&mut index, &axes);
+        }
+        let mut grid = Grid { axes, points };
+        if let Some(p) = paper {
+            grid.merge_paper(p, text, &at)?;
+        }
+        Ok(grid)
+    }
+
+    /// The series axes of `[[sweep.series.NAME]]` (`series`, the `[sweep]` table's `series`).
+    fn series_axes(
+        series: Option<toml::Value>,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<Vec<Axis>, ScenarioError> {
         let mut axes = Vec::new();
-        match sweep.remove("series") {
+        match series {
             None => {}
             Some(toml::Value::Table(series)) => {
                 for (name, v) in series {
-                    axes.push(Self::series_axis(&name, v, text, &at)?);
+                    axes.push(Self::series_axis(&name, v, text, at)?);
                 }
             }
             Some(_) => {
@@ -272,8 +295,17 @@ impl Grid {
                 ))
             }
         }
-        let paper = sweep.remove("paper");
-        for (k, v) in &sweep {
+        Ok(axes)
+    }
+
+    /// The key axes of `sweep` (`"dotted.key" = [values]`), after the series `axes`.
+    fn key_axes(
+        sweep: &toml::Table,
+        axes: &mut Vec<Axis>,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<(), ScenarioError> {
+        for (k, v) in sweep {
             let key = format!("sweep.{k}");
             let line = sweep_line(text, k);
             if !sweepable(k) {
@@ -315,6 +347,15 @@ impl Grid {
                 values,
             });
         }
+        Ok(())
+    }
+
+    /// The number of points of the grid of `axes`: at most [`MAX_SWEEP_POINTS`], with at
+    /// most one scaleup series.
+    fn point_count(
+        axes: &[Axis],
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<usize, ScenarioError> {
         let scaled = axes
             .iter()
             .filter(|a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()))
@@ -334,81 +375,86 @@ impl Grid {
                 format!("the grid has {count} points; at most {MAX_SWEEP_POINTS} are allowed"),
             ));
         }
-        let mut points = Vec::with_capacity(count);
-        let mut index = vec![0usize; axes.len()];
-        for _ in 0..count {
-            let mut table = base.clone();
-            let values: Vec<(String, toml::Value)> = axes
-                .iter()
-                .zip(&index)
-                .map(|(axis, &i)| (axis.name().to_string(), axis.value(i)))
-                .collect();
-            let mut sets: Vec<(String, usize, usize)> = Vec::new();
-            let mut factor = None;
-            for (a, axis) in axes.iter().enumerate() {
-                let i = index[a];
-                if let Axis::Series { entries, .. } = axis {
-                    factor = factor.or(entries[i].factor);
-                }
-                let pairs: Vec<(String, toml::Value)> = match axis {
-                    Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
-                    Axis::Series { entries, .. } => entries[i].sets.clone(),
-                };
-                for (k, v) in pairs {
-                    if let Some(earlier) = replaced_setting(&axes, &sets, &k) {
-                        let (key, line) = setting_place(text, axis, i, &k);
-                        let (pk, pa, pi) = earlier;
-                        let (_, pline) = setting_place(text, &axes[*pa], *pi, pk);
-                        let by = format!(
-                            "{}{}",
-                            axes[*pa].setting_name(*pi),
-                            pline.map_or(String::new(), |l| format!(" (line {l})"))
-                        );
-                        let clash = if *pk == k {
-                            format!("`{k}` is set by {by} too")
-                        } else if inside(pk, &k) {
-                            format!("setting the table `{k}` would undo `{pk}`, set by {by}")
-                        } else {
-                            format!(
-                                "`{k}` would override the value the table `{pk}` of {by} gives it"
-                            )
-                        };
-                        return Err(at(
-                            &key,
-                            line,
-                            format!(
-                                "sweep point ({}): {clash}; a key may be set by one axis only \
-                                 (a series entry can set several keys together)",
-                                point_label(&values),
-                            ),
-                        ));
-                    }
-                    set_path(&mut table, &k, v).map_err(|m| {
-                        let (key, line) = setting_place(text, axis, i, &k);
-                        at(&key, line, format!("cannot set `{k}`: {m}"))
-                    })?;
-                    sets.push((k, a, i));
-                }
+        Ok(count)
+    }
+
+    /// The point at `index` (one setting of each of `axes`): `base` with its settings, an
+    /// error where a setting would undo an earlier one.
+    fn point(
+        base: &toml::Table,
+        axes: &[Axis],
+        index: &[usize],
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<GridPoint, ScenarioError> {
+        let mut table = base.clone();
+        let values: Vec<(String, toml::Value)> = axes
+            .iter()
+            .zip(index)
+            .map(|(axis, &i)| (axis.name().to_string(), axis.value(i)))
+            .collect();
+        let mut sets: Vec<(String, usize, usize)> = Vec::new();
+        let mut factor = None;
+        for (a, axis) in axes.iter().enumerate() {
+            let i = index[a];
+            if let Axis::Series { entries, .. } = axis {
+                factor = factor.or(entries[i].factor);
             }
-            points.push(GridPoint {
-                table,
-                values,
-                factor,
-                sets,
-            });
-            for a in (0..axes.len()).rev() {
-                index[a] += 1;
-                if index[a] < axes[a].len() {
-                    break;
+            let pairs: Vec<(String, toml::Value)> = match axis {
+                Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
+                Axis::Series { entries, .. } => entries[i].sets.clone(),
+            };
+            for (k, v) in pairs {
+                if let Some(earlier) = replaced_setting(axes, &sets, &k) {
+                    let (key, line) = setting_place(text, axis, i, &k);
+                    let (pk, pa, pi) = earlier;
+                    let (_, pline) = setting_place(text, &axes[*pa], *pi, pk);
+                    let by = format!(
+                        "{}{}",
+                        axes[*pa].setting_name(*pi),
+                        pline.map_or(String::new(), |l| format!(" (line {l})"))
+                    );
+                    let clash = if *pk == k {
+                        format!("`{k}` is set by {by} too")
+                    } else if inside(pk, &k) {
+                        format!("setting the table `{k}` would undo `{pk}`, set by {by}")
+                    } else {
+                        format!("`{k}` would override the value the table `{pk}` of {by} gives it")
+                    };
+                    return Err(at(
+                        &key,
+                        line,
+                        format!(
+                            "sweep point ({}): {clash}; a key may be set by one axis only \
+                             (a series entry can set several keys together)",
+                            point_label(&values),
+                        ),
+                    ));
                 }
-                index[a] = 0;
+                set_path(&mut table, &k, v).map_err(|m| {
+                    let (key, line) = setting_place(text, axis, i, &k);
+                    at(&key, line, format!("cannot set `{k}`: {m}"))
+                })?;
+                sets.push((k, a, i));
             }
         }
-        let mut grid = Grid { axes, points };
-        if let Some(p) = paper {
-            grid.merge_paper(p, text, &at)?;
+        Ok(GridPoint {
+            table,
+            values,
+            factor,
+            sets,
+        })
+    }
+}
+
+/// The index of the point after `index` in grid order: the last axis varies fastest.
+fn next_index(index: &mut [usize], axes: &[Axis]) {
+    for a in (0..axes.len()).rev() {
+        index[a] += 1;
+        if index[a] < axes[a].len() {
+            break;
         }
-        Ok(grid)
+        index[a] = 0;
     }
 }
 
