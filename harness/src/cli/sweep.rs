@@ -155,18 +155,7 @@ pub(crate) fn cmd(
     }
     let (result, searches) = outcome?;
     let wall = started.elapsed();
-    let resumed: Vec<usize> = (0..npoints)
-        .filter(|&i| prior[i].is_some())
-        .map(|i| grid[i])
-        .collect();
-    let manifest = sweep_manifest(&suite, &opts, &resumed);
-    let folder = sweep_folder(&dir, &manifest, &result, &searches, &grid, &keys);
-    // report.html from the written folder; sweep.csv and the curves are written above
-    let writers = output::Writers {
-        tables: None,
-        reporter: outputs.reporter(),
-    };
-    output::write_tree(&dir, &folder, writers)?;
+    save_sweep(&ctx, outputs, &opts, &prior, &result, &searches)?;
     if !args.quiet {
         print!("{}", markdown(&result));
         println!(
@@ -176,6 +165,31 @@ pub(crate) fn cmd(
             dir.display()
         );
     }
+    Ok(())
+}
+
+/// Writes the sweep's output folder (`prior[i]`: whether point `i` was resumed).
+fn save_sweep(
+    ctx: &TaskRun<'_>,
+    outputs: &Outputs,
+    opts: &crate::experiment::search::SearchOptions,
+    prior: &[Option<SearchResult>],
+    result: &crate::results::sweep::SweepResult,
+    searches: &[SearchResult],
+) -> Result<(), CommandError> {
+    let (grid, dir) = (ctx.grid, ctx.dir);
+    let resumed: Vec<usize> = (0..ctx.suite.points.len())
+        .filter(|&i| prior[i].is_some())
+        .map(|i| grid[i])
+        .collect();
+    let manifest = sweep_manifest(ctx.suite, opts, &resumed);
+    let folder = sweep_folder(dir, &manifest, result, searches, grid, ctx.keys);
+    // report.html from the written folder; sweep.csv and the curves are written above
+    let writers = output::Writers {
+        tables: None,
+        reporter: outputs.reporter(),
+    };
+    output::write_tree(dir, &folder, writers)?;
     Ok(())
 }
 
