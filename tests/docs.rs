@@ -394,6 +394,47 @@ fn every_relative_link_of_the_markdown_files_resolves_inside_the_repository() {
     );
 }
 
+/// `@NAME@` markers a script meant to fill (upper-case letters and digits between two `@`),
+/// outside code: (line, marker).
+fn unfilled_markers(md: &str) -> Vec<(usize, String)> {
+    let (prose, _) = split_fences(md);
+    let mut out = Vec::new();
+    for (i, line) in prose.iter().enumerate() {
+        let (line, _) = split_code_spans(line);
+        let chars: Vec<char> = line.chars().collect();
+        for (at, _) in chars.iter().enumerate().filter(|(_, &c)| c == '@') {
+            let name: String = chars[at + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || **c == '_')
+                .collect();
+            if !name.is_empty() && chars.get(at + 1 + name.chars().count()) == Some(&'@') {
+                out.push((i + 1, format!("@{name}@")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_markdown_file_carries_an_unfilled_marker() {
+    assert_eq!(
+        unfilled_markers("| a | @FIG10@ |\nx@y.z `@CODE@` @T2@\n```\n@IN@\n```\n"),
+        [(1, "@FIG10@".to_string()), (2, "@T2@".to_string())]
+    );
+    let repo = root();
+    let mut found = Vec::new();
+    for file in markdown_files(&repo) {
+        let md = std::fs::read_to_string(&file).unwrap();
+        for (line, m) in unfilled_markers(&md) {
+            found.push(format!(
+                "{}:{line}: {m}",
+                file.strip_prefix(&repo).unwrap().display()
+            ));
+        }
+    }
+    assert!(found.is_empty(), "unfilled markers:\n{}", found.join("\n"));
+}
+
 #[test]
 fn the_readme_links_every_page_of_docs() {
     let repo = root();

@@ -222,7 +222,7 @@ fn run_scenario(
     // one configuration: a file with a [sweep] is refused, naming the key
     let mut suite = SweepSuite::single(Scenario::from_source(&source, registry)?);
     if let Some(n) = args.terminals {
-        OnDemand::set_load(&mut suite, n).map_err(CommandError::Input)?;
+        OnDemand::set_load(&mut suite, n).map_err(|e| super::flag_error("--terminals", e))?;
     }
     let label = OnDemand::name(&suite).to_string();
     let arm = stage
@@ -245,7 +245,7 @@ fn run_scenario(
         for k in 0..u64::from(args.replications) {
             let mut r = suite.clone();
             let seed = base_seed.wrapping_add(k);
-            OnDemand::set_seed(&mut r, seed).map_err(CommandError::Input)?;
+            OnDemand::set_seed(&mut r, seed).map_err(|e| super::flag_error("--seed", e))?;
             let name = format!("rep-{}", k + 1);
             summaries.push(run_into(outputs, &r, &arm.join(&name))?);
             seeds.push(seed);

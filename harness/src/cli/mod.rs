@@ -24,7 +24,7 @@ use crate::experiment::disk_replay::ReplayError;
 use crate::output::{OutputError, Outputs, ReportError};
 use crate::plugin::Registry;
 use crate::scenario::ScenarioError;
-use crate::system::RunError;
+use crate::system::{OverrideError, RunError};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -297,6 +297,32 @@ impl CommandError {
     }
 }
 
+/// A value the command line's `flag` gave that cannot replace the scenario's, in the command
+/// line's words.
+pub(crate) fn flag_error(flag: &str, e: OverrideError) -> CommandError {
+    let path = e.path().display();
+    CommandError::Input(match &e {
+        OverrideError::Swept { key, axis, .. } => format!(
+            "{path}: {flag} would override `{key}`, which the sweep sets (`{axis}`): every point \
+             would run with the same value under a label naming another; drop {flag}, or \
+             take `{axis}` out of [sweep]"
+        ),
+        OverrideError::NoLoad {
+            system, instead, ..
+        } => format!(
+            "{path}: {flag} applies to on-demand scenarios; this is a {system} scenario \
+             (set {instead} instead)"
+        ),
+        OverrideError::OutOfRange { key, max, got, .. } => ScenarioError::Invalid {
+            file: e.path().to_path_buf(),
+            line: None,
+            key: key.to_string(),
+            message: format!("{flag} must be in 1..={max}, got {got}"),
+        }
+        .to_string(),
+    })
+}
+
 /// Prints a failed command's error; the exit code of its result.
 fn exit_code(result: Result<(), CommandError>) -> ExitCode {
     match result {
@@ -357,5 +383,50 @@ impl From<ReplayError> for CommandError {
         } else {
             CommandError::failure(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{flag_error, CommandError, OverrideError};
+    use std::path::PathBuf;
+
+    fn text(flag: &str, e: OverrideError) -> String {
+        match flag_error(flag, e) {
+            CommandError::Input(m) => m,
+            _ => panic!("an override error is bad input"),
+        }
+    }
+
+    #[test]
+    fn override_errors_are_worded_with_the_flag() {
+        let path = PathBuf::from("s.toml");
+        let swept = OverrideError::swept(&path, &["terminals".into()], "terminals.count");
+        assert_eq!(
+            text("--terminals", swept.expect("the table covers the key")),
+            "s.toml: --terminals would override `terminals.count`, which the sweep sets \
+             (`terminals`): every point would run with the same value under a label naming \
+             another; drop --terminals, or take `terminals` out of [sweep]"
+        );
+        let none = OverrideError::NoLoad {
+            path: path.clone(),
+            system: "broadcast",
+            instead: "receiver.clients",
+        };
+        assert_eq!(
+            text("--terminals", none),
+            "s.toml: --terminals applies to on-demand scenarios; this is a broadcast scenario \
+             (set receiver.clients instead)"
+        );
+        let range = OverrideError::OutOfRange {
+            path,
+            key: "terminals.count",
+            max: 9,
+            got: 0,
+        };
+        assert_eq!(
+            text("--terminals", range),
+            "s.toml: key `terminals.count`: --terminals must be in 1..=9, got 0"
+        );
     }
 }

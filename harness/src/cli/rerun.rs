@@ -88,11 +88,7 @@ fn input_differences(manifest: &Value, s: &Scenario) -> Result<Vec<String>, Comm
         runner::scenario_sha256(s).into(),
     );
     check("seed", &manifest["seed"], s.file.seed.into());
-    check(
-        "terminals",
-        &manifest["terminals"],
-        s.file.terminals.count.into(),
-    );
+    check("terminals", &manifest["terminals"], s.terminals().into());
     check("scenario", &manifest["scenario"], s.name().into());
     check(
         "vodbench_version",

@@ -97,10 +97,10 @@ fn run_file<S: System>(
 ) -> Result<(), CommandError> {
     let mut suite = S::load(source, registry)?;
     if let Some(n) = args.terminals {
-        S::set_load(&mut suite, n).map_err(CommandError::Input)?;
+        S::set_load(&mut suite, n).map_err(|e| super::flag_error("--terminals", e))?;
     }
     if let Some(seed) = args.seed {
-        S::set_seed(&mut suite, seed).map_err(CommandError::Input)?;
+        S::set_seed(&mut suite, seed).map_err(|e| super::flag_error("--seed", e))?;
     }
     let dir = args
         .out

@@ -126,7 +126,7 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
         .map_err(|(k, m)| CommandError::input(format!("{}: {m}", k.replace('_', "-"))))?;
     let terminals = a
         .terminals
-        .or(base.as_ref().map(|s| s.file.terminals.count))
+        .or(base.as_ref().map(|s| s.terminals()))
         .ok_or_else(|| bad("--terminals is required (or --scenario)"))?;
     let videos = a
         .videos

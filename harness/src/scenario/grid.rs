@@ -182,25 +182,6 @@ pub fn swept_key_covering<'a>(swept: &'a [String], key: &str) -> Option<&'a str>
         .find(|k| *k == key || inside(key, k))
 }
 
-/// The error for a command-line `flag` that would override `key` at every point of a sweep
-/// that sets it (`None` when no axis sets it): the points would all run with the flag's
-/// value under labels naming the sweep's.
-pub fn flag_overrides_sweep(
-    path: &Path,
-    swept: &[String],
-    flag: &str,
-    key: &str,
-) -> Option<String> {
-    swept_key_covering(swept, key).map(|k| {
-        format!(
-            "{}: {flag} would override `{key}`, which the sweep sets (`{k}`): every point \
-             would run with the same value under a label naming another; drop {flag}, or \
-             take `{k}` out of [sweep]",
-            path.display()
-        )
-    })
-}
-
 /// Whether dotted key `inner` lies inside the table at dotted key `outer`.
 fn inside(inner: &str, outer: &str) -> bool {
     inner.len() > outer.len() + 1

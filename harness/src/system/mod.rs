@@ -20,6 +20,9 @@
 pub mod broadcast;
 pub mod memory;
 pub mod ondemand;
+pub mod overrides;
+
+pub use overrides::OverrideError;
 
 use crate::output::Folder;
 use crate::plugin::{
@@ -160,11 +163,12 @@ pub trait System {
     fn name(suite: &Self::Suite) -> &str;
     /// Whether the file has a `[sweep]` (several points, even if one).
     fn is_sweep(suite: &Self::Suite) -> bool;
-    /// Replaces every point's seed (`--seed`); an error when a sweep axis sets it.
-    fn set_seed(suite: &mut Self::Suite, seed: u64) -> Result<(), String>;
-    /// Replaces every point's load (`--terminals`); an error where the system has none or a
-    /// sweep axis sets it.
-    fn set_load(suite: &mut Self::Suite, load: u32) -> Result<(), String>;
+    /// Replaces every point's seed (the command line's override); an error when a sweep
+    /// axis sets it.
+    fn set_seed(suite: &mut Self::Suite, seed: u64) -> Result<(), OverrideError>;
+    /// Replaces every point's load, its number of terminals (the command line's override);
+    /// an error where the system has none, a sweep axis sets it or it is out of range.
+    fn set_load(suite: &mut Self::Suite, load: u32) -> Result<(), OverrideError>;
     /// Builds what a run builds, without running, and reports the first thing that cannot
     /// be built, at its key.
     fn validate(suite: &Self::Suite) -> Result<(), ScenarioError>;

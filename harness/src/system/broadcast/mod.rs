@@ -68,7 +68,7 @@ use crate::output::{Folder, TableFormat};
 use crate::plugin::Registry;
 use crate::results::analysis::PointAnalysis;
 use crate::scenario::{ScenarioError, Source};
-use crate::system::{Progress, RunError, System, Work};
+use crate::system::{OverrideError, Progress, RunError, System, Work};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -92,11 +92,9 @@ impl System for Broadcast {
         !suite.sweep_keys.is_empty()
     }
 
-    fn set_seed(suite: &mut BroadcastSuite, seed: u64) -> Result<(), String> {
-        if let Some(m) =
-            crate::scenario::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
-        {
-            return Err(m);
+    fn set_seed(suite: &mut BroadcastSuite, seed: u64) -> Result<(), OverrideError> {
+        if let Some(e) = OverrideError::swept(&suite.path, &suite.swept, "seed") {
+            return Err(e);
         }
         for p in &mut suite.points {
             p.file.seed = seed;
@@ -104,12 +102,12 @@ impl System for Broadcast {
         Ok(())
     }
 
-    fn set_load(suite: &mut BroadcastSuite, _: u32) -> Result<(), String> {
-        Err(format!(
-            "{}: --terminals applies to on-demand scenarios; this is a broadcast scenario \
-             (set receiver.clients instead)",
-            suite.path.display()
-        ))
+    fn set_load(suite: &mut BroadcastSuite, _: u32) -> Result<(), OverrideError> {
+        Err(OverrideError::NoLoad {
+            path: suite.path.clone(),
+            system: Self::NAME,
+            instead: "receiver.clients",
+        })
     }
 
     fn validate(suite: &BroadcastSuite) -> Result<(), ScenarioError> {

@@ -423,7 +423,7 @@ impl AdmissionControl {
             p.admission.name,
             AdmissionSetup {
                 reported: f.admission.is_some() || s.stream_memory.is_some(),
-                terminals: f.terminals.count,
+                terminals: setup.scenario.terminals(),
                 // a stream's reservation: 2S under dblbuf, S under clbuf; none under
                 // clbufrate, whose reads wait for buffers under the cap instead
                 stream_memory: s

@@ -110,7 +110,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         interfaces: f.server.interface_nodes,
         managers: u32::from(f.server.manager_node),
         disks_per_node: f.server.disks_per_node,
-        terminals: f.terminals.count,
+        terminals: s.terminals(),
         block_bytes: s.block_bytes(),
         video_blocks: &[],
         geometry: None,

@@ -233,7 +233,7 @@ pub(super) fn build(
             e.cpu_ns_per_byte,
         )
         .with_cpu_share(e.cpu_share()),
-        super::clients::Clients::new(f.clients.as_ref(), f.terminals.count),
+        super::clients::Clients::new(f.clients.as_ref(), setup.scenario.terminals()),
     )))
 }
 

@@ -46,7 +46,7 @@ fn pieces(s: &Scenario) -> u64 {
         interfaces: f.server.interface_nodes,
         managers: u32::from(f.server.manager_node),
         disks_per_node: f.server.disks_per_node,
-        terminals: f.terminals.count,
+        terminals: s.terminals(),
         block_bytes: s.block_bytes(),
         video_blocks: &blocks,
         geometry: Some(crate::plugin::DiskGeometry {
@@ -77,7 +77,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     let samples = horizon / f.run.sample_interval.0.max(1);
     let series = mul(mul(samples, SAMPLE), COPIES);
     let seconds = f.run.duration.0 / 1_000_000_000 + 1;
-    let bytes_read = mul(mul(u64::from(f.terminals.count), v.bit_rate.0 / 8), seconds);
+    let bytes_read = mul(mul(u64::from(s.terminals()), v.bit_rate.0 / 8), seconds);
     let reads = bytes_read / f.server.stripe.0.max(1);
     let kept = reads / u64::from(f.run.request_sample_every.max(1));
     let requests = mul(mul(kept, REQUEST), COPIES);
@@ -94,11 +94,11 @@ pub fn estimate(s: &Scenario) -> Estimate {
         2.0 + 2.0 * g.pauses_per_video + g.seeks_per_video + 2.0 * g.searches_per_video
     });
     let events = mul(
-        u64::from(f.terminals.count),
+        u64::from(s.terminals()),
         96 + (per_viewing * 32.0).min(1e6) as u64,
     )
     .saturating_add(64 << 10);
-    let state = mul(u64::from(f.terminals.count), 1024).saturating_add(mul(
+    let state = mul(u64::from(s.terminals()), 1024).saturating_add(mul(
         mul(
             u64::from(f.server.nodes),
             u64::from(f.server.disks_per_node),
@@ -108,10 +108,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     // every terminal may have asked for as many blocks as its memory holds (at most 128
     // past what arrived), each read in `pieces` accesses
     let asked = (f.terminals.memory.0 / f.server.stripe.0.max(1) + 1).min(128);
-    let in_flight = mul(
-        mul(mul(u64::from(f.terminals.count), asked), pieces(s)),
-        ACCESS,
-    );
+    let in_flight = mul(mul(mul(u64::from(s.terminals()), asked), pieces(s)), ACCESS);
     let mut parts = vec![
         Part {
             what: "the disk requests in flight (an access per piece of every block asked for)",
@@ -159,7 +156,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         parts.push(Part {
             what: "the clients of [transmission] (a jitter histogram each)",
             key: "terminals.count",
-            bytes: mul(u64::from(f.terminals.count), 32 << 10),
+            bytes: mul(u64::from(s.terminals()), 32 << 10),
         });
     }
     parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));

@@ -73,7 +73,7 @@ use crate::plugin::Registry;
 use crate::results::analysis::PointAnalysis;
 use crate::results::RunResults;
 use crate::scenario::{ScenarioError, Source};
-use crate::system::{Progress, RunError, System, Work};
+use crate::system::{OverrideError, Progress, RunError, System, Work};
 use rayon::prelude::*;
 use scenario::{Scenario, SweepSuite};
 use std::path::Path;
@@ -108,11 +108,9 @@ impl System for OnDemand {
         suite.sweep
     }
 
-    fn set_seed(suite: &mut SweepSuite, seed: u64) -> Result<(), String> {
-        if let Some(m) =
-            crate::scenario::grid::flag_overrides_sweep(&suite.path, &suite.swept, "--seed", "seed")
-        {
-            return Err(m);
+    fn set_seed(suite: &mut SweepSuite, seed: u64) -> Result<(), OverrideError> {
+        if let Some(e) = OverrideError::swept(&suite.path, &suite.swept, "seed") {
+            return Err(e);
         }
         for p in &mut suite.points {
             p.scenario.file.seed = seed;
@@ -120,19 +118,12 @@ impl System for OnDemand {
         Ok(())
     }
 
-    fn set_load(suite: &mut SweepSuite, terminals: u32) -> Result<(), String> {
-        if let Some(m) = crate::scenario::grid::flag_overrides_sweep(
-            &suite.path,
-            &suite.swept,
-            "--terminals",
-            "terminals.count",
-        ) {
-            return Err(m);
+    fn set_load(suite: &mut SweepSuite, terminals: u32) -> Result<(), OverrideError> {
+        if let Some(e) = OverrideError::swept(&suite.path, &suite.swept, "terminals.count") {
+            return Err(e);
         }
         for p in &mut suite.points {
-            p.scenario
-                .set_terminals(terminals)
-                .map_err(|e| e.to_string())?;
+            p.scenario.set_terminals(terminals)?;
         }
         Ok(())
     }
@@ -177,7 +168,7 @@ impl System for OnDemand {
             out.push_str(&format!(
                 "  {i:>3}  {}: {} terminals, {events} workload events\n",
                 p.label(),
-                p.scenario.file.terminals.count,
+                p.scenario.terminals(),
             ));
         }
         Ok(out)

@@ -30,15 +30,15 @@ impl Playout<'_> {
     /// Bytes of the object up to the terminal's frontier (every block before it arrived).
     #[inline]
     pub fn frontier_bytes(&self, tm: &Term) -> u64 {
-        (u64::from(tm.frontier_block) * self.block_bytes)
-            .min(self.lib.total_bytes(tm.video as usize))
+        (u64::from(tm.read.frontier()) * self.block_bytes)
+            .min(self.lib.total_bytes(tm.read.video() as usize))
     }
 
     /// Bytes the terminal has freed: played, or skipped before its first block.
     pub fn freed_bytes(&self, tm: &Term) -> u64 {
         self.lib
-            .offset(tm.video as usize, tm.play_frame)
-            .max(u64::from(tm.first_block) * self.block_bytes)
+            .offset(tm.read.video() as usize, tm.play.play())
+            .max(u64::from(tm.read.first()) * self.block_bytes)
     }
 
     /// Whether the bytes the terminal has freed (played, or skipped before its first block)
@@ -48,33 +48,37 @@ impl Playout<'_> {
     /// while the play frame's offset needs its GOP decoded — once per wake-up otherwise.
     #[inline]
     pub fn freed_reach(&self, tm: &Term, threshold: u64) -> bool {
-        u64::from(tm.first_block) * self.block_bytes >= threshold
-            || tm.play_frame >= self.lib.first_frame_reaching(tm.video as usize, threshold)
+        u64::from(tm.read.first()) * self.block_bytes >= threshold
+            || tm.play.play()
+                >= self
+                    .lib
+                    .first_frame_reaching(tm.read.video() as usize, threshold)
     }
 
     /// Bytes of the object up to the next block to request.
     #[inline]
     pub fn requested_bytes(&self, tm: &Term) -> u64 {
-        (u64::from(tm.next_block) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize))
+        (u64::from(tm.read.next()) * self.block_bytes)
+            .min(self.lib.total_bytes(tm.read.video() as usize))
     }
 
     /// Frames of the object the terminal reads.
     #[inline]
     pub fn frames_of(&self, tm: &Term) -> u64 {
-        self.lib.frames_of(tm.video as usize)
+        self.lib.frames_of(tm.read.video() as usize)
     }
 
     /// Display instant of frame `f` in the current playout.
     #[inline]
     pub fn disp(&self, tm: &Term, f: u64) -> SimTime {
-        tm.base_time + (self.lib.frame_time(f) - self.lib.frame_time(tm.base_frame))
+        tm.play.base_time() + (self.lib.frame_time(f) - self.lib.frame_time(tm.play.base_frame()))
     }
 
     /// Frames whose display has started by `now` in the current playout.
     #[inline]
     pub fn frames_started_by(&self, tm: &Term, now: SimTime) -> u64 {
-        let target = self.lib.frame_time(tm.base_frame).as_nanos()
-            + now.saturating_since(tm.base_time).as_nanos();
+        let target = self.lib.frame_time(tm.play.base_frame()).as_nanos()
+            + now.saturating_since(tm.play.base_time()).as_nanos();
         let n = match target.checked_add(1) {
             Some(x) => mul_div_ceil(x, self.lib.fps(), NANOS_PER_SEC),
             None => (u128::from(target) + 1)
@@ -88,7 +92,19 @@ impl Playout<'_> {
     #[inline]
     pub fn frames_available(&self, tm: &Term) -> u64 {
         self.lib
-            .frames_within(tm.video as usize, self.frontier_bytes(tm))
+            .frames_within(tm.read.video() as usize, self.frontier_bytes(tm))
+    }
+
+    /// The first frame that needs the terminal's next block (at least its play frame).
+    #[inline]
+    pub fn first_frame_of_next(&self, tm: &Term) -> u64 {
+        self.lib
+            .first_frame_reaching(
+                tm.read.video() as usize,
+                u64::from(tm.read.next()) * self.block_bytes + 1,
+            )
+            .saturating_sub(1)
+            .max(tm.play.play())
     }
 
     /// Length of block `index` of object `video` (the last may be short).
@@ -106,18 +122,18 @@ impl Playout<'_> {
     #[inline]
     pub fn room_threshold(&self, tm: &Term) -> u64 {
         if self.set <= 1 {
-            return (self.requested_bytes(tm) + self.block_len(tm.video, tm.next_block))
+            return (self.requested_bytes(tm) + self.block_len(tm.read.video(), tm.read.next()))
                 .saturating_sub(self.memory);
         }
-        let blocks = self.blocks[tm.video as usize];
-        let ahead = if tm.set_left > 0 {
-            tm.set_left
+        let blocks = self.blocks[tm.read.video() as usize];
+        let ahead = if tm.read.set_left() > 0 {
+            tm.read.set_left()
         } else {
             self.set
         };
-        let end = tm.next_block.saturating_add(ahead).min(blocks);
+        let end = tm.read.next().saturating_add(ahead).min(blocks);
         let end_bytes =
-            (u64::from(end) * self.block_bytes).min(self.lib.total_bytes(tm.video as usize));
+            (u64::from(end) * self.block_bytes).min(self.lib.total_bytes(tm.read.video() as usize));
         end_bytes.saturating_sub(self.memory)
     }
 
@@ -127,12 +143,12 @@ impl Playout<'_> {
     #[inline]
     pub fn can_request(&self, tm: &Term) -> bool {
         if tm.without_session()
-            || tm.next_block >= self.blocks[tm.video as usize]
-            || tm.next_block >= tm.limit_block
+            || tm.read.next() >= self.blocks[tm.read.video() as usize]
+            || tm.read.next() >= tm.read.limit()
         {
             return false;
         }
-        if tm.next_block - tm.frontier_block >= 128 {
+        if tm.read.next() - tm.read.frontier() >= 128 {
             return false;
         }
         self.freed_reach(tm, self.room_threshold(tm))
@@ -145,14 +161,14 @@ impl Playout<'_> {
     /// `terminals.prime` can be smaller than a frame. Display cannot start without its
     /// first frame: it would glitch at once, re-prime at once and never let time advance.
     pub fn primed(&self, tm: &Term) -> bool {
-        let at_end = tm.frontier_block >= self.blocks[tm.video as usize];
+        let at_end = tm.read.frontier() >= self.blocks[tm.read.video() as usize];
         at_end
             || match self.prime {
                 Some(p) => {
                     self.frontier_bytes(tm).saturating_sub(self.freed_bytes(tm)) >= p
-                        && self.frames_available(tm) > tm.play_frame
+                        && self.frames_available(tm) > tm.play.play()
                 }
-                None => tm.outstanding == 0 && !self.can_request(tm),
+                None => tm.read.outstanding() == 0 && !self.can_request(tm),
             }
     }
 
@@ -161,27 +177,27 @@ impl Playout<'_> {
         let tm = &terms[t];
         match tm.state {
             TState::Idle | TState::Waiting => return 0,
-            TState::Following => return self.buffered_now(terms, tm.group as usize, now),
+            TState::Following => return self.buffered_now(terms, tm.group.index() as usize, now),
             _ => {}
         }
         let frame = if tm.state == TState::Playing {
             self.frames_started_by(tm, now)
                 .min(self.frames_available(tm))
-                .max(tm.play_frame)
+                .max(tm.play.play())
         } else {
-            tm.play_frame
+            tm.play.play()
         };
         let freed = self
             .lib
-            .offset(tm.video as usize, frame)
-            .max(u64::from(tm.first_block) * self.block_bytes);
+            .offset(tm.read.video() as usize, frame)
+            .max(u64::from(tm.read.first()) * self.block_bytes);
         let contiguous = self.frontier_bytes(tm).saturating_sub(freed);
         // blocks past the frontier, each whole but the video's last, which may be short
-        let mut ahead = u64::from(tm.mask.count_ones()) * self.block_bytes;
-        let last = self.blocks[tm.video as usize].saturating_sub(1);
-        if let Some(i) = last.checked_sub(tm.frontier_block) {
-            if i < 128 && tm.mask >> i & 1 == 1 {
-                ahead -= self.block_bytes - self.block_len(tm.video, last);
+        let mut ahead = u64::from(tm.read.mask().count_ones()) * self.block_bytes;
+        let last = self.blocks[tm.read.video() as usize].saturating_sub(1);
+        if let Some(i) = last.checked_sub(tm.read.frontier()) {
+            if i < 128 && tm.read.mask() >> i & 1 == 1 {
+                ahead -= self.block_bytes - self.block_len(tm.read.video(), last);
             }
         }
         contiguous + ahead
@@ -192,8 +208,8 @@ impl Playout<'_> {
         if tm.without_session() {
             return 0;
         }
-        let v = tm.video as usize;
-        self.lib.offset(v, tm.play_frame) - self.lib.offset(v, tm.start_frame)
+        let v = tm.read.video() as usize;
+        self.lib.offset(v, tm.play.play()) - self.lib.offset(v, tm.play.start())
     }
 
     /// Bytes of the current session not yet consumed (end-of-run conservation).
@@ -201,6 +217,6 @@ impl Playout<'_> {
         if tm.without_session() {
             return 0;
         }
-        tm.session_received - self.session_consumed(tm)
+        tm.read.received() - self.session_consumed(tm)
     }
 }

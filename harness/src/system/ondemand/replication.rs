@@ -519,7 +519,7 @@ impl Replication {
         let mut repl = Replication::new(
             r,
             s.interface_nodes,
-            f.terminals.count,
+            scenario.terminals(),
             setup.block_bytes,
             &setup.blocks,
         );
@@ -556,7 +556,7 @@ fn check_prefix(
             .max_by_key(|&(v, n)| (n, std::cmp::Reverse(v)))
             .unwrap_or((0, 0));
         let prefix = most.saturating_mul(f.server.stripe.0);
-        let count = u64::from(f.terminals.count);
+        let count = u64::from(scenario.terminals());
         let buffers = count.saturating_mul(f.terminals.memory.0);
         let need = prefix.saturating_add(buffers);
         if need > memory.0 {

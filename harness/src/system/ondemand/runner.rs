@@ -233,7 +233,7 @@ pub fn manifest(s: &Scenario, workload: Option<&Digest>) -> serde_json::Value {
         "scenario_file": s.path.display().to_string(),
         "scenario_sha256": scenario_sha256(s),
         "seed": s.file.seed,
-        "terminals": s.file.terminals.count,
+        "terminals": s.terminals(),
         "workload": {
             "source": match &s.file.workload.trace {
                 Some(t) => format!("trace {}", t.display()),

@@ -28,7 +28,7 @@ impl Searchable for OnDemand {
     }
 
     fn expected_load(s: &Scenario) -> u32 {
-        s.file.terminals.count
+        s.terminals()
     }
 
     fn published_max(s: &Scenario) -> Option<f64> {
@@ -69,7 +69,7 @@ impl Searchable for OnDemand {
     ) -> Result<ProbeOutcome, RunError> {
         let mut s = scenario.clone();
         s.file.seed = seed;
-        s.set_terminals(terminals)?;
+        s.set_terminals(terminals).map_err(ScenarioError::from)?;
         let sim = SimOptions {
             memo: Some(memo),
             stop_at_first_glitch: opts.stop_at_glitch,

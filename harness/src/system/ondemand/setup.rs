@@ -73,7 +73,7 @@ impl<'a> Setup<'a> {
             interfaces: s.interface_nodes,
             managers: u32::from(s.manager_node),
             disks_per_node: s.disks_per_node,
-            terminals: f.terminals.count,
+            terminals: self.scenario.terminals(),
             block_bytes: self.block_bytes,
             video_blocks: &self.blocks,
             geometry: None,

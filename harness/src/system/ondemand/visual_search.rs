@@ -144,10 +144,10 @@ impl VisualSearch {
         else {
             return None;
         };
-        if !self.hints || tm.state != TState::Searching || block.video.0 != tm.video {
+        if !self.hints || tm.state != TState::Searching || block.video.0 != tm.read.video() {
             return None;
         }
-        let v = tm.video as usize;
+        let v = tm.read.video() as usize;
         let frames = p.lib.frames_of(v);
         let every = p.lib.frame_at(self.every).max(1);
         let show = p.lib.frame_at(self.show).max(1);

@@ -154,7 +154,7 @@ impl<'s> Workload<'s> {
         let f = &self.scenario.file;
         if let Some(tp) = &f.workload.trace {
             let path = self.scenario.resolve_path(tp);
-            let reader = trace::open_within(&path, f.terminals.count, f.videos.count)
+            let reader = trace::open_within(&path, self.scenario.terminals(), f.videos.count)
                 .map_err(trace_error)?;
             return Ok(Box::new(reader.map(|r| r.map_err(trace_error))));
         }
@@ -165,7 +165,7 @@ impl<'s> Workload<'s> {
             .expect("validated: trace or generate");
         let events = trace::generate_stream(
             g,
-            f.terminals.count,
+            self.scenario.terminals(),
             f.videos.count,
             f.videos.length.sim(),
             self.horizon,
@@ -182,7 +182,7 @@ impl<'s> Workload<'s> {
     pub fn digest(&self) -> Result<Digest, ScenarioError> {
         let f = &self.scenario.file;
         let mut d = Digester {
-            started: vec![false; f.terminals.count as usize],
+            started: vec![false; self.scenario.terminals() as usize],
             ..Digester::default()
         };
         if let Some(tp) = &f.workload.trace {
@@ -203,7 +203,7 @@ impl<'s> Workload<'s> {
         let g = f.workload.generate.as_ref().expect("validated");
         let mut events = trace::generate_stream(
             g,
-            f.terminals.count,
+            self.scenario.terminals(),
             f.videos.count,
             f.videos.length.sim(),
             self.horizon,

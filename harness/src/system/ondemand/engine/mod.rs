@@ -153,7 +153,11 @@ impl<'a> Engine<'a> {
             prefetch,
             admission,
             delays: Delays::new(f.run.request_delays),
-            continuity: Continuity::new(f.run.continuity, f.terminals.count, f.videos.bit_rate.0),
+            continuity: Continuity::new(
+                f.run.continuity,
+                scenario.terminals(),
+                f.videos.bit_rate.0,
+            ),
             iface_cpu: interface_cpu::build(scenario),
             msg_work: message_work::build(scenario),
             egress,

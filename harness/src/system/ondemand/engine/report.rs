@@ -106,7 +106,7 @@ impl<'a> Engine<'a> {
         let summary = Summary {
             scenario: self.scenario.name().to_string(),
             seed: f.seed,
-            terminals: u64::from(f.terminals.count),
+            terminals: u64::from(self.scenario.terminals()),
             warmup_ns: w0.as_nanos(),
             measured_ns: measured,
             simulated_ns: now.as_nanos(),
@@ -186,7 +186,7 @@ impl<'a> Engine<'a> {
         let f = &self.scenario.file;
         match &f.server.bus {
             Some(b) if self.disks.buses() > 0 => {
-                f64::from(f.terminals.count) * f.videos.bit_rate.0 as f64
+                f64::from(self.scenario.terminals()) * f.videos.bit_rate.0 as f64
                     / (b.rate.0 as f64 * self.disks.buses() as f64)
             }
             _ => 0.0,

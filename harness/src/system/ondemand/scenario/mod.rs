@@ -83,6 +83,7 @@ use crate::plugin::{
 };
 use crate::scenario::slots::{self, Chosen, PluginTable, Slot};
 use crate::scenario::Source;
+use crate::system::OverrideError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -411,7 +412,7 @@ impl Scenario {
                 f.videos.bit_rate.0 as f64,
                 "videos.bit_rate",
             )
-            .set("terminals", f64::from(f.terminals.count), "terminals.count")
+            .set("terminals", f64::from(self.terminals()), "terminals.count")
             .set(
                 "terminal_memory_bytes",
                 f.terminals.memory.0 as f64,
@@ -447,7 +448,7 @@ impl Scenario {
             index: 0,
             nodes: f.server.nodes,
             disks_per_node: f.server.disks_per_node,
-            terminals: f.terminals.count,
+            terminals: self.terminals(),
             block_bytes: self.block_bytes(),
             video_blocks: &[],
             geometry: None,
@@ -472,14 +473,21 @@ impl Scenario {
         }
     }
 
-    /// Overrides the number of terminals (`--terminals`).
-    pub fn set_terminals(&mut self, n: u32) -> Result<(), ScenarioError> {
+    /// The number of terminals (`terminals.count`, or the value that replaced it).
+    #[inline]
+    pub fn terminals(&self) -> u32 {
+        self.file.terminals.count
+    }
+
+    /// Replaces the number of terminals (the command line's override, a search's probe): an
+    /// error when `n` is outside 1..=[`MAX_TERMINALS`].
+    pub fn set_terminals(&mut self, n: u32) -> Result<(), OverrideError> {
         if !(1..=MAX_TERMINALS).contains(&n) {
-            return Err(ScenarioError::Invalid {
-                file: self.path.clone(),
-                line: None,
-                key: "terminals.count".into(),
-                message: format!("--terminals must be in 1..={MAX_TERMINALS}, got {n}"),
+            return Err(OverrideError::OutOfRange {
+                path: self.path.clone(),
+                key: "terminals.count",
+                max: MAX_TERMINALS,
+                got: n,
             });
         }
         self.file.terminals.count = n;

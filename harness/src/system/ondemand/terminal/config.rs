@@ -47,7 +47,7 @@ impl<'a> Terminals<'a> {
         let s = &f.server;
         let interactive = f.interactive.clone().unwrap_or_default();
         let cfg = TerminalConfig {
-            count: f.terminals.count as usize,
+            count: setup.scenario.terminals() as usize,
             rounds: f.terminals.rounds.as_ref().map(|r| {
                 (
                     r.blocks,

@@ -13,10 +13,9 @@ impl<'a> Terminals<'a> {
         }
         let now = p.now();
         for t in &mut self.terms {
-            t.glitches_measured = 0;
-            t.stalled_measured = 0;
+            t.counts.restart();
             if t.state == TState::Stalled {
-                t.stall_since = now;
+                t.stops.stalled_since(now);
             }
         }
     }
@@ -24,7 +23,7 @@ impl<'a> Terminals<'a> {
     pub(super) fn schedule_wake(&mut self, t: usize, p: &mut Ports) {
         let pl = self.playout();
         let tm = &self.terms[t];
-        let v = tm.video as usize;
+        let v = tm.read.video() as usize;
         let frames = self.lib.frames_of(v);
         let avail = pl.frames_available(tm);
         let need = if avail < frames {
@@ -33,7 +32,7 @@ impl<'a> Terminals<'a> {
             pl.disp(tm, frames)
         };
         let mut wake = need;
-        if tm.next_block < self.blocks[v] && tm.next_block - tm.frontier_block < 128 {
+        if tm.read.next() < self.blocks[v] && tm.read.next() - tm.read.frontier() < 128 {
             let threshold = pl.room_threshold(tm);
             if pl.freed_reach(tm, threshold) {
                 // room already: a set waiting for its time (`issue = "latest"`)
@@ -54,30 +53,23 @@ impl<'a> Terminals<'a> {
     /// Schedules a wake-up of terminal `t` at `at` (cancelling earlier ones). When the
     /// pending wake-up is already at `at` it stays, so no stale event is queued.
     pub(super) fn wake_at(&mut self, t: usize, at: SimTime, p: &mut Ports) {
-        let tm = &mut self.terms[t];
-        if tm.wake_time == at {
-            return;
+        if let Some(gen) = self.terms[t].wake.set(at) {
+            p.q.schedule(at, Ev::Wake(t as u32, gen));
         }
-        tm.cancel_wake();
-        tm.wake_time = at;
-        p.q.schedule(at, Ev::Wake(t as u32, tm.gen));
     }
 
     /// Starts showing frames from `play_frame` now (a skip-search segment); returns when
     /// frame `end` would be displayed.
     pub(super) fn show_now(&mut self, t: usize, end: u64, now: SimTime) -> SimTime {
-        let tm = &mut self.terms[t];
-        tm.base_frame = tm.play_frame;
-        tm.base_time = now;
+        self.terms[t].play.anchor(now);
         self.playout().disp(&self.terms[t], end)
     }
 
     /// A `Wake` event of generation `gen` for terminal `t` (stale generations are ignored).
     pub fn woken(&mut self, t: usize, gen: u32, p: &mut Ports) {
-        if self.terms[t].gen != gen {
+        if !self.terms[t].wake.fired(gen) {
             return;
         }
-        self.terms[t].wake_time = SimTime::MAX;
         match self.terms[t].state {
             TState::Playing => self.advance(t, p),
             TState::Searching => self.segment_wake(t, p),
@@ -97,8 +89,8 @@ impl<'a> Terminals<'a> {
             self.glitch(t, avail, p);
             return;
         }
-        let play = taken.min(frames).max(tm.play_frame);
-        self.terms[t].play_frame = play;
+        let play = taken.min(frames).max(tm.play.play());
+        self.terms[t].play.set_play(play);
         if play >= frames && now >= self.playout().disp(&self.terms[t], frames) {
             self.end_video(t, p);
             return;
@@ -111,22 +103,21 @@ impl<'a> Terminals<'a> {
         let now = p.now();
         let measuring = p.w().measuring;
         let tm = &mut self.terms[t];
-        tm.play_frame = frame.max(tm.play_frame);
+        tm.play.reach(frame);
         tm.state = TState::Stalled;
-        tm.prime_kind = PrimeKind::Glitch;
-        tm.stall_since = now;
+        tm.stops.glitch(now);
         tm.cancel_wake();
         if measuring {
             // a piggyback stream's glitch is a glitch at every member's screen
             let n = if t < self.cfg.count {
-                self.terms[t].glitches_measured += 1;
+                self.terms[t].counts.glitch();
                 1
             } else {
-                for i in 0..self.terms[t].members.len() {
-                    let m = self.terms[t].members[i] as usize;
-                    self.terms[m].glitches_measured += 1;
+                for i in 0..self.terms[t].group.members().len() {
+                    let m = self.terms[t].group.members()[i] as usize;
+                    self.terms[m].counts.glitch();
                 }
-                self.terms[t].members.len() as u64
+                self.terms[t].group.members().len() as u64
             };
             self.glitches += n;
             if n > 0 {
@@ -165,7 +156,7 @@ impl<'a> Terminals<'a> {
         let tm = &self.terms[t];
         match tm.state {
             TState::Idle | TState::Waiting => 0,
-            TState::Following => self.position_now(tm.group as usize, now),
+            TState::Following => self.position_now(tm.group.index() as usize, now),
             TState::Searching => match tm.search {
                 Search::Skip {
                     seg_start,
@@ -179,15 +170,15 @@ impl<'a> Terminals<'a> {
                         seg_start
                     }
                 }
-                _ => tm.play_frame,
+                _ => tm.play.play(),
             },
             _ => {
                 let f = if tm.state == TState::Playing {
                     pl.frames_started_by(tm, now)
                         .min(pl.frames_available(tm))
-                        .max(tm.play_frame)
+                        .max(tm.play.play())
                 } else {
-                    tm.play_frame
+                    tm.play.play()
                 };
                 match tm.search {
                     Search::Version { forward } => {
@@ -226,8 +217,7 @@ impl<'a> Terminals<'a> {
                     _ => None,
                 };
                 if let Some(f) = shown {
-                    let tm = &mut self.terms[t];
-                    tm.play_frame = f.max(tm.play_frame);
+                    self.terms[t].play.reach(f);
                 }
                 self.end_session(t, p);
             }

@@ -45,15 +45,13 @@ impl<'a> Terminals<'a> {
         let e = self.event(slot);
         let t = e.terminal.index();
         let tm = &mut self.terms[t];
-        if !tm.deferred.is_empty()
-            || tm.admitting.is_some()
-            || (e.kind == EventKind::Start && tm.state != TState::Idle)
-        {
-            tm.deferred.push_back(slot);
+        if tm.events.holds() || (e.kind == EventKind::Start && tm.state != TState::Idle) {
+            tm.events.push(slot);
             return;
         }
-        if !delayed && tm.lag > SimDuration::ZERO {
-            p.q.schedule(e.time + tm.lag, Ev::Delayed(slot));
+        let lag = tm.events.lag();
+        if !delayed && lag > SimDuration::ZERO {
+            p.q.schedule(e.time + lag, Ev::Delayed(slot));
             return;
         }
         self.apply_slot(slot, p);
@@ -63,29 +61,28 @@ impl<'a> Terminals<'a> {
     /// over).
     pub(super) fn drain(&mut self, t: usize, p: &mut Ports) {
         let now = p.now();
-        if self.terms[t].admitted && self.terms[t].state == TState::Idle {
-            self.terms[t].admitted = false;
+        if self.terms[t].state == TState::Idle && self.terms[t].events.release() {
             p.admission.ended(t as u32, now, &p.period.w);
         }
-        while let Some(&i) = self.terms[t].deferred.front() {
+        while let Some(i) = self.terms[t].events.front() {
             let e = self.event(i);
             if e.kind == EventKind::Start && self.terms[t].state != TState::Idle {
                 return;
             }
-            let due = e.time + self.terms[t].lag;
+            let due = e.time + self.terms[t].events.lag();
             if e.kind == EventKind::Start && due <= now {
                 // the start waited: everything after it shifts by the same delay
-                self.terms[t].lag = now.saturating_since(e.time);
+                self.terms[t].events.set_lag(now.saturating_since(e.time));
             } else if due > now {
                 // the rest keep their trace spacing
-                let rest: Vec<u32> = self.terms[t].deferred.drain(..).collect();
+                let rest = self.terms[t].events.take_all();
                 for j in rest {
-                    let due = self.event(j).time + self.terms[t].lag;
+                    let due = self.event(j).time + self.terms[t].events.lag();
                     p.q.schedule(due.max(now), Ev::Delayed(j));
                 }
                 return;
             }
-            self.terms[t].deferred.pop_front();
+            self.terms[t].events.pop();
             self.apply_slot(i, p);
         }
     }
@@ -104,39 +101,35 @@ impl<'a> Terminals<'a> {
         let now = p.now();
         let measuring = p.w().measuring;
         if !admitted {
-            self.terms[t].refused = Some(e.video.0);
-            if !self.terms[t].warmed {
+            self.terms[t].events.refuse(e.video.0);
+            if self.terms[t].counts.warm() {
                 // nothing to wait for: the warm-up counts it as started
-                self.terms[t].warmed = true;
                 self.first_display(p);
             }
             return;
         }
-        self.terms[t].refused = None;
-        self.terms[t].admitted = true;
+        self.terms[t].events.admit();
         if measuring {
             self.videos_started += 1;
         }
-        self.terms[t].videos_started += 1;
-        let first = &mut self.terms[t].first_request;
-        *first = (*first).min(asked);
+        self.terms[t].counts.started(asked);
         if self.piggyback_start(t, e.video.0, e.position, p) {
-            self.terms[t].requested_at = asked;
+            self.terms[t].group.asked_at(asked);
             return;
         }
         let begun = self.begin_session(t, e.video.0, e.position, PrimeKind::Start, p);
         if begun && self.terms[t].state == TState::Priming {
             // the wait for admission's probes is part of the start-up
-            self.terms[t].prime_since = asked;
+            self.terms[t].stops.primed_since(asked);
         }
         if !begun {
-            self.terms[t].videos_started -= 1;
+            self.terms[t].counts.unstarted();
             if measuring {
                 self.videos_started -= 1;
             }
             self.events_ignored += 1;
             self.terms[t].state = TState::Idle;
-            self.terms[t].admitted = false;
+            self.terms[t].events.release();
             p.admission.ended(t as u32, now, &p.period.w);
         }
     }
@@ -160,8 +153,8 @@ impl<'a> Terminals<'a> {
     /// begins or is refused, and the terminal's events that waited behind it run.
     pub(super) fn decided(&mut self, t: usize, admitted: bool, p: &mut Ports) {
         let (e, asked) = self.terms[t]
-            .admitting
-            .take()
+            .events
+            .take_admitting()
             .expect("a terminal waiting for admission");
         self.start_decided(e, asked, admitted, p);
         self.drain(t, p);
@@ -172,7 +165,8 @@ impl<'a> Terminals<'a> {
     /// decided, it answers the manager ([`super::super::manager`]).
     pub fn delegation(&mut self, t: usize, p: &mut Ports) {
         let (e, _) = self.terms[t]
-            .admitting
+            .events
+            .admitting()
             .expect("a delegation of a viewing waiting for admission");
         match self.ask_admission(e, p) {
             Decision::Admit => {

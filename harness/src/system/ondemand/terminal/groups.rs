@@ -25,14 +25,10 @@ impl<'a> Terminals<'a> {
         }
         let tm = &mut self.terms[t];
         tm.state = TState::Waiting;
-        tm.group = g;
+        tm.group.wait(g, now);
         tm.title = video;
-        tm.video = video;
-        tm.requested_at = now;
-        tm.play_frame = 0;
-        tm.first_block = 0;
-        tm.frontier_block = 0;
-        tm.next_block = 0;
+        tm.read.wait_for(video);
+        tm.play.set_play(0);
         true
     }
 
@@ -40,9 +36,9 @@ impl<'a> Terminals<'a> {
     pub fn group_start(&mut self, g: u32, p: &mut Ports) {
         let now = p.now();
         let terms = &self.terms;
-        let started = self
-            .pig
-            .start(g, now, p.w().measuring, |m| terms[m as usize].requested_at);
+        let started = self.pig.start(g, now, p.w().measuring, |m| {
+            terms[m as usize].group.requested_at()
+        });
         let video = started.video;
         let members = started.members;
         match members.len() {
@@ -52,7 +48,8 @@ impl<'a> Terminals<'a> {
                 self.terms[m].title = video;
                 self.setup_session(m, video, 0, PrimeKind::Start, now);
                 // the start-up latency includes the wait
-                self.terms[m].prime_since = self.terms[m].requested_at;
+                let asked = self.terms[m].group.requested_at();
+                self.terms[m].stops.primed_since(asked);
                 self.fill(m, p);
                 self.check_prime(m, p);
             }
@@ -67,9 +64,9 @@ impl<'a> Terminals<'a> {
                 for &m in &members {
                     let tm = &mut self.terms[m as usize];
                     tm.state = TState::Following;
-                    tm.group = s as u32;
+                    tm.group.follow(s as u32);
                 }
-                self.terms[s].members = members;
+                self.terms[s].group.lead(members);
                 self.terms[s].title = video;
                 self.setup_session(s, video, 0, PrimeKind::Start, now);
                 self.fill(s, p);
@@ -81,12 +78,11 @@ impl<'a> Terminals<'a> {
     /// Takes waiting or following terminal `t` out of its group (the caller decides what
     /// it does next); a stream left without members stops.
     pub(super) fn leave_group(&mut self, t: usize, p: &mut Ports) {
-        let g = self.terms[t].group as usize;
+        let g = self.terms[t].group.index() as usize;
         match self.terms[t].state {
             TState::Waiting => self.pig.leave(g as u32, t as u32),
             TState::Following => {
-                self.terms[g].members.retain(|&m| m as usize != t);
-                if self.terms[g].members.is_empty() {
+                if self.terms[g].group.leave(t) {
                     self.end_session(g, p);
                     self.terms[g].state = TState::Idle;
                     self.pig.stream_stopped(g as u32);
@@ -100,7 +96,7 @@ impl<'a> Terminals<'a> {
     pub(super) fn end_stream(&mut self, s: usize, p: &mut Ports) {
         self.end_session(s, p);
         self.terms[s].state = TState::Idle;
-        let members = std::mem::take(&mut self.terms[s].members);
+        let members = self.terms[s].group.take_members();
         self.pig.stream_stopped(s as u32);
         for m in members {
             let m = m as usize;

@@ -29,13 +29,13 @@ impl<'a> Terminals<'a> {
             if !matches!(
                 tm.state,
                 TState::Priming | TState::Playing | TState::Stalled
-            ) || tm.next_block >= self.blocks[tm.video as usize]
-                || tm.next_block >= tm.limit_block
-                || tm.next_block - tm.frontier_block >= 128
+            ) || tm.read.next() >= self.blocks[tm.read.video() as usize]
+                || tm.read.next() >= tm.read.limit()
+                || tm.read.next() - tm.read.frontier() >= 128
             {
                 continue;
             }
-            bytes += self.playout().block_len(tm.video, tm.next_block);
+            bytes += self.playout().block_len(tm.read.video(), tm.read.next());
             self.issue(t, p);
         }
         bytes
@@ -47,23 +47,12 @@ impl<'a> Terminals<'a> {
         let (_, lead) = self.cfg.rounds?;
         let lead = lead?;
         let tm = &self.terms[t];
-        if tm.set_left > 0 || tm.state != TState::Playing {
+        if tm.read.set_left() > 0 || tm.state != TState::Playing {
             return None;
         }
-        let f0 = self.first_frame_of_block(tm)?;
+        let f0 = self.playout().first_frame_of_next(tm);
         let due = self.playout().disp(tm, f0).as_nanos();
         Some(SimTime::from_nanos(due.saturating_sub(lead.as_nanos())))
-    }
-
-    /// The first frame that needs the terminal's next block (at least its play frame).
-    pub(super) fn first_frame_of_block(&self, tm: &Term) -> Option<u64> {
-        let video = tm.video as usize;
-        Some(
-            self.lib
-                .first_frame_reaching(video, u64::from(tm.next_block) * self.cfg.block_bytes + 1)
-                .saturating_sub(1)
-                .max(tm.play_frame),
-        )
     }
 
     /// Requests the terminal's next block from the node that holds it.
@@ -71,28 +60,23 @@ impl<'a> Terminals<'a> {
         let now = p.now();
         let pl = self.playout();
         let tm = &self.terms[t];
-        let video = tm.video;
-        let index = tm.next_block;
+        let video = tm.read.video();
+        let index = tm.read.next();
         let block = BlockId {
             video: VideoId(video),
             index,
         };
-        // first frame that needs this block
-        let f0 = self
-            .lib
-            .first_frame_reaching(video as usize, u64::from(index) * self.cfg.block_bytes + 1)
-            .saturating_sub(1)
-            .max(tm.play_frame);
+        let f0 = pl.first_frame_of_next(tm);
         let deadline = if tm.state == TState::Playing {
             pl.disp(tm, f0)
         } else {
-            now + (self.lib.frame_time(f0) - self.lib.frame_time(tm.play_frame))
+            now + (self.lib.frame_time(f0) - self.lib.frame_time(tm.play.play()))
         };
         let loc = p.layout.locate(block);
         let bytes = pl.block_len(video, index);
         let req = Req {
             terminal: t as u32,
-            epoch: tm.epoch,
+            epoch: tm.read.epoch(),
             block,
             node: loc.node.0,
             disk: loc.disk.0,
@@ -118,22 +102,12 @@ impl<'a> Terminals<'a> {
                     loc.node, loc.disk
                 ),
             );
-            self.terms[t].next_block += 1;
+            self.terms[t].read.skip();
             return;
         }
         let r = p.reqs.new_read(req);
         let set = self.cfg.rounds.map_or(1, |r| r.0);
-        let tm = &mut self.terms[t];
-        if set > 1 {
-            // the first block of a set opens it (its room is reserved for all of it)
-            tm.set_left = if tm.set_left == 0 {
-                set - 1
-            } else {
-                tm.set_left - 1
-            };
-        }
-        tm.next_block += 1;
-        tm.outstanding += 1;
+        self.terms[t].read.asked(set);
         self.issued += 1;
         if let Some(rep) = p.repl.as_ref() {
             let source = rep.source(t as u32, block);
@@ -170,19 +144,12 @@ impl<'a> Terminals<'a> {
         self.received_bytes += req.bytes;
         let t = req.terminal as usize;
         let tm = &mut self.terms[t];
-        tm.bytes_received += req.bytes;
-        if req.epoch != tm.epoch || tm.state == TState::Idle {
+        tm.counts.received(req.bytes);
+        if req.epoch != tm.read.epoch() || tm.state == TState::Idle {
             self.discarded_bytes += req.bytes;
             return;
         }
-        tm.outstanding -= 1;
-        tm.session_received += req.bytes;
-        let i = req.block.index - tm.frontier_block;
-        tm.mask |= 1u128 << i;
-        while tm.mask & 1 == 1 {
-            tm.mask >>= 1;
-            tm.frontier_block += 1;
-        }
+        tm.read.arrived(req.block.index, req.bytes);
         match tm.state {
             TState::Priming | TState::Stalled | TState::Searching => self.check_prime(t, p),
             TState::Playing => self.schedule_wake(t, p),
@@ -211,8 +178,7 @@ impl<'a> Terminals<'a> {
     pub(super) fn record_startup(&mut self, t: usize, lat: u64, w: bool) {
         if w {
             self.startup.record(lat);
-            self.terms[t].startup_sum += lat;
-            self.terms[t].startups += 1;
+            self.terms[t].counts.startup(lat);
         }
     }
 
@@ -221,47 +187,46 @@ impl<'a> Terminals<'a> {
         let window = p.w().span;
         let measuring = p.w().measuring;
         let tm = &self.terms[t];
-        match tm.prime_kind {
+        match tm.stops.prime_kind() {
             PrimeKind::Glitch => {
-                let s = clip(tm.stall_since, now, window);
+                let s = clip(tm.stops.stall_since(), now, window);
                 self.add_stall(t, s);
             }
             PrimeKind::Start | PrimeKind::Seek if t >= self.cfg.count => {
                 // a piggyback stream: every member waited since its own request
-                for i in 0..self.terms[t].members.len() {
-                    let m = self.terms[t].members[i] as usize;
-                    let lat = now.saturating_since(self.terms[m].requested_at).as_nanos();
+                for i in 0..self.terms[t].group.members().len() {
+                    let m = self.terms[t].group.members()[i] as usize;
+                    let lat = now
+                        .saturating_since(self.terms[m].group.requested_at())
+                        .as_nanos();
                     self.record_startup(m, lat, measuring);
                 }
             }
             PrimeKind::Start | PrimeKind::Seek => {
-                let lat = now.saturating_since(tm.prime_since).as_nanos();
+                let lat = now.saturating_since(tm.stops.prime_since()).as_nanos();
                 self.record_startup(t, lat, measuring);
             }
         }
         let tm = &mut self.terms[t];
         tm.state = TState::Playing;
-        tm.base_frame = tm.play_frame;
-        tm.base_time = now;
+        tm.play.anchor(now);
         if t < self.cfg.count {
             self.arm_packets(t, p);
         } else {
-            for i in 0..self.terms[t].members.len() {
-                let m = self.terms[t].members[i] as usize;
+            for i in 0..self.terms[t].group.members().len() {
+                let m = self.terms[t].group.members()[i] as usize;
                 self.arm_packets(m, p);
             }
         }
         let tm = &mut self.terms[t];
-        let first = !tm.warmed;
-        tm.has_displayed = true;
-        tm.warmed = true;
+        tm.counts.displayed();
+        let first = tm.counts.warm();
         self.schedule_wake(t, p);
         if t >= self.cfg.count {
-            for i in 0..self.terms[t].members.len() {
-                let m = self.terms[t].members[i] as usize;
-                self.terms[m].has_displayed = true;
-                if !self.terms[m].warmed {
-                    self.terms[m].warmed = true;
+            for i in 0..self.terms[t].group.members().len() {
+                let m = self.terms[t].group.members()[i] as usize;
+                self.terms[m].counts.displayed();
+                if self.terms[m].counts.warm() {
                     self.first_display(p);
                 }
             }
@@ -290,7 +255,7 @@ impl<'a> Terminals<'a> {
         let tm = &self.terms[t];
         let playing = match tm.state {
             TState::Playing => true,
-            TState::Following => self.terms[tm.group as usize].state == TState::Playing,
+            TState::Following => self.terms[tm.group.index() as usize].state == TState::Playing,
             _ => false,
         };
         if !playing {

@@ -26,14 +26,14 @@ impl<'a> Terminals<'a> {
         for i in (0..self.terms.len()).rev() {
             let t = &self.terms[i];
             if t.state == TState::Stalled && measuring {
-                let s = clip(t.stall_since, w1, window);
+                let s = clip(t.stops.stall_since(), w1, window);
                 let members: Vec<usize> = if i < self.cfg.count {
                     vec![i]
                 } else {
-                    t.members.iter().map(|&m| m as usize).collect()
+                    t.group.members().iter().map(|&m| m as usize).collect()
                 };
                 for m in members {
-                    self.terms[m].stalled_measured += s;
+                    self.terms[m].counts.stall(s);
                     self.stalled += s;
                 }
             }
@@ -47,7 +47,7 @@ impl<'a> Terminals<'a> {
         let mut never_displayed = 0u64;
         let mut rows = TermRows::default();
         for (i, t) in self.terms[..self.cfg.count].iter().enumerate() {
-            if t.glitches_measured > 0 {
+            if t.counts.glitches() > 0 {
                 affected += 1;
             }
             if measuring && t.never_displayed_since(w0) {
@@ -146,12 +146,11 @@ pub(super) struct TermRows {
 impl TermRows {
     pub(super) fn push(&mut self, i: usize, t: &Term) {
         self.id.push(i as u64);
-        self.videos.push(t.videos_started);
-        self.glitches.push(t.glitches_measured);
-        self.stalled.push(t.stalled_measured);
-        self.received.push(t.bytes_received);
-        self.startup_mean
-            .push(t.startup_sum.checked_div(t.startups).unwrap_or(0));
+        self.videos.push(t.counts.videos_started());
+        self.glitches.push(t.counts.glitches());
+        self.stalled.push(t.counts.stalled());
+        self.received.push(t.counts.bytes_received());
+        self.startup_mean.push(t.counts.startup_mean());
     }
 
     pub(super) fn table(self) -> Table {

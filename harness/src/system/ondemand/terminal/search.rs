@@ -50,7 +50,7 @@ impl<'a> Terminals<'a> {
             .div_ceil(self.cfg.block_bytes) as u32;
         let tm = &mut self.terms[t];
         tm.state = TState::Searching;
-        tm.limit_block = limit;
+        tm.read.limit_to(limit);
         tm.search = Search::Skip {
             forward,
             seg_start: start,
@@ -74,9 +74,9 @@ impl<'a> Terminals<'a> {
         };
         let pl = self.playout();
         let tm = &self.terms[t];
-        let done = tm.frontier_block >= tm.limit_block
-            || tm.frontier_block >= self.blocks[tm.video as usize]
-            || (tm.outstanding == 0 && !pl.can_request(tm));
+        let done = tm.read.frontier() >= tm.read.limit()
+            || tm.read.frontier() >= self.blocks[tm.read.video() as usize]
+            || (tm.read.outstanding() == 0 && !pl.can_request(tm));
         if !done {
             return;
         }
@@ -106,7 +106,7 @@ impl<'a> Terminals<'a> {
         else {
             return;
         };
-        self.terms[t].play_frame = seg_end;
+        self.terms[t].play.set_play(seg_end);
         self.end_session(t, p);
         self.next_segment(t, seg_start, forward, p);
     }
