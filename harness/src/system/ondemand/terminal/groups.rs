@@ -81,12 +81,10 @@ impl<'a> Terminals<'a> {
         let g = self.terms[t].group.index() as usize;
         match self.terms[t].state {
             TState::Waiting => self.pig.leave(g as u32, t as u32),
-            TState::Following => {
-                if self.terms[g].group.leave(t) {
-                    self.end_session(g, p);
-                    self.terms[g].state = TState::Idle;
-                    self.pig.stream_stopped(g as u32);
-                }
+            TState::Following if self.terms[g].group.leave(t) => {
+                self.end_session(g, p);
+                self.terms[g].state = TState::Idle;
+                self.pig.stream_stopped(g as u32);
             }
             _ => {}
         }
