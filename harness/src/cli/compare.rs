@@ -142,15 +142,6 @@ fn gather(
     stage: &Path,
 ) -> Result<Vec<CompareRun>, CommandError> {
     let mut runs: Vec<CompareRun> = Vec::new();
-    let labels = |runs: &[CompareRun]| runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>();
-    let push = |runs: &mut Vec<CompareRun>, label: &str, dir, replications| {
-        let label = unique_label(&labels(runs), label);
-        runs.push(CompareRun {
-            label,
-            dir,
-            replications,
-        });
-    };
     for input in &args.inputs {
         if is_scenario(input) {
             if args.baseline.is_some() {
@@ -161,71 +152,12 @@ fn gather(
                     input.display()
                 )));
             }
-            let source = Source::read(input)?;
-            if declared(&source) == Declared::Broadcast {
-                return Err(CommandError::input(format!(
-                    "{}: compare lays on-demand runs side by side; this is a broadcast scenario \
-                     (its own report.html compares its sweep points)",
-                    input.display()
-                )));
-            }
-            // one configuration: a file with a [sweep] is refused, naming the key
-            let mut suite = SweepSuite::single(Scenario::from_source(&source, registry)?);
-            if let Some(n) = args.terminals {
-                OnDemand::set_load(&mut suite, n)
-                    .map_err(|e| super::flag_error("--terminals", e))?;
-            }
-            let label = OnDemand::name(&suite).to_string();
-            let arm = stage
-                .join("runs")
-                .join(output::folder_name(&unique_label(&labels(&runs), &label)));
-            if !args.quiet {
-                eprintln!(
-                    "running {} ({} × {})",
-                    input.display(),
-                    label,
-                    args.replications
-                );
-            }
-            if args.replications == 1 {
-                run_into(outputs, &suite, &arm)?;
-                push(&mut runs, &label, arm, None);
-            } else {
-                let base_seed = suite.points[0].scenario.file.seed;
-                let (mut seeds, mut names, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
-                for k in 0..u64::from(args.replications) {
-                    let mut r = suite.clone();
-                    let seed = base_seed.wrapping_add(k);
-                    OnDemand::set_seed(&mut r, seed).map_err(|e| super::flag_error("--seed", e))?;
-                    let name = format!("rep-{}", k + 1);
-                    summaries.push(run_into(outputs, &r, &arm.join(&name))?);
-                    seeds.push(seed);
-                    names.push(name);
-                }
-                let reps = Replications::from_summaries(&label, seeds, names, &summaries);
-                let path = arm.join("replications.json");
-                output::write_atomic(&path, output::to_json(&reps).as_bytes())?;
-                push(&mut runs, &label, arm.join("rep-1"), Some(path));
-            }
+            run_scenario(registry, outputs, args, stage, input, &mut runs)?;
             continue;
         }
         // a saved folder: a run, or replications written by an earlier compare
         if input.join("replications.json").is_file() {
-            let path = input.join("replications.json");
-            let reps: Replications = read_json(&path)
-                .and_then(|v| {
-                    serde_json::from_value(v).map_err(|e| format!("{}: {e}", path.display()))
-                })
-                .map_err(CommandError::Input)?;
-            let Some(first) = reps.runs.first() else {
-                return Err(CommandError::input(format!(
-                    "{}: lists no runs",
-                    path.display()
-                )));
-            };
-            let dir = input.join(first);
-            output_folder_scenario(&dir).map_err(CommandError::Input)?;
-            push(&mut runs, &reps.scenario.clone(), dir, Some(path));
+            saved_replications(input, &mut runs)?;
             continue;
         }
         let scenario = output_folder_scenario(input).map_err(CommandError::Input)?;
@@ -238,50 +170,11 @@ fn gather(
                     input.display()
                 )));
             }
-            let points = points.map_err(CommandError::Input)?;
-            let folder = input
-                .file_name()
-                .map_or(scenario.clone(), |n| n.to_string_lossy().into_owned());
-            for (label, dir) in points {
-                output_folder_scenario(&dir).map_err(CommandError::Input)?;
-                // with other inputs beside it, say whose point it is
-                let label = if args.inputs.len() > 1 {
-                    format!("{folder}: {label}")
-                } else {
-                    label
-                };
-                push(&mut runs, &label, dir, None);
-            }
+            sweep_points(args, input, &scenario, points, &mut runs)?;
             continue;
         }
         if let Some(b) = &args.baseline {
-            let store = baseline::store().join(b);
-            if !store.is_dir() {
-                let known = list_dirs(&baseline::store());
-                return Err(CommandError::input(format!(
-                    "--baseline: unknown baseline `{b}` (no folder {}); saved baselines: {}; \
-                     save one with `vodbench run SCENARIO --save-baseline {b}`",
-                    store.display(),
-                    if known.is_empty() {
-                        "none".into()
-                    } else {
-                        known.join(", ")
-                    }
-                )));
-            }
-            let base = store.join(output::folder_name(&scenario));
-            if let Err(m) = output_folder_scenario(&base) {
-                let known = list_dirs(&store);
-                return Err(CommandError::input(format!(
-                    "--baseline: baseline `{b}` has no run of scenario `{scenario}` ({m}); it \
-                     holds: {}",
-                    if known.is_empty() {
-                        "nothing".into()
-                    } else {
-                        known.join(", ")
-                    }
-                )));
-            }
+            let base = baseline_run(b, &scenario)?;
             if !runs.iter().any(|r| r.dir == base) {
                 push(&mut runs, &format!("{scenario} (baseline {b})"), base, None);
             }
@@ -292,6 +185,153 @@ fn gather(
         push(&mut runs, &label, input.clone(), None);
     }
     Ok(runs)
+}
+
+/// The labels of `runs` so far.
+fn labels(runs: &[CompareRun]) -> Vec<String> {
+    runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>()
+}
+
+/// Adds a run under `label`, made unique among those of `runs`.
+fn push(runs: &mut Vec<CompareRun>, label: &str, dir: PathBuf, replications: Option<PathBuf>) {
+    let label = unique_label(&labels(runs), label);
+    runs.push(CompareRun {
+        label,
+        dir,
+        replications,
+    });
+}
+
+/// Runs the scenario file `input` now (`--replications` times) into `stage/runs/LABEL`.
+fn run_scenario(
+    registry: &Registry,
+    outputs: &Outputs,
+    args: &CompareArgs,
+    stage: &Path,
+    input: &Path,
+    runs: &mut Vec<CompareRun>,
+) -> Result<(), CommandError> {
+    let source = Source::read(input)?;
+    if declared(&source) == Declared::Broadcast {
+        return Err(CommandError::input(format!(
+            "{}: compare lays on-demand runs side by side; this is a broadcast scenario \
+                 (its own report.html compares its sweep points)",
+            input.display()
+        )));
+    }
+    // one configuration: a file with a [sweep] is refused, naming the key
+    let mut suite = SweepSuite::single(Scenario::from_source(&source, registry)?);
+    if let Some(n) = args.terminals {
+        OnDemand::set_load(&mut suite, n).map_err(|e| super::flag_error("--terminals", e))?;
+    }
+    let label = OnDemand::name(&suite).to_string();
+    let arm = stage
+        .join("runs")
+        .join(output::folder_name(&unique_label(&labels(runs), &label)));
+    if !args.quiet {
+        eprintln!(
+            "running {} ({} × {})",
+            input.display(),
+            label,
+            args.replications
+        );
+    }
+    if args.replications == 1 {
+        run_into(outputs, &suite, &arm)?;
+        push(runs, &label, arm, None);
+    } else {
+        let base_seed = suite.points[0].scenario.file.seed;
+        let (mut seeds, mut names, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
+        for k in 0..u64::from(args.replications) {
+            let mut r = suite.clone();
+            let seed = base_seed.wrapping_add(k);
+            OnDemand::set_seed(&mut r, seed).map_err(|e| super::flag_error("--seed", e))?;
+            let name = format!("rep-{}", k + 1);
+            summaries.push(run_into(outputs, &r, &arm.join(&name))?);
+            seeds.push(seed);
+            names.push(name);
+        }
+        let reps = Replications::from_summaries(&label, seeds, names, &summaries);
+        let path = arm.join("replications.json");
+        output::write_atomic(&path, output::to_json(&reps).as_bytes())?;
+        push(runs, &label, arm.join("rep-1"), Some(path));
+    }
+    Ok(())
+}
+
+/// The first run of the replications an earlier compare saved in `input`.
+fn saved_replications(input: &Path, runs: &mut Vec<CompareRun>) -> Result<(), CommandError> {
+    let path = input.join("replications.json");
+    let reps: Replications = read_json(&path)
+        .and_then(|v| serde_json::from_value(v).map_err(|e| format!("{}: {e}", path.display())))
+        .map_err(CommandError::Input)?;
+    let Some(first) = reps.runs.first() else {
+        return Err(CommandError::input(format!(
+            "{}: lists no runs",
+            path.display()
+        )));
+    };
+    let dir = input.join(first);
+    output_folder_scenario(&dir).map_err(CommandError::Input)?;
+    push(runs, &reps.scenario.clone(), dir, Some(path));
+    Ok(())
+}
+
+/// Every point's run of a sweep file's run saved in `input` (of `scenario`).
+fn sweep_points(
+    args: &CompareArgs,
+    input: &Path,
+    scenario: &str,
+    points: Result<Vec<(String, PathBuf)>, String>,
+    runs: &mut Vec<CompareRun>,
+) -> Result<(), CommandError> {
+    let points = points.map_err(CommandError::Input)?;
+    let folder = input
+        .file_name()
+        .map_or(scenario.to_string(), |n| n.to_string_lossy().into_owned());
+    for (label, dir) in points {
+        output_folder_scenario(&dir).map_err(CommandError::Input)?;
+        // with other inputs beside it, say whose point it is
+        let label = if args.inputs.len() > 1 {
+            format!("{folder}: {label}")
+        } else {
+            label
+        };
+        push(runs, &label, dir, None);
+    }
+    Ok(())
+}
+
+/// The run of `scenario` in the saved baseline `b`.
+fn baseline_run(b: &str, scenario: &str) -> Result<PathBuf, CommandError> {
+    let store = baseline::store().join(b);
+    if !store.is_dir() {
+        let known = list_dirs(&baseline::store());
+        return Err(CommandError::input(format!(
+            "--baseline: unknown baseline `{b}` (no folder {}); saved baselines: {}; \
+             save one with `vodbench run SCENARIO --save-baseline {b}`",
+            store.display(),
+            if known.is_empty() {
+                "none".into()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
+    let base = store.join(output::folder_name(scenario));
+    if let Err(m) = output_folder_scenario(&base) {
+        let known = list_dirs(&store);
+        return Err(CommandError::input(format!(
+            "--baseline: baseline `{b}` has no run of scenario `{scenario}` ({m}); it \
+             holds: {}",
+            if known.is_empty() {
+                "nothing".into()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
+    Ok(base)
 }
 
 /// The file in a comparison's folder that lists its runs, so `vodbench report` can draw the

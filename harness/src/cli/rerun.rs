@@ -158,11 +158,32 @@ pub(crate) fn cmd(
     outputs: &Outputs,
     args: RerunArgs,
 ) -> Result<(), CommandError> {
-    let path = &args.manifest;
+    let (path, manifest) = read_manifest(&args.manifest)?;
+    // the registry with the run's libraries lives as long as the run
+    let (_registry, s) = scenario_of(registry, &path, &manifest)?;
+    let differences = input_differences(&manifest, &s)?;
+    if !differences.is_empty() {
+        return Err(CommandError::input(format!(
+            "{}: cannot reproduce this run: what the manifest records differs from what a \
+             rerun would use, in {}: {}; nothing was run",
+            path.display(),
+            differences.len(),
+            differences.join("; ")
+        )));
+    }
+    let (original, out) = output_folder(&path, args.out)?;
+    let name = s.name().to_string();
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
+    run_into(outputs, &SweepSuite::single(s), &out)?;
+    compare_outputs(&original, &out, &manifest, &name, args.quiet)
+}
+
+/// The manifest at `path` (or in the folder `path`): a single on-demand run's, read.
+fn read_manifest(path: &Path) -> Result<(PathBuf, Value), CommandError> {
     let path = if path.is_dir() {
         path.join("manifest.json")
     } else {
-        path.clone()
+        path.to_path_buf()
     };
     // say what is there instead: a FIFO, a device or a folder is not "no such file"
     if let Err(why) = crate::input::regular_file_size(&path, crate::input::MAX_TEXT_BYTES) {
@@ -187,6 +208,16 @@ pub(crate) fn cmd(
             path.display()
         )));
     }
+    Ok((path, manifest))
+}
+
+/// The scenario the manifest at `path` records, resolved with the plugin libraries the run
+/// loaded (loaded again from where they were), and the registry that holds them.
+fn scenario_of<'r>(
+    registry: &'r Registry,
+    path: &Path,
+    manifest: &Value,
+) -> Result<(std::borrow::Cow<'r, Registry>, Scenario), CommandError> {
     let file: ScenarioFile = serde_json::from_value(manifest["resolved_scenario"].clone())
         .map_err(|e| {
             CommandError::input(format!(
@@ -231,18 +262,14 @@ pub(crate) fn cmd(
     })?;
     let s = Scenario::from_source(&source, &registry)
         .map_err(|e| CommandError::input(format!("{}: {e}", path.display())))?;
-    let differences = input_differences(&manifest, &s)?;
-    if !differences.is_empty() {
-        return Err(CommandError::input(format!(
-            "{}: cannot reproduce this run: what the manifest records differs from what a \
-             rerun would use, in {}: {}; nothing was run",
-            path.display(),
-            differences.len(),
-            differences.join("; ")
-        )));
-    }
+    Ok((registry, s))
+}
+
+/// The folder the rerun writes (`out`, or beside the run's folder): never the run's folder,
+/// one inside it or one holding it. The run's folder and the rerun's.
+fn output_folder(path: &Path, out: Option<PathBuf>) -> Result<(PathBuf, PathBuf), CommandError> {
     let original = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let out = args.out.unwrap_or_else(|| default_out(&original));
+    let out = out.unwrap_or_else(|| default_out(&original));
     if output::same_or_nested(&out, &original) {
         return Err(CommandError::input(format!(
             "--out {}: the folder being checked ({}), or one inside it or holding it; a rerun \
@@ -253,10 +280,19 @@ pub(crate) fn cmd(
             default_out(&original).display()
         )));
     }
-    let name = s.name().to_string();
-    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
-    run_into(outputs, &SweepSuite::single(s), &out)?;
-    let (before, after) = match (results_files(&original), results_files(&out)) {
+    Ok((original, out))
+}
+
+/// Compares the rerun's output folder `out` with the run's (`original`) file by file, and
+/// the workload it had with the one `manifest` records.
+fn compare_outputs(
+    original: &Path,
+    out: &Path,
+    manifest: &Value,
+    name: &str,
+    quiet: bool,
+) -> Result<(), CommandError> {
+    let (before, after) = match (results_files(original), results_files(out)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(m), _) | (_, Err(m)) => return Err(CommandError::Failure(m)),
     };
@@ -289,7 +325,7 @@ pub(crate) fn cmd(
         }
     }
     if differ.is_empty() && only_before.is_empty() && only_after.is_empty() {
-        if !args.quiet {
+        if !quiet {
             println!(
                 "reproduced {name}: {} files byte-identical ({}); output: {}",
                 before.len(),

@@ -80,8 +80,87 @@ enum Work {
     Replications(u32, u32),
 }
 
+/// What the array shares and how: the command its tasks run, the work, the output folder's
+/// default name and the number of tasks.
+struct Plan {
+    command: &'static str,
+    work: Work,
+    name: String,
+    tasks: u32,
+}
+
+/// The paths the scripts hold, absolute, and their text as written into them.
+struct Paths {
+    dir: PathBuf,
+    scripts: PathBuf,
+    exe_text: String,
+    scenario_text: String,
+    dir_text: String,
+    scripts_text: String,
+    cwd_text: String,
+}
+
 /// `vodbench slurm`.
 pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandError> {
+    let opts = check_args(&args)?;
+    let plan = plan(registry, &args, &opts)?;
+    let (command, work, tasks) = (plan.command, plan.work, plan.tasks);
+    let path = &args.scenario;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| output::default_dir(&plan.name));
+    output::check_output_dir(&dir)?;
+    let paths = resolve_paths(&dir, path)?;
+    let common = common_args(registry, &args, command, &paths);
+    let (array_lines, merge_lines) = sbatch_options(&args, &plan, &paths);
+    let mut task_cmd = common.clone();
+    task_cmd.extend([
+        "--task".into(),
+        format!("slurm/{tasks}"),
+        "--threads".into(),
+        args.cpus_per_task.to_string(),
+    ]);
+    let mut merge_cmd = common.clone();
+    merge_cmd.extend(["--merge".into(), "--threads".into(), "1".into()]);
+    let array_script = script(
+        &format!(
+            "task I of the array makes the part of the {command} that falls to task I of \
+             {tasks} and saves it in the output folder"
+        ),
+        &array_lines,
+        &task_cmd,
+    )
+    .map_err(CommandError::input)?;
+    let merge_script = script(
+        &format!("writes the {command} from what the tasks saved, once every task succeeded"),
+        &merge_lines,
+        &merge_cmd,
+    )
+    .map_err(CommandError::input)?;
+    let scripts = &paths.scripts;
+    let _lock = output::lock_output(scripts, output::Claim::Exclusive)?;
+    let (array_path, merge_path) = write_scripts(scripts, &array_script, &merge_script)?;
+    let what = match work {
+        Work::Points(n) => format!("{n} points"),
+        Work::Replications(min, max) => format!("{min}–{max} replications"),
+    };
+    println!(
+        "{} {} of {}: {what} shared by {tasks} tasks; scripts in {}",
+        command,
+        paths.dir.display(),
+        path.display(),
+        scripts.display()
+    );
+    if !args.submit {
+        print_how_to_submit(&common, tasks, &array_path, &merge_path, &merge_cmd);
+        return Ok(());
+    }
+    submit(&args, tasks, scripts, &array_path, &merge_path)
+}
+
+/// The checks of the options that need no scenario, and the search's limits.
+fn check_args(args: &SlurmArgs) -> Result<crate::experiment::search::SearchOptions, CommandError> {
     super::check::set_max_memory(args.max_memory.as_deref())?;
     if let Some(p) = &args.partition {
         check_partition(p).map_err(CommandError::input)?;
@@ -94,7 +173,16 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
             "--threads: each task searches on --cpus-per-task threads; give that instead",
         ));
     }
-    let opts = args.limits.options()?;
+    args.limits.options()
+}
+
+/// Whether the tasks share a sweep's points or a search's replications, and how many tasks
+/// there are (at most one per point or replication).
+fn plan(
+    registry: &Registry,
+    args: &SlurmArgs,
+    opts: &crate::experiment::search::SearchOptions,
+) -> Result<Plan, CommandError> {
     let path = &args.scenario;
     let suite = sweepable_suite(registry, path)?;
     let single = suite.axes.is_empty() && suite.points.len() == 1;
@@ -139,15 +227,21 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
             }
         )));
     }
-    let dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| output::default_dir(&name));
-    output::check_output_dir(&dir)?;
+    Ok(Plan {
+        command,
+        work,
+        name,
+        tasks,
+    })
+}
+
+/// The output folder `dir` and the scenario at `path` made absolute, the executable, the
+/// current folder and the scripts' folder, each checked as a value a script may hold.
+fn resolve_paths(dir: &Path, path: &Path) -> Result<Paths, CommandError> {
     let abs = |p: &Path| -> Result<PathBuf, CommandError> {
         std::path::absolute(p).map_err(|e| CommandError::input(format!("{}: {e}", p.display())))
     };
-    let dir = abs(&dir)?;
+    let dir = abs(dir)?;
     let scenario = std::fs::canonicalize(path)
         .map_err(|e| CommandError::input(format!("{}: {e}", path.display())))?;
     let exe = std::env::current_exe()
@@ -171,12 +265,26 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         text("the scripts' folder", &scripts)?,
         text("the current folder", &cwd)?,
     );
-    let mut common: Vec<String> = vec![
+    Ok(Paths {
+        dir,
+        scripts,
         exe_text,
-        command.into(),
         scenario_text,
-        "--out".into(),
         dir_text,
+        scripts_text,
+        cwd_text,
+    })
+}
+
+/// The command line every task and the merge share: the executable, `command`, the scenario,
+/// the output folder, the search's limits, the loaded libraries and the memory limit.
+fn common_args(registry: &Registry, args: &SlurmArgs, command: &str, paths: &Paths) -> Vec<String> {
+    let mut common: Vec<String> = vec![
+        paths.exe_text.clone(),
+        command.into(),
+        paths.scenario_text.clone(),
+        "--out".into(),
+        paths.dir_text.clone(),
     ];
     common.extend(args.limits.to_args());
     // every task and the merge load the libraries this command loaded (`--plugin`), by
@@ -187,7 +295,13 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
     if let Some(m) = &args.max_memory {
         common.extend(["--max-memory".into(), m.clone()]);
     }
-    let job = format!("vodbench-{}", output::folder_name(&name));
+    common
+}
+
+/// The `#SBATCH` options of the array's script and of the merge's.
+fn sbatch_options(args: &SlurmArgs, plan: &Plan, paths: &Paths) -> (Vec<String>, Vec<String>) {
+    let (tasks, scripts_text, cwd_text) = (plan.tasks, &paths.scripts_text, &paths.cwd_text);
+    let job = format!("vodbench-{}", output::folder_name(&plan.name));
     let mut array_lines = vec![
         format!("--job-name={job}"),
         format!(
@@ -198,18 +312,18 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         format!("--cpus-per-task={}", args.cpus_per_task),
         format!(
             "--output={}",
-            sbatch_quote(&output_pattern(&scripts_text, "task-%A_%a.out"))
+            sbatch_quote(&output_pattern(scripts_text, "task-%A_%a.out"))
         ),
-        format!("--chdir={}", sbatch_quote(&cwd_text)),
+        format!("--chdir={}", sbatch_quote(cwd_text)),
     ];
     let mut merge_lines = vec![
         format!("--job-name={job}-merge"),
         "--cpus-per-task=1".to_string(),
         format!(
             "--output={}",
-            sbatch_quote(&output_pattern(&scripts_text, "merge-%j.out"))
+            sbatch_quote(&output_pattern(scripts_text, "merge-%j.out"))
         ),
-        format!("--chdir={}", sbatch_quote(&cwd_text)),
+        format!("--chdir={}", sbatch_quote(cwd_text)),
         // when a task failed the merge can never run: it leaves the queue instead of waiting
         "--kill-on-invalid-dep=yes".to_string(),
     ];
@@ -221,32 +335,16 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
             lines.push(format!("--time={t}"));
         }
     }
-    let mut task_cmd = common.clone();
-    task_cmd.extend([
-        "--task".into(),
-        format!("slurm/{tasks}"),
-        "--threads".into(),
-        args.cpus_per_task.to_string(),
-    ]);
-    let mut merge_cmd = common.clone();
-    merge_cmd.extend(["--merge".into(), "--threads".into(), "1".into()]);
-    let array_script = script(
-        &format!(
-            "task I of the array makes the part of the {command} that falls to task I of \
-             {tasks} and saves it in the output folder"
-        ),
-        &array_lines,
-        &task_cmd,
-    )
-    .map_err(CommandError::input)?;
-    let merge_script = script(
-        &format!("writes the {command} from what the tasks saved, once every task succeeded"),
-        &merge_lines,
-        &merge_cmd,
-    )
-    .map_err(CommandError::input)?;
-    let _lock = output::lock_output(&scripts, output::Claim::Exclusive)?;
-    std::fs::create_dir_all(&scripts).map_err(|e| output::oerr(&scripts, e))?;
+    (array_lines, merge_lines)
+}
+
+/// Writes the two scripts into `scripts` (replacing only scripts of ours); their paths.
+fn write_scripts(
+    scripts: &Path,
+    array_script: &str,
+    merge_script: &str,
+) -> Result<(PathBuf, PathBuf), CommandError> {
+    std::fs::create_dir_all(scripts).map_err(|e| output::oerr(scripts, e))?;
     let array_path = scripts.join("tasks.sbatch");
     let merge_path = scripts.join("merge.sbatch");
     for p in [&array_path, &merge_path] {
@@ -254,46 +352,54 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
     }
     output::write_atomic(&array_path, array_script.as_bytes())?;
     output::write_atomic(&merge_path, merge_script.as_bytes())?;
-    let what = match work {
-        Work::Points(n) => format!("{n} points"),
-        Work::Replications(min, max) => format!("{min}–{max} replications"),
+    Ok((array_path, merge_path))
+}
+
+/// Without `--submit`: the commands that submit the scripts, or run the same tasks without
+/// Slurm.
+fn print_how_to_submit(
+    common: &[String],
+    tasks: u32,
+    array_path: &Path,
+    merge_path: &Path,
+    merge_cmd: &[String],
+) {
+    let q = |v: &[String]| {
+        v.iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
+    let mut t = common.to_vec();
+    t.extend(["--task".into(), format!("{{}}/{tasks}")]);
+    println!("submit them:");
     println!(
-        "{} {} of {}: {what} shared by {tasks} tasks; scripts in {}",
-        command,
-        dir.display(),
-        path.display(),
-        scripts.display()
+        "  job=$(sbatch --parsable {})",
+        shell_quote(&array_path.display().to_string())
     );
-    if !args.submit {
-        let q = |v: &[String]| {
-            v.iter()
-                .map(|a| shell_quote(a))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let mut t = common.clone();
-        t.extend(["--task".into(), format!("{{}}/{tasks}")]);
-        println!("submit them:");
-        println!(
-            "  job=$(sbatch --parsable {})",
-            shell_quote(&array_path.display().to_string())
-        );
-        println!(
-            "  sbatch --dependency=afterok:$job {}",
-            shell_quote(&merge_path.display().to_string())
-        );
-        println!("or, without Slurm, on this machine (GNU parallel):");
-        println!(
-            "  parallel {} ::: $(seq 0 {}) && {}",
-            q(&t),
-            tasks - 1,
-            q(&merge_cmd)
-        );
-        return Ok(());
-    }
-    let array_id = sbatch(&[], &array_path)?;
-    let merge_id = sbatch(&[format!("--dependency=afterok:{array_id}")], &merge_path)?;
+    println!(
+        "  sbatch --dependency=afterok:$job {}",
+        shell_quote(&merge_path.display().to_string())
+    );
+    println!("or, without Slurm, on this machine (GNU parallel):");
+    println!(
+        "  parallel {} ::: $(seq 0 {}) && {}",
+        q(&t),
+        tasks - 1,
+        q(merge_cmd)
+    );
+}
+
+/// With `--submit`: submits the array and the merge after it, and says how to watch them.
+fn submit(
+    args: &SlurmArgs,
+    tasks: u32,
+    scripts: &Path,
+    array_path: &Path,
+    merge_path: &Path,
+) -> Result<(), CommandError> {
+    let array_id = sbatch(&[], array_path)?;
+    let merge_id = sbatch(&[format!("--dependency=afterok:{array_id}")], merge_path)?;
     println!(
         "submitted the tasks as job {array_id} (array 0-{}{}) and the merge as job {merge_id} \
          (runs once every task succeeded)",

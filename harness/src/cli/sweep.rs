@@ -113,74 +113,25 @@ pub(crate) fn cmd(
         .iter()
         .map(|p| checkpoint::point_key(&p.scenario, &opts))
         .collect::<Result<_, _>>()?;
+    let ctx = TaskRun {
+        suite: &suite,
+        grid: &grid,
+        keys: &keys,
+        labels: &labels,
+        dir: &dir,
+        quiet: args.quiet,
+    };
     if let Some(task) = &args.task {
         let task = Task::parse(task, |k| std::env::var(k).ok())
             .map_err(|m| CommandError::input(format!("--task: {m}")))?;
-        let ctx = TaskRun {
-            suite: &suite,
-            grid: &grid,
-            keys: &keys,
-            labels: &labels,
-            dir: &dir,
-            quiet: args.quiet,
-        };
         return pool.install(|| run_task(&ctx, task, &opts, &args.limits, &on_probe, &bar));
     }
     let mut prior: Vec<Option<SearchResult>> = vec![None; npoints];
     if args.merge {
-        let mut refused = Vec::new();
-        for (i, p) in suite.points.iter().enumerate() {
-            match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
-                Ok(r) => prior[i] = Some(r),
-                Err(why) => refused.push(format!(
-                    "point {} ({}): {}",
-                    grid[i],
-                    labels[i],
-                    why.describe(&dir.join(checkpoint::relative_path(grid[i])))
-                )),
-            }
-        }
-        if !refused.is_empty() {
-            return Err(CommandError::input(format!(
-                "{}: cannot merge: {} of {npoints} points are not saved for this search:\n  {}\n\
-                 run their tasks again (`vodbench sweep {} --out {} --task I/N` searches only \
-                 the points it finds no usable file for), then merge",
-                dir.display(),
-                refused.len(),
-                refused.join("\n  "),
-                path.display(),
-                dir.display()
-            )));
-        }
+        merge_saved(&ctx, &opts, path, &mut prior)?;
     }
     if args.resume {
-        for (i, p) in suite.points.iter().enumerate() {
-            let why = match checkpoint::load(&dir, grid[i], &keys[i], &p.scenario, &opts) {
-                Ok(r) => {
-                    prior[i] = Some(r);
-                    continue;
-                }
-                Err(Unused::Absent) => continue,
-                Err(Unused::Stale(why)) => format!("saved {why}"),
-                Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
-                Err(Unused::Inconsistent(m)) => format!("inconsistent ({m})"),
-            };
-            if !args.quiet {
-                eprintln!(
-                    "point {} ({}): {} not used: {why}; searching it again",
-                    grid[i],
-                    labels[i],
-                    dir.join(checkpoint::relative_path(grid[i])).display()
-                );
-            }
-        }
-        if !args.quiet {
-            let n = prior.iter().flatten().count();
-            eprintln!(
-                "resuming {}: {n} of {npoints} points already searched",
-                dir.display()
-            );
-        }
+        resume_saved(&ctx, &opts, &mut prior);
     }
     let cache = args.limits.open_cache()?;
     let save_error = std::sync::Mutex::new(None::<String>);
@@ -204,18 +155,7 @@ pub(crate) fn cmd(
     }
     let (result, searches) = outcome?;
     let wall = started.elapsed();
-    let resumed: Vec<usize> = (0..npoints)
-        .filter(|&i| prior[i].is_some())
-        .map(|i| grid[i])
-        .collect();
-    let manifest = sweep_manifest(&suite, &opts, &resumed);
-    let folder = sweep_folder(&dir, &manifest, &result, &searches, &grid, &keys);
-    // report.html from the written folder; sweep.csv and the curves are written above
-    let writers = output::Writers {
-        tables: None,
-        reporter: outputs.reporter(),
-    };
-    output::write_tree(&dir, &folder, writers)?;
+    save_sweep(&ctx, outputs, &opts, &prior, &result, &searches)?;
     if !args.quiet {
         print!("{}", markdown(&result));
         println!(
@@ -226,6 +166,106 @@ pub(crate) fn cmd(
         );
     }
     Ok(())
+}
+
+/// Writes the sweep's output folder (`prior[i]`: whether point `i` was resumed).
+fn save_sweep(
+    ctx: &TaskRun<'_>,
+    outputs: &Outputs,
+    opts: &crate::experiment::search::SearchOptions,
+    prior: &[Option<SearchResult>],
+    result: &crate::results::sweep::SweepResult,
+    searches: &[SearchResult],
+) -> Result<(), CommandError> {
+    let (grid, dir) = (ctx.grid, ctx.dir);
+    let resumed: Vec<usize> = (0..ctx.suite.points.len())
+        .filter(|&i| prior[i].is_some())
+        .map(|i| grid[i])
+        .collect();
+    let manifest = sweep_manifest(ctx.suite, opts, &resumed);
+    let folder = sweep_folder(dir, &manifest, result, searches, grid, ctx.keys);
+    // report.html from the written folder; sweep.csv and the curves are written above
+    let writers = output::Writers {
+        tables: None,
+        reporter: outputs.reporter(),
+    };
+    output::write_tree(dir, &folder, writers)?;
+    Ok(())
+}
+
+/// `--merge`: every point's search as a `--task` run saved it, into `prior`; an error naming
+/// each point that is missing or was saved for another search.
+fn merge_saved(
+    ctx: &TaskRun<'_>,
+    opts: &crate::experiment::search::SearchOptions,
+    path: &Path,
+    prior: &mut [Option<SearchResult>],
+) -> Result<(), CommandError> {
+    let (suite, grid, keys, labels, dir) = (ctx.suite, ctx.grid, ctx.keys, ctx.labels, ctx.dir);
+    let npoints = suite.points.len();
+    let mut refused = Vec::new();
+    for (i, p) in suite.points.iter().enumerate() {
+        match checkpoint::load(dir, grid[i], &keys[i], &p.scenario, opts) {
+            Ok(r) => prior[i] = Some(r),
+            Err(why) => refused.push(format!(
+                "point {} ({}): {}",
+                grid[i],
+                labels[i],
+                why.describe(&dir.join(checkpoint::relative_path(grid[i])))
+            )),
+        }
+    }
+    if !refused.is_empty() {
+        return Err(CommandError::input(format!(
+            "{}: cannot merge: {} of {npoints} points are not saved for this search:\n  {}\n\
+             run their tasks again (`vodbench sweep {} --out {} --task I/N` searches only \
+             the points it finds no usable file for), then merge",
+            dir.display(),
+            refused.len(),
+            refused.join("\n  "),
+            path.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `--resume`: the points' searches saved before and still usable, into `prior`; says which
+/// saved ones are searched again, and why.
+fn resume_saved(
+    ctx: &TaskRun<'_>,
+    opts: &crate::experiment::search::SearchOptions,
+    prior: &mut [Option<SearchResult>],
+) {
+    let (suite, grid, keys, labels, dir) = (ctx.suite, ctx.grid, ctx.keys, ctx.labels, ctx.dir);
+    let npoints = suite.points.len();
+    for (i, p) in suite.points.iter().enumerate() {
+        let why = match checkpoint::load(dir, grid[i], &keys[i], &p.scenario, opts) {
+            Ok(r) => {
+                prior[i] = Some(r);
+                continue;
+            }
+            Err(Unused::Absent) => continue,
+            Err(Unused::Stale(why)) => format!("saved {why}"),
+            Err(Unused::Invalid(m)) => format!("unreadable ({m})"),
+            Err(Unused::Inconsistent(m)) => format!("inconsistent ({m})"),
+        };
+        if !ctx.quiet {
+            eprintln!(
+                "point {} ({}): {} not used: {why}; searching it again",
+                grid[i],
+                labels[i],
+                dir.join(checkpoint::relative_path(grid[i])).display()
+            );
+        }
+    }
+    if !ctx.quiet {
+        let n = prior.iter().flatten().count();
+        eprintln!(
+            "resuming {}: {n} of {npoints} points already searched",
+            dir.display()
+        );
+    }
 }
 
 /// The sweep of `vodbench sweep FILE` (or of a `vodbench slurm` of it), checked as a sweep

@@ -49,7 +49,19 @@
 //! the point and the line of the sweep entry that set it.
 
 use crate::scenario::{locate, ScenarioError};
+use lines::setting_place;
 use std::path::Path;
+use table::{describe, get_path};
+
+mod lines;
+mod paper;
+mod schema;
+mod series;
+mod table;
+
+pub use lines::sweep_line;
+pub use schema::json_schema;
+pub use table::{has_table, parse_table, point_label, read_scenario, set_path, value_text};
 
 /// Most points in one sweep.
 pub const MAX_SWEEP_POINTS: usize = 100_000;
@@ -59,59 +71,6 @@ const RESERVED: [&str; 2] = ["series", "paper"];
 
 /// Keys a series entry reserves: `label` names it, `factor` makes its series a scaleup axis.
 pub const SERIES_RESERVED: [&str; 2] = ["label", "factor"];
-
-/// The JSON schema of a `[sweep]` table, for `vodbench schema` (on-demand and broadcast
-/// files alike). It states the table's shape: key lists, `[[sweep.series.NAME]]` entries with
-/// a `label` (and a scale `factor`), `[[sweep.paper]]` entries of numbers. What depends on the
-/// rest of the file (a swept key naming a scenario key, `at` naming an axis and one of its
-/// values, keys set twice) is checked by [`Grid::expand`] and `vodbench check`.
-pub fn json_schema() -> serde_json::Value {
-    serde_json::json!({
-        "description": "A grid of runs, one per combination of the axes' values: \
-            \"dotted.key\" = [values] key lists, [[sweep.series.NAME]] series that set \
-            several keys together, and [[sweep.paper]] published values per point (see the \
-            README, Sweeps).",
-        "type": "object",
-        "properties": {
-            "series": {
-                "description": "Series axes: [[sweep.series.NAME]] entries, each a `label` \
-                    and the \"dotted.key\" = value pairs it sets; a `factor` on every entry \
-                    (one of them 1) makes the series a scaleup axis.",
-                "type": "object",
-                "additionalProperties": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "label": { "type": "string", "minLength": 1 },
-                            "factor": { "type": "number", "exclusiveMinimum": 0 }
-                        },
-                        "required": ["label"]
-                    }
-                }
-            },
-            "paper": {
-                "description": "Published values: entries with `at = { axis = value, … }` \
-                    choosing points (axes left out match every value) and the numbers to \
-                    show beside those points' results.",
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "at": { "type": "object" }
-                    },
-                    "additionalProperties": { "type": "number" }
-                }
-            }
-        },
-        "additionalProperties": {
-            "description": "A key list: the values one scenario key takes in turn.",
-            "type": "array",
-            "minItems": 1
-        }
-    })
-}
 
 /// One setting of a series axis.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,106 +211,6 @@ pub struct Grid {
     pub points: Vec<GridPoint>,
 }
 
-/// Whether scenario text has a top-level table `key` (`sweep`, `broadcast`).
-pub fn has_table(text: &str, key: &str) -> bool {
-    // a seed above i64::MAX must not hide what kind of file this is (see `parse_table`)
-    text.parse::<toml::Table>()
-        .or_else(|_| locate::without_large_integers(text).parse::<toml::Table>())
-        .map(|t| t.contains_key(key))
-        .unwrap_or(false)
-}
-
-/// Reads a scenario file's text.
-pub fn read_scenario(path: &Path) -> Result<String, ScenarioError> {
-    crate::input::read_text(path).map_err(|message| ScenarioError::Io {
-        file: path.to_path_buf(),
-        message,
-    })
-}
-
-/// Parses scenario text as TOML; a syntax error names the file and line.
-///
-/// A sweep or broadcast file is read as a TOML table, whose integers stop at `i64::MAX`; a
-/// single scenario file is read straight into its fields and takes any `u64` seed. A larger
-/// integer here is an error that says so.
-pub fn parse_table(text: &str, path: &Path) -> Result<toml::Table, ScenarioError> {
-    text.parse().map_err(|e: toml::de::Error| {
-        let too_large = locate::without_large_integers(text)
-            .parse::<toml::Table>()
-            .is_ok();
-        ScenarioError::Syntax {
-            file: path.to_path_buf(),
-            line: e.span().map(|s| locate::line_of(text, s.start)),
-            message: if too_large {
-                format!(
-                    "{}: a sweep or broadcast file holds integers up to {} (TOML's); a larger \
-                     seed can be given to a single scenario file or as `vodbench run --seed`",
-                    e.message(),
-                    i64::MAX
-                )
-            } else {
-                e.message().to_string()
-            },
-        }
-    })
-}
-
-/// A swept value shown to people: strings bare, a plugin table as `name k=v …`.
-pub fn value_text(v: &toml::Value) -> String {
-    match v {
-        toml::Value::String(s) => s.clone(),
-        toml::Value::Table(t) => {
-            let mut parts = Vec::new();
-            if let Some(n) = t.get("name").and_then(|n| n.as_str()) {
-                parts.push(n.to_string());
-            }
-            for (k, v) in t {
-                if k != "name" {
-                    parts.push(format!("{k}={}", value_text(v)));
-                }
-            }
-            parts.join(" ")
-        }
-        other => other.to_string(),
-    }
-}
-
-/// `key = value, …` naming a point in messages.
-pub fn point_label(values: &[(String, toml::Value)]) -> String {
-    values
-        .iter()
-        .map(|(k, v)| format!("{k} = {}", describe(v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn describe(v: &toml::Value) -> String {
-    match v {
-        toml::Value::String(s) => format!("{s:?}"),
-        other => other.to_string(),
-    }
-}
-
-/// Sets dotted `key` in `table`, creating tables on the way.
-pub fn set_path(table: &mut toml::Table, key: &str, value: toml::Value) -> Result<(), String> {
-    let mut parts: Vec<&str> = key.split('.').collect();
-    let last = parts.pop().filter(|s| !s.is_empty()).ok_or("empty key")?;
-    let mut t = table;
-    for p in parts {
-        if p.is_empty() {
-            return Err("empty key segment".into());
-        }
-        let entry = t
-            .entry(p.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        t = entry
-            .as_table_mut()
-            .ok_or_else(|| format!("`{p}` is not a table"))?;
-    }
-    t.insert(last.to_string(), value);
-    Ok(())
-}
-
 fn sweepable(k: &str) -> bool {
     !k.is_empty() && !k.split('.').any(str::is_empty) && !k.starts_with("sweep")
 }
@@ -376,12 +235,35 @@ impl Grid {
                 ))
             }
         };
+        let mut axes = Self::series_axes(sweep.remove("series"), text, &at)?;
+        let paper = sweep.remove("paper");
+        Self::key_axes(&sweep, &mut axes, text, &at)?;
+        let count = Self::point_count(&axes, &at)?;
+        let mut points = Vec::with_capacity(count);
+        let mut index = vec![0usize; axes.len()];
+        for _ in 0..count {
+            points.push(Self::point(base, &axes, &index, text, &at)?);
+            next_index(&mut index, &axes);
+        }
+        let mut grid = Grid { axes, points };
+        if let Some(p) = paper {
+            grid.merge_paper(p, text, &at)?;
+        }
+        Ok(grid)
+    }
+
+    /// The series axes of `[[sweep.series.NAME]]` (`series`, the `[sweep]` table's `series`).
+    fn series_axes(
+        series: Option<toml::Value>,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<Vec<Axis>, ScenarioError> {
         let mut axes = Vec::new();
-        match sweep.remove("series") {
+        match series {
             None => {}
             Some(toml::Value::Table(series)) => {
                 for (name, v) in series {
-                    axes.push(Self::series_axis(&name, v, text, &at)?);
+                    axes.push(Self::series_axis(&name, v, text, at)?);
                 }
             }
             Some(_) => {
@@ -394,8 +276,17 @@ impl Grid {
                 ))
             }
         }
-        let paper = sweep.remove("paper");
-        for (k, v) in &sweep {
+        Ok(axes)
+    }
+
+    /// The key axes of `sweep` (`"dotted.key" = [values]`), after the series `axes`.
+    fn key_axes(
+        sweep: &toml::Table,
+        axes: &mut Vec<Axis>,
+        text: &str,
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<(), ScenarioError> {
+        for (k, v) in sweep {
             let key = format!("sweep.{k}");
             let line = sweep_line(text, k);
             if !sweepable(k) {
@@ -437,6 +328,15 @@ impl Grid {
                 values,
             });
         }
+        Ok(())
+    }
+
+    /// The number of points of the grid of `axes`: at most [`MAX_SWEEP_POINTS`], with at
+    /// most one scaleup series.
+    fn point_count(
+        axes: &[Axis],
+        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
+    ) -> Result<usize, ScenarioError> {
         let scaled = axes
             .iter()
             .filter(|a| matches!(a, Axis::Series { entries, .. } if entries[0].factor.is_some()))
@@ -456,292 +356,86 @@ impl Grid {
                 format!("the grid has {count} points; at most {MAX_SWEEP_POINTS} are allowed"),
             ));
         }
-        let mut points = Vec::with_capacity(count);
-        let mut index = vec![0usize; axes.len()];
-        for _ in 0..count {
-            let mut table = base.clone();
-            let values: Vec<(String, toml::Value)> = axes
-                .iter()
-                .zip(&index)
-                .map(|(axis, &i)| (axis.name().to_string(), axis.value(i)))
-                .collect();
-            let mut sets: Vec<(String, usize, usize)> = Vec::new();
-            let mut factor = None;
-            for (a, axis) in axes.iter().enumerate() {
-                let i = index[a];
-                if let Axis::Series { entries, .. } = axis {
-                    factor = factor.or(entries[i].factor);
-                }
-                let pairs: Vec<(String, toml::Value)> = match axis {
-                    Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
-                    Axis::Series { entries, .. } => entries[i].sets.clone(),
-                };
-                for (k, v) in pairs {
-                    if let Some(earlier) = replaced_setting(&axes, &sets, &k) {
-                        let (key, line) = setting_place(text, axis, i, &k);
-                        let (pk, pa, pi) = earlier;
-                        let (_, pline) = setting_place(text, &axes[*pa], *pi, pk);
-                        let by = format!(
-                            "{}{}",
-                            axes[*pa].setting_name(*pi),
-                            pline.map_or(String::new(), |l| format!(" (line {l})"))
-                        );
-                        let clash = if *pk == k {
-                            format!("`{k}` is set by {by} too")
-                        } else if inside(pk, &k) {
-                            format!("setting the table `{k}` would undo `{pk}`, set by {by}")
-                        } else {
-                            format!(
-                                "`{k}` would override the value the table `{pk}` of {by} gives it"
-                            )
-                        };
-                        return Err(at(
-                            &key,
-                            line,
-                            format!(
-                                "sweep point ({}): {clash}; a key may be set by one axis only \
-                                 (a series entry can set several keys together)",
-                                point_label(&values),
-                            ),
-                        ));
-                    }
-                    set_path(&mut table, &k, v).map_err(|m| {
-                        let (key, line) = setting_place(text, axis, i, &k);
-                        at(&key, line, format!("cannot set `{k}`: {m}"))
-                    })?;
-                    sets.push((k, a, i));
-                }
-            }
-            points.push(GridPoint {
-                table,
-                values,
-                factor,
-                sets,
-            });
-            for a in (0..axes.len()).rev() {
-                index[a] += 1;
-                if index[a] < axes[a].len() {
-                    break;
-                }
-                index[a] = 0;
-            }
-        }
-        let mut grid = Grid { axes, points };
-        if let Some(p) = paper {
-            grid.merge_paper(p, text, &at)?;
-        }
-        Ok(grid)
+        Ok(count)
     }
 
-    fn series_axis(
-        name: &str,
-        v: toml::Value,
+    /// The point at `index` (one setting of each of `axes`): `base` with its settings, an
+    /// error where a setting would undo an earlier one.
+    fn point(
+        base: &toml::Table,
+        axes: &[Axis],
+        index: &[usize],
         text: &str,
         at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
-    ) -> Result<Axis, ScenarioError> {
-        let key = format!("sweep.series.{name}");
-        let line = text
-            .find(&format!("[[{key}]]"))
-            .map(|p| locate::line_of(text, p));
-        let list = match v {
-            toml::Value::Array(a) if !a.is_empty() => a,
-            _ => {
-                return Err(at(
-                    &key,
-                    line,
-                    format!(
-                        "must be a list of entries `[[{key}]]`, each with a `label` and the \
-                         keys it sets"
-                    ),
-                ))
+    ) -> Result<GridPoint, ScenarioError> {
+        let mut table = base.clone();
+        let values: Vec<(String, toml::Value)> = axes
+            .iter()
+            .zip(index)
+            .map(|(axis, &i)| (axis.name().to_string(), axis.value(i)))
+            .collect();
+        let mut sets: Vec<(String, usize, usize)> = Vec::new();
+        let mut factor = None;
+        for (a, axis) in axes.iter().enumerate() {
+            let i = index[a];
+            if let Axis::Series { entries, .. } = axis {
+                factor = factor.or(entries[i].factor);
             }
-        };
-        let mut entries: Vec<SeriesEntry> = Vec::new();
-        for (i, e) in list.into_iter().enumerate() {
-            let eline = entry_line(text, name, i);
-            let mut t = match e {
-                toml::Value::Table(t) => t,
-                _ => {
-                    return Err(at(
-                        &format!("{key}.{i}"),
-                        eline,
-                        "must be a table with a `label` and the keys it sets".into(),
-                    ))
-                }
+            let pairs: Vec<(String, toml::Value)> = match axis {
+                Axis::Key { key, values } => vec![(key.clone(), values[i].clone())],
+                Axis::Series { entries, .. } => entries[i].sets.clone(),
             };
-            let label = match t.remove("label") {
-                Some(toml::Value::String(s)) if !s.is_empty() => s,
-                _ => {
+            for (k, v) in pairs {
+                if let Some(earlier) = replaced_setting(axes, &sets, &k) {
+                    let (key, line) = setting_place(text, axis, i, &k);
+                    let (pk, pa, pi) = earlier;
+                    let (_, pline) = setting_place(text, &axes[*pa], *pi, pk);
+                    let by = format!(
+                        "{}{}",
+                        axes[*pa].setting_name(*pi),
+                        pline.map_or(String::new(), |l| format!(" (line {l})"))
+                    );
+                    let clash = if *pk == k {
+                        format!("`{k}` is set by {by} too")
+                    } else if inside(pk, &k) {
+                        format!("setting the table `{k}` would undo `{pk}`, set by {by}")
+                    } else {
+                        format!("`{k}` would override the value the table `{pk}` of {by} gives it")
+                    };
                     return Err(at(
-                        &format!("{key}.{i}.label"),
-                        eline,
-                        "every series entry needs a non-empty `label` string".into(),
-                    ))
-                }
-            };
-            if entries.iter().any(|x| x.label == label) {
-                return Err(at(
-                    &format!("{key}.{i}.label"),
-                    eline,
-                    format!("label {label:?} is used twice in this series"),
-                ));
-            }
-            let factor = match t.remove("factor") {
-                None => None,
-                Some(toml::Value::Integer(n)) if n > 0 => Some(n as f64),
-                Some(toml::Value::Float(x)) if x > 0.0 && x.is_finite() => Some(x),
-                Some(_) => {
-                    return Err(at(
-                        &format!("{key}.{i}.factor"),
-                        key_line_in_entry(text, name, i, "factor").or(eline),
-                        "a scale factor must be a number above 0".into(),
-                    ))
-                }
-            };
-            let mut sets = Vec::new();
-            for (k, v) in t {
-                if !sweepable(&k) {
-                    return Err(at(
-                        &format!("{key}.{i}.{k}"),
-                        key_line_in_entry(text, name, i, &k).or(eline),
-                        format!("`{k}` is not a key that can be swept"),
+                        &key,
+                        line,
+                        format!(
+                            "sweep point ({}): {clash}; a key may be set by one axis only \
+                             (a series entry can set several keys together)",
+                            point_label(&values),
+                        ),
                     ));
                 }
-                sets.push((k, v));
+                set_path(&mut table, &k, v).map_err(|m| {
+                    let (key, line) = setting_place(text, axis, i, &k);
+                    at(&key, line, format!("cannot set `{k}`: {m}"))
+                })?;
+                sets.push((k, a, i));
             }
-            entries.push(SeriesEntry {
-                label,
-                sets,
-                factor,
-            });
         }
-        let with = entries.iter().filter(|e| e.factor.is_some()).count();
-        if with != 0 && (with != entries.len() || !entries.iter().any(|e| e.factor == Some(1.0))) {
-            return Err(at(
-                &key,
-                line,
-                "a scaleup series gives every entry a `factor`, one of them 1 (the base)".into(),
-            ));
-        }
-        Ok(Axis::Series {
-            name: name.to_string(),
-            entries,
+        Ok(GridPoint {
+            table,
+            values,
+            factor,
+            sets,
         })
     }
+}
 
-    fn merge_paper(
-        &mut self,
-        paper: toml::Value,
-        text: &str,
-        at: &dyn Fn(&str, Option<usize>, String) -> ScenarioError,
-    ) -> Result<(), ScenarioError> {
-        let list = match paper {
-            toml::Value::Array(a) => a,
-            _ => {
-                return Err(at(
-                    "sweep.paper",
-                    None,
-                    "must be entries `[[sweep.paper]]`, each with `at = { axis = value, … }` \
-                     and published numbers"
-                        .into(),
-                ))
-            }
-        };
-        let starts: Vec<usize> = text.match_indices("[[sweep.paper]]").map(|m| m.0).collect();
-        let names: Vec<String> = self.axes.iter().map(|a| a.name().to_string()).collect();
-        for (i, e) in list.into_iter().enumerate() {
-            let key = format!("sweep.paper.{i}");
-            let line = starts.get(i).map(|&p| locate::line_of(text, p));
-            let mut t = match e {
-                toml::Value::Table(t) => t,
-                _ => return Err(at(&key, line, "must be a table".into())),
-            };
-            let sel = match t.remove("at") {
-                Some(toml::Value::Table(s)) => s,
-                None => toml::Table::new(),
-                Some(_) => {
-                    return Err(at(
-                        &format!("{key}.at"),
-                        line,
-                        "must be a table `{ axis = value, … }`".into(),
-                    ))
-                }
-            };
-            for (axis, v) in &sel {
-                let Some(a) = self.axes.iter().find(|a| a.name() == axis) else {
-                    return Err(at(
-                        &format!("{key}.at.{axis}"),
-                        line,
-                        format!(
-                            "`{axis}` is not an axis of this sweep; axes: {}",
-                            names.join(", ")
-                        ),
-                    ));
-                };
-                if !(0..a.len()).any(|j| a.value(j) == *v) {
-                    let allowed: Vec<String> =
-                        (0..a.len()).map(|j| describe(&a.value(j))).collect();
-                    return Err(at(
-                        &format!("{key}.at.{axis}"),
-                        line,
-                        format!(
-                            "{} is not a value of axis `{axis}`; its values: {}",
-                            describe(v),
-                            allowed.join(", ")
-                        ),
-                    ));
-                }
-            }
-            let mut numbers = Vec::new();
-            for (k, v) in t {
-                let x = match v {
-                    toml::Value::Integer(n) => n as f64,
-                    toml::Value::Float(x) => x,
-                    _ => {
-                        return Err(at(
-                            &format!("{key}.{k}"),
-                            line,
-                            "published values must be numbers".into(),
-                        ))
-                    }
-                };
-                numbers.push((k, x));
-            }
-            let mut matched = 0;
-            for p in &mut self.points {
-                let hit = sel
-                    .iter()
-                    .all(|(axis, v)| p.values.iter().any(|(a, pv)| a == axis && pv == v));
-                if !hit {
-                    continue;
-                }
-                matched += 1;
-                for (k, x) in &numbers {
-                    let paper = p
-                        .table
-                        .entry("paper")
-                        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-                    let Some(paper) = paper.as_table_mut() else {
-                        return Err(at("paper", None, "must be a table of numbers".into()));
-                    };
-                    if paper.contains_key(k) {
-                        return Err(at(
-                            &format!("{key}.{k}"),
-                            line,
-                            format!(
-                                "point ({}) already has a published `{k}`",
-                                point_label(&p.values)
-                            ),
-                        ));
-                    }
-                    paper.insert(k.clone(), toml::Value::Float(*x));
-                }
-            }
-            if matched == 0 {
-                return Err(at(&key, line, "`at` matches no point of the sweep".into()));
-            }
+/// The index of the point after `index` in grid order: the last axis varies fastest.
+fn next_index(index: &mut [usize], axes: &[Axis]) {
+    for a in (0..axes.len()).rev() {
+        index[a] += 1;
+        if index[a] < axes[a].len() {
+            break;
         }
-        Ok(())
+        index[a] = 0;
     }
 }
 
@@ -838,60 +532,6 @@ impl Grid {
         }
         any.then_some(table)
     }
-}
-
-/// The value at dotted `key` in `table`, if every table on the way and the value exist.
-fn get_path<'a>(table: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
-    let mut parts = key.split('.');
-    let mut v = table.get(parts.next()?)?;
-    for p in parts {
-        v = v.as_table()?.get(p)?;
-    }
-    Some(v)
-}
-
-/// Where setting `i` of `axis` sets `key`: the sweep key for messages and its line.
-fn setting_place(text: &str, axis: &Axis, i: usize, key: &str) -> (String, Option<usize>) {
-    match axis {
-        Axis::Key { key: k, .. } => (format!("sweep.{k}"), sweep_line(text, k)),
-        Axis::Series { name, .. } => (
-            format!("sweep.series.{name}.{i}.{key}"),
-            key_line_in_entry(text, name, i, key).or_else(|| entry_line(text, name, i)),
-        ),
-    }
-}
-
-/// The line of `key` inside the `[sweep]` table (keys there are quoted dotted strings).
-pub fn sweep_line(text: &str, key: &str) -> Option<usize> {
-    let start = text.find("[sweep]")?;
-    let rest = &text[start..];
-    let pos = rest
-        .find(&format!("\"{key}\""))
-        .or_else(|| rest.find(&format!("\n{key} ")).map(|p| p + 1))?
-        + start;
-    Some(locate::line_of(text, pos))
-}
-
-/// The line of the header of entry `i` of series `name`.
-fn entry_line(text: &str, name: &str, i: usize) -> Option<usize> {
-    let header = format!("[[sweep.series.{name}]]");
-    let pos = text.match_indices(&header).nth(i)?.0;
-    Some(locate::line_of(text, pos))
-}
-
-/// The line where entry `i` of series `name` sets `key`.
-fn key_line_in_entry(text: &str, name: &str, i: usize, key: &str) -> Option<usize> {
-    let header = format!("[[sweep.series.{name}]]");
-    let start = text.match_indices(&header).nth(i)?.0 + header.len();
-    let end = text[start..].find("\n[").map_or(text.len(), |p| start + p);
-    let body = &text[start..end];
-    let first = key.split('.').next().unwrap_or(key);
-    let pos = body.find(&format!("\"{key}\"")).or_else(|| {
-        body.match_indices(first)
-            .find(|(p, _)| *p == 0 || body.as_bytes()[p - 1] == b'\n')
-            .map(|m| m.0)
-    })?;
-    Some(locate::line_of(text, start + pos))
 }
 
 #[cfg(test)]

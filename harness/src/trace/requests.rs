@@ -14,10 +14,15 @@
 //!
 //! Errors name the file, the record or line, and what is wrong; nothing here panics on input.
 
-use super::{EventKind, TraceReader};
-use std::collections::BinaryHeap;
-use std::io::{BufRead, BufReader, Read, Write};
+use super::TraceReader;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
+
+mod block_reads;
+mod synthetic;
+
+pub use block_reads::{count_block_reads, count_block_reads_in, BlockModel, BlockReads};
+pub use synthetic::{next_accesses, write_csv, write_oracle_general, zipf_requests};
 
 /// One request of a cache trace.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -103,17 +108,6 @@ impl Default for CsvLayout {
             hashed_ids: false,
         }
     }
-}
-
-/// How a vodbench workload trace becomes block reads ([`BlockReads`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BlockModel {
-    /// Stripe block size in bytes (each read, and each object's size).
-    pub block_bytes: u64,
-    /// Display bit rate of every video (bits per second).
-    pub bit_rate: u64,
-    /// Length of every video in blocks.
-    pub video_blocks: u64,
 }
 
 /// A request trace's format.
@@ -508,300 +502,6 @@ fn parse_csv_line(text: &str, layout: &CsvLayout) -> Result<Option<Request>, Str
 /// replay` makes of a vodbench workload trace.
 pub const MAX_REQUESTS: u64 = u32::MAX as u64;
 
-/// How many block reads [`BlockReads`] makes of the workload trace `events`, counted from
-/// the events alone (each stretch a terminal plays, in blocks), without making them: a
-/// pass over the trace's events, whatever the block size.
-pub fn count_block_reads<R: BufRead>(
-    events: TraceReader<R>,
-    model: &BlockModel,
-) -> Result<u128, RequestTraceError> {
-    let period = u128::from(BlockReads::<R>::period(model));
-    let block_of = |pos_ns: u64| {
-        let bytes = u128::from(pos_ns) * u128::from(model.bit_rate) / 8 / 1_000_000_000;
-        (bytes / u128::from(model.block_bytes.max(1))).min(u128::from(u64::MAX)) as u64
-    };
-    let blocks = model.video_blocks;
-    // per terminal: (next block, playing, since): as [`BlockReads`] keeps them, a terminal
-    // stops playing when it reads its video's last block
-    let mut terminals: rustc_hash::FxHashMap<u32, (u64, bool, u64)> =
-        rustc_hash::FxHashMap::default();
-    let mut total: u128 = 0;
-    for e in events {
-        let e = e.map_err(trace_error)?;
-        let now = e.time.as_nanos();
-        let state = terminals
-            .entry(e.terminal.0)
-            .or_insert((u64::MAX, false, 0));
-        if state.1 && state.0 < blocks {
-            let reads = u128::from(now.saturating_sub(state.2)).div_ceil(period);
-            let read = reads.min(u128::from(blocks - state.0));
-            total += read;
-            state.0 += read as u64;
-            if state.0 >= blocks {
-                state.1 = false;
-            }
-        }
-        state.1 = match e.kind {
-            EventKind::Start => {
-                state.0 = block_of(e.position.as_nanos());
-                true
-            }
-            EventKind::Seek if state.0 != u64::MAX => {
-                state.0 = block_of(e.position.as_nanos());
-                state.1
-            }
-            EventKind::Seek => false,
-            EventKind::Resume => true,
-            EventKind::Pause | EventKind::FastForward | EventKind::Rewind => false,
-            EventKind::Stop => {
-                state.0 = u64::MAX;
-                false
-            }
-        };
-        state.2 = now;
-    }
-    for (block, playing, _) in terminals.values() {
-        if *playing && *block < blocks {
-            total += u128::from(blocks - block);
-        }
-    }
-    Ok(total)
-}
-
-/// [`count_block_reads`] of the workload trace file `path`, opened as
-/// [`RequestReader::open`] opens it (plain or zstd-compressed).
-pub fn count_block_reads_in(path: &Path, model: &BlockModel) -> Result<u128, RequestTraceError> {
-    let file = path.display().to_string();
-    let input = open_maybe_zstd(path, &file)?;
-    count_block_reads(TraceReader::new(input, &file), model)
-}
-
-/// The block reads of a vodbench workload trace, in time order: what a server's buffer
-/// pools would be asked for, without the server's timing. A terminal that starts a video
-/// at a position reads that position's block, then the next one every block's display time
-/// (`block_bytes × 8 / bit_rate`) until its video ends or its next event; `pause` holds
-/// it, `resume` continues, `seek` jumps, `stop` ends the video, and a visual search (`ff`,
-/// `rewind`) reads nothing until the terminal's next event. A `start` while a video plays
-/// replaces it (no closed loop: the requests are the trace's, not a simulated server's). The
-/// object of block `b` of video `v` is `v × 2³² + b`; ties in time go to the lower terminal.
-/// Memory grows with the number of terminals only.
-pub struct BlockReads<R> {
-    events: TraceReader<R>,
-    model: BlockModel,
-    /// The next trace event, read ahead.
-    pending: Option<super::TraceEvent>,
-    /// Playing terminals: (Reverse(next read time), terminal) → their state.
-    due: BinaryHeap<std::cmp::Reverse<(u64, u32, u64)>>,
-    /// Per terminal: (video, next block, generation); the generation invalidates a stale
-    /// entry of `due` after the terminal's state changed.
-    terminals: rustc_hash::FxHashMap<u32, (u32, u64, u64, bool)>,
-    started: bool,
-}
-
-impl<R: BufRead> BlockReads<R> {
-    /// Block reads of the workload trace `events`.
-    pub fn new(events: TraceReader<R>, model: BlockModel) -> Self {
-        BlockReads {
-            events,
-            model,
-            pending: None,
-            due: BinaryHeap::new(),
-            terminals: rustc_hash::FxHashMap::default(),
-            started: false,
-        }
-    }
-
-    fn period_ns(&self) -> u64 {
-        Self::period(&self.model)
-    }
-
-    /// A block's display time in nanoseconds (at least 1).
-    fn period(model: &BlockModel) -> u64 {
-        let bits = u128::from(model.block_bytes) * 8 * 1_000_000_000;
-        (bits / u128::from(model.bit_rate.max(1))).clamp(1, u128::from(u64::MAX)) as u64
-    }
-
-    fn read_event(&mut self) -> Result<(), RequestTraceError> {
-        self.pending = match self.events.next() {
-            None => None,
-            Some(Ok(e)) => Some(e),
-            Some(Err(e)) => return Err(trace_error(e)),
-        };
-        Ok(())
-    }
-
-    fn apply(&mut self, e: super::TraceEvent) {
-        let now = e.time.as_nanos();
-        let block_of = |pos_ns: u64, m: &BlockModel| {
-            let bytes = u128::from(pos_ns) * u128::from(m.bit_rate) / 8 / 1_000_000_000;
-            (bytes / u128::from(m.block_bytes.max(1))).min(u128::from(u64::MAX)) as u64
-        };
-        // a terminal not seen before has no video: block u64::MAX (a resume or seek plays
-        // nothing)
-        let state = self
-            .terminals
-            .entry(e.terminal.0)
-            .or_insert((0, u64::MAX, 0, false));
-        state.2 += 1; // every event invalidates the terminal's scheduled read
-        let play = match e.kind {
-            EventKind::Start => {
-                state.0 = e.video.0;
-                state.1 = block_of(e.position.as_nanos(), &self.model);
-                true
-            }
-            EventKind::Seek if state.1 != u64::MAX => {
-                state.1 = block_of(e.position.as_nanos(), &self.model);
-                state.3
-            }
-            EventKind::Seek => false,
-            EventKind::Resume => true,
-            EventKind::Pause | EventKind::FastForward | EventKind::Rewind => false,
-            EventKind::Stop => {
-                state.1 = u64::MAX;
-                false
-            }
-        };
-        state.3 = play;
-        if play && state.1 < self.model.video_blocks {
-            self.due
-                .push(std::cmp::Reverse((now, e.terminal.0, state.2)));
-        }
-    }
-
-    /// The next block read, `None` when every video has ended and the trace is done.
-    pub fn next_request(&mut self) -> Result<Option<Request>, RequestTraceError> {
-        if !self.started {
-            self.started = true;
-            self.read_event()?;
-        }
-        loop {
-            let next_read = self.due.peek().map(|r| r.0 .0);
-            // events at or before the next read change the terminals first
-            match (&self.pending, next_read) {
-                (Some(e), r) if r.is_none_or(|r| e.time.as_nanos() <= r) => {
-                    let e = *e;
-                    self.read_event()?;
-                    self.apply(e);
-                    continue;
-                }
-                (_, None) => return Ok(None),
-                _ => {}
-            }
-            let Some(std::cmp::Reverse((time, t, generation))) = self.due.pop() else {
-                return Ok(None);
-            };
-            let period = self.period_ns();
-            let video_blocks = self.model.video_blocks;
-            let Some(state) = self.terminals.get_mut(&t) else {
-                continue;
-            };
-            if state.2 != generation || !state.3 || state.1 >= video_blocks {
-                continue;
-            }
-            let (video, block) = (state.0, state.1);
-            state.1 += 1;
-            if state.1 < video_blocks {
-                self.due.push(std::cmp::Reverse((
-                    time.saturating_add(period),
-                    t,
-                    generation,
-                )));
-            } else {
-                state.3 = false;
-            }
-            return Ok(Some(Request {
-                time,
-                object: u64::from(video) << 32 | block,
-                bytes: self.model.block_bytes,
-                next_access: None,
-            }));
-        }
-    }
-}
-
-fn trace_error(e: super::TraceError) -> RequestTraceError {
-    match e {
-        super::TraceError::Line {
-            file,
-            line,
-            message,
-        } => RequestTraceError::Line {
-            file,
-            line,
-            message,
-        },
-        super::TraceError::Io { file, message } => RequestTraceError::Io { file, message },
-    }
-}
-
-/// Writes `objects` (id, size) as an `oracleGeneral` trace, each record's next access
-/// computed (the record number of the object's next request, −1 for never), record `i`'s
-/// time `i`. Needs memory for the whole list (a generator's output).
-pub fn write_oracle_general<W: Write>(out: &mut W, objects: &[(u64, u32)]) -> std::io::Result<()> {
-    let next = next_accesses(objects.iter().map(|o| o.0));
-    for (i, ((id, size), next)) in objects.iter().zip(next).enumerate() {
-        let mut rec = [0u8; ORACLE_RECORD];
-        rec[0..4].copy_from_slice(&(i as u32).to_le_bytes());
-        rec[4..12].copy_from_slice(&id.to_le_bytes());
-        rec[12..16].copy_from_slice(&size.to_le_bytes());
-        rec[16..24].copy_from_slice(&next.map_or(-1i64, |n| n as i64).to_le_bytes());
-        out.write_all(&rec)?;
-    }
-    Ok(())
-}
-
-/// Writes `objects` (id, size) as CSV `time,id,size` with a header line, record `i`'s time
-/// `i` ([`CsvLayout`] with `header`).
-pub fn write_csv<W: Write>(out: &mut W, objects: &[(u64, u32)]) -> std::io::Result<()> {
-    writeln!(out, "time,id,size")?;
-    for (i, (id, size)) in objects.iter().enumerate() {
-        writeln!(out, "{i},{id},{size}")?;
-    }
-    Ok(())
-}
-
-/// For each position of `ids`, the position of the same id's next occurrence.
-pub fn next_accesses(
-    ids: impl DoubleEndedIterator<Item = u64> + ExactSizeIterator,
-) -> Vec<Option<u64>> {
-    let n = ids.len();
-    let mut next = vec![None; n];
-    let mut seen: rustc_hash::FxHashMap<u64, u64> = rustc_hash::FxHashMap::default();
-    for (i, id) in ids.enumerate().rev() {
-        next[i] = seen.insert(id, i as u64);
-    }
-    next
-}
-
-/// `requests` requests for objects `1..=objects` drawn from a Zipf distribution of skew
-/// `alpha` (object `k` with probability ∝ `k^−alpha`), every object `bytes` bytes, from the
-/// random stream of `seed`: the synthetic traces cache studies use.
-pub fn zipf_requests(
-    objects: u64,
-    requests: u64,
-    alpha: f64,
-    bytes: u32,
-    seed: u64,
-) -> Vec<(u64, u32)> {
-    use rand::Rng;
-    let mut cdf = Vec::with_capacity(objects as usize);
-    let mut sum = 0.0;
-    for k in 1..=objects {
-        sum += (k as f64).powf(-alpha);
-        cdf.push(sum);
-    }
-    let mut rng = crate::rng::stream(seed, "cache-zipf", 0);
-    (0..requests)
-        .map(|_| {
-            let u: f64 = rng.random::<f64>() * sum;
-            let k = cdf
-                .partition_point(|c| *c <= u)
-                .min(cdf.len().saturating_sub(1));
-            (k as u64 + 1, bytes)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -985,24 +685,6 @@ mod tests {
         });
         let e = all(reader("0 0 start 1 0\n1 0 jump 1 0\n".into(), &vod)).unwrap_err();
         assert!(e.to_string().starts_with("t:2: "), "{e}");
-    }
-
-    #[test]
-    fn next_accesses_point_forward() {
-        assert_eq!(
-            next_accesses([1u64, 2, 1, 1, 3].into_iter()),
-            vec![Some(2), None, Some(3), None, None]
-        );
-    }
-
-    #[test]
-    fn zipf_is_skewed_and_deterministic() {
-        let a = zipf_requests(1000, 20_000, 1.0, 1, 3);
-        assert_eq!(a, zipf_requests(1000, 20_000, 1.0, 1, 3));
-        let ones = a.iter().filter(|r| r.0 == 1).count();
-        // P(1) = 1 / H(1000) ≈ 0.1336
-        assert!((2400..2950).contains(&ones), "{ones}");
-        assert!(a.iter().all(|r| (1..=1000).contains(&r.0)));
     }
 
     #[test]

@@ -364,158 +364,74 @@ impl SuiteResults {
     /// The tables: per sweep point (`sweep`), or per receiver (`clients`), the receivers'
     /// mean occupancy against eq. 2 (`occupancy`) and the bandwidth histogram (`bandwidth`).
     pub fn tables(&self) -> Vec<Table> {
-        let mut tables = Vec::new();
         if !self.sweep_keys.is_empty() {
-            let mut cols: Vec<(String, Column)> = vec![(
-                "point".into(),
-                Column::U64((0..self.points.len() as u64).collect()),
-            )];
-            for (i, k) in self.sweep_keys.iter().enumerate() {
-                cols.push((
-                    k.clone(),
-                    Column::Str(
-                        self.points
-                            .iter()
-                            .map(|p| value_text(&p.point[i].1))
-                            .collect(),
-                    ),
-                ));
-            }
-            let f = |g: fn(&BroadcastSummary) -> f64| {
-                Column::F64(self.points.iter().map(|p| g(&p.summary)).collect())
-            };
-            let u = |g: fn(&BroadcastSummary) -> u64| {
-                Column::U64(self.points.iter().map(|p| g(&p.summary)).collect())
-            };
-            cols.extend([
-                ("cache_frames".into(), u(|s| u64::from(s.cache_frames))),
-                ("cache_ratio".into(), f(|s| s.cache_ratio)),
-                ("batch_frames".into(), u(|s| u64::from(s.batch_frames))),
-                ("batch_ratio".into(), f(|s| s.batch_ratio)),
-                (
-                    "client_io_time_ratio".into(),
-                    f(|s| s.receivers.client_io_time_ratio),
-                ),
-                ("seeks".into(), u(|s| s.receivers.seeks)),
-                ("frames_written".into(), u(|s| s.receivers.frames_written)),
-                ("frames_read".into(), u(|s| s.receivers.frames_read)),
-                (
-                    "frames_cycled_more_than_once".into(),
-                    u(|s| s.receivers.frames_cycled_more_than_once),
-                ),
-                ("glitches".into(), u(|s| s.receivers.glitches)),
-                (
-                    "peak_buffered_ratio".into(),
-                    f(|s| s.receivers.peak_buffered_ratio),
-                ),
-                (
-                    "mean_bandwidth_ratio".into(),
-                    f(|s| s.schedule.mean_bandwidth_ratio),
-                ),
-                (
-                    "peak_bandwidth_ratio".into(),
-                    f(|s| s.schedule.peak_bandwidth_ratio),
-                ),
-                (
-                    "ideal_bandwidth_ratio".into(),
-                    f(|s| s.schedule.ideal_bandwidth_ratio),
-                ),
-            ]);
-            tables.push(Table {
-                name: "sweep".into(),
-                columns: cols,
-            });
-            return tables;
+            return vec![self.sweep_table()];
         }
         let p = &self.points[0];
-        let c = &p.clients;
-        let cu = |g: fn(&ClientOutcome) -> u64| Column::U64(c.iter().map(g).collect());
-        tables.push(Table {
-            name: "clients".into(),
-            columns: vec![
-                ("client".into(), Column::U64((0..c.len() as u64).collect())),
-                ("join_instant".into(), cu(|o| u64::from(o.join))),
-                (
-                    "client_io_time_ratio".into(),
-                    Column::F64(c.iter().map(ClientOutcome::io_time_ratio).collect()),
+        vec![clients_table(p), occupancy_table(p), bandwidth_table(p)]
+    }
+
+    /// `sweep`: one row per point, its values and its summary's figures.
+    fn sweep_table(&self) -> Table {
+        let mut cols: Vec<(String, Column)> = vec![(
+            "point".into(),
+            Column::U64((0..self.points.len() as u64).collect()),
+        )];
+        for (i, k) in self.sweep_keys.iter().enumerate() {
+            cols.push((
+                k.clone(),
+                Column::Str(
+                    self.points
+                        .iter()
+                        .map(|p| value_text(&p.point[i].1))
+                        .collect(),
                 ),
-                ("io_time_ns".into(), cu(|o| o.io_time_ns)),
-                ("disk_accesses".into(), cu(|o| o.disk_accesses)),
-                ("seeks".into(), cu(|o| o.seeks)),
-                ("frames_written".into(), cu(|o| o.frames_written)),
-                ("frames_read".into(), cu(|o| o.frames_read)),
-                (
-                    "frames_cycled_more_than_once".into(),
-                    cu(|o| o.frames_cycled),
-                ),
-                ("glitches".into(), cu(|o| o.glitches)),
-                ("stalled_ns".into(), cu(|o| o.stalled_ns)),
-                (
-                    "peak_buffered_frames".into(),
-                    cu(|o| u64::from(o.peak_buffered_frames)),
-                ),
-            ],
-        });
-        let s = &p.summary;
-        let sm = &p.samples;
-        tables.push(Table {
-            name: "occupancy".into(),
-            columns: vec![
-                (
-                    "instant".into(),
-                    Column::U64(sm.iter().map(|x| u64::from(x.instant)).collect()),
-                ),
-                (
-                    "time_ns".into(),
-                    Column::U64(
-                        sm.iter()
-                            .map(|x| u64::from(x.instant) * s.instant_ns)
-                            .collect(),
-                    ),
-                ),
-                (
-                    "memory_frames".into(),
-                    Column::F64(sm.iter().map(|x| x.memory).collect()),
-                ),
-                (
-                    "disk_frames".into(),
-                    Column::F64(sm.iter().map(|x| x.disk).collect()),
-                ),
-                (
-                    "buffered_frames".into(),
-                    Column::F64(sm.iter().map(|x| x.memory + x.disk).collect()),
-                ),
-                (
-                    "eq2_frames".into(),
-                    Column::F64(
-                        sm.iter()
-                            .map(|x| {
-                                expected_buffer(f64::from(x.instant), s.frames, s.delay_instants)
-                            })
-                            .collect(),
-                    ),
-                ),
-            ],
-        });
-        tables.push(Table {
-            name: "bandwidth".into(),
-            columns: vec![
-                (
-                    "frames_per_instant".into(),
-                    Column::U64(
-                        p.bandwidth_histogram
-                            .iter()
-                            .map(|x| u64::from(x.0))
-                            .collect(),
-                    ),
-                ),
-                (
-                    "instants".into(),
-                    Column::U64(p.bandwidth_histogram.iter().map(|x| x.1).collect()),
-                ),
-            ],
-        });
-        tables
+            ));
+        }
+        let f = |g: fn(&BroadcastSummary) -> f64| {
+            Column::F64(self.points.iter().map(|p| g(&p.summary)).collect())
+        };
+        let u = |g: fn(&BroadcastSummary) -> u64| {
+            Column::U64(self.points.iter().map(|p| g(&p.summary)).collect())
+        };
+        cols.extend([
+            ("cache_frames".into(), u(|s| u64::from(s.cache_frames))),
+            ("cache_ratio".into(), f(|s| s.cache_ratio)),
+            ("batch_frames".into(), u(|s| u64::from(s.batch_frames))),
+            ("batch_ratio".into(), f(|s| s.batch_ratio)),
+            (
+                "client_io_time_ratio".into(),
+                f(|s| s.receivers.client_io_time_ratio),
+            ),
+            ("seeks".into(), u(|s| s.receivers.seeks)),
+            ("frames_written".into(), u(|s| s.receivers.frames_written)),
+            ("frames_read".into(), u(|s| s.receivers.frames_read)),
+            (
+                "frames_cycled_more_than_once".into(),
+                u(|s| s.receivers.frames_cycled_more_than_once),
+            ),
+            ("glitches".into(), u(|s| s.receivers.glitches)),
+            (
+                "peak_buffered_ratio".into(),
+                f(|s| s.receivers.peak_buffered_ratio),
+            ),
+            (
+                "mean_bandwidth_ratio".into(),
+                f(|s| s.schedule.mean_bandwidth_ratio),
+            ),
+            (
+                "peak_bandwidth_ratio".into(),
+                f(|s| s.schedule.peak_bandwidth_ratio),
+            ),
+            (
+                "ideal_bandwidth_ratio".into(),
+                f(|s| s.schedule.ideal_bandwidth_ratio),
+            ),
+        ]);
+        Table {
+            name: "sweep".into(),
+            columns: cols,
+        }
     }
 
     /// The run's manifest.
@@ -540,5 +456,102 @@ impl SuiteResults {
             m["plugin_libraries"] = crate::scenario::libraries::manifest_lines(&first.libraries);
         }
         m
+    }
+}
+
+/// `clients`: one row per receiver of a single run.
+fn clients_table(p: &PointResult) -> Table {
+    let c = &p.clients;
+    let cu = |g: fn(&ClientOutcome) -> u64| Column::U64(c.iter().map(g).collect());
+    Table {
+        name: "clients".into(),
+        columns: vec![
+            ("client".into(), Column::U64((0..c.len() as u64).collect())),
+            ("join_instant".into(), cu(|o| u64::from(o.join))),
+            (
+                "client_io_time_ratio".into(),
+                Column::F64(c.iter().map(ClientOutcome::io_time_ratio).collect()),
+            ),
+            ("io_time_ns".into(), cu(|o| o.io_time_ns)),
+            ("disk_accesses".into(), cu(|o| o.disk_accesses)),
+            ("seeks".into(), cu(|o| o.seeks)),
+            ("frames_written".into(), cu(|o| o.frames_written)),
+            ("frames_read".into(), cu(|o| o.frames_read)),
+            (
+                "frames_cycled_more_than_once".into(),
+                cu(|o| o.frames_cycled),
+            ),
+            ("glitches".into(), cu(|o| o.glitches)),
+            ("stalled_ns".into(), cu(|o| o.stalled_ns)),
+            (
+                "peak_buffered_frames".into(),
+                cu(|o| u64::from(o.peak_buffered_frames)),
+            ),
+        ],
+    }
+}
+
+/// `occupancy`: the receivers' mean buffer occupancy per sample against eq. 2.
+fn occupancy_table(p: &PointResult) -> Table {
+    let s = &p.summary;
+    let sm = &p.samples;
+    Table {
+        name: "occupancy".into(),
+        columns: vec![
+            (
+                "instant".into(),
+                Column::U64(sm.iter().map(|x| u64::from(x.instant)).collect()),
+            ),
+            (
+                "time_ns".into(),
+                Column::U64(
+                    sm.iter()
+                        .map(|x| u64::from(x.instant) * s.instant_ns)
+                        .collect(),
+                ),
+            ),
+            (
+                "memory_frames".into(),
+                Column::F64(sm.iter().map(|x| x.memory).collect()),
+            ),
+            (
+                "disk_frames".into(),
+                Column::F64(sm.iter().map(|x| x.disk).collect()),
+            ),
+            (
+                "buffered_frames".into(),
+                Column::F64(sm.iter().map(|x| x.memory + x.disk).collect()),
+            ),
+            (
+                "eq2_frames".into(),
+                Column::F64(
+                    sm.iter()
+                        .map(|x| expected_buffer(f64::from(x.instant), s.frames, s.delay_instants))
+                        .collect(),
+                ),
+            ),
+        ],
+    }
+}
+
+/// `bandwidth`: the histogram of the frames sent per instant.
+fn bandwidth_table(p: &PointResult) -> Table {
+    Table {
+        name: "bandwidth".into(),
+        columns: vec![
+            (
+                "frames_per_instant".into(),
+                Column::U64(
+                    p.bandwidth_histogram
+                        .iter()
+                        .map(|x| u64::from(x.0))
+                        .collect(),
+                ),
+            ),
+            (
+                "instants".into(),
+                Column::U64(p.bandwidth_histogram.iter().map(|x| x.1).collect()),
+            ),
+        ],
     }
 }

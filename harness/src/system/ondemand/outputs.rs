@@ -29,11 +29,36 @@ pub fn sweep_run_manifest(suite: &SweepSuite) -> serde_json::Value {
 
 /// The human-readable summary printed by `vodbench run`.
 pub fn summary_table(s: &Summary) -> String {
-    let ms = |ns: u64| format!("{:.1} ms", ns as f64 / 1e6);
-    let pct = |r: f64| format!("{:.1} %", r * 100.0);
-    let mib = |b: u64| format!("{:.1} MiB", b as f64 / 1048576.0);
-    let io = &s.disks.io_time;
-    let rows: Vec<(String, String)> = vec![
+    let mut rows = run_rows(s);
+    rows.extend(storage_rows(s));
+    optional_rows(s, &mut rows);
+    let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (k, v) in rows {
+        out.push_str(&format!("{k:<w$}  {v}\n"));
+    }
+    for (k, v) in &s.paper {
+        out.push_str(&format!("{:<w$}  {v}\n", format!("paper: {k}")));
+    }
+    out
+}
+
+fn ms(ns: u64) -> String {
+    format!("{:.1} ms", ns as f64 / 1e6)
+}
+
+fn pct(r: f64) -> String {
+    format!("{:.1} %", r * 100.0)
+}
+
+fn mib(b: u64) -> String {
+    format!("{:.1} MiB", b as f64 / 1048576.0)
+}
+
+/// The summary's rows of the run as a whole: the load, the glitches, start-up latency, the
+/// disks' and CPUs' utilization and requests.
+fn run_rows(s: &Summary) -> Vec<(String, String)> {
+    vec![
         ("scenario".into(), s.scenario.clone()),
         ("terminals".into(), s.terminals.to_string()),
         (
@@ -98,6 +123,14 @@ pub fn summary_table(s: &Summary) -> String {
                 s.disks.requests, s.disks.demand_requests, s.disks.prefetch_requests
             ),
         ),
+    ]
+}
+
+/// The summary's rows of the data path: I/O time, the buffer pool, server memory, the
+/// terminals' buffers.
+fn storage_rows(s: &Summary) -> Vec<(String, String)> {
+    let io = &s.disks.io_time;
+    vec![
         (
             "I/O time".into(),
             format!(
@@ -145,8 +178,12 @@ pub fn summary_table(s: &Summary) -> String {
                 mib(s.terminal_buffer.memory_bytes)
             ),
         ),
-    ];
-    let mut rows = rows;
+    ]
+}
+
+/// The rows of what a scenario may measure besides: buses, visual search, piggybacking,
+/// continuity.
+fn optional_rows(s: &Summary, rows: &mut Vec<(String, String)>) {
     if let Some(b) = &s.buses {
         rows.push((
             "bus utilization".into(),
@@ -207,15 +244,6 @@ pub fn summary_table(s: &Summary) -> String {
             ),
         ));
     }
-    let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for (k, v) in rows {
-        out.push_str(&format!("{k:<w$}  {v}\n"));
-    }
-    for (k, v) in &s.paper {
-        out.push_str(&format!("{:<w$}  {v}\n", format!("paper: {k}")));
-    }
-    out
 }
 
 /// Axis values as JSON (`{"server.stripe": "512KiB", "scheduler": "elevator"}`).

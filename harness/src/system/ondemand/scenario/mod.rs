@@ -31,27 +31,50 @@
 //! z = 1.0
 //! ```
 
+mod bus;
 mod clients;
+mod cost;
+mod disk;
 mod egress;
 mod file;
 mod interactive;
+mod interface_cpu;
 mod message_work;
+mod network;
 mod piggyback;
 mod replication;
+mod run;
+mod server;
 mod server_rounds;
 pub mod suite;
+mod terminals;
+mod values;
+mod videos;
+mod workload;
 
 pub use super::lost_packet::LostPacketCpu;
 pub use crate::scenario::ScenarioError;
+pub use bus::{Arbitration, BusSection};
 pub use clients::{ClientProfile, ClientsSection};
+pub use cost::CostSection;
+pub use disk::DiskSection;
 pub use egress::EgressSection;
 pub use file::*;
 pub use interactive::{InteractiveSection, SearchMode};
+pub use interface_cpu::InterfaceCpuSection;
 pub use message_work::MessageWorkSection;
+pub use network::Network;
 pub use piggyback::PiggybackSection;
 pub use replication::{ReplicationSection, Scheme};
+pub use run::{RunSection, Warmup};
+pub use server::{CpuCosts, ServerSection, StorageThreading};
 pub use server_rounds::{Release, RoundLength, ServerRoundsSection};
 pub use suite::{has_sweep, SweepPoint, SweepSuite};
+pub use terminals::{
+    RoundIssue, RoundsSection, TerminalSection, MAX_TERMINALS, MAX_TERMINAL_BLOCKS,
+};
+pub use videos::{FrameModel, VideoSection};
+pub use workload::WorkloadSection;
 
 use crate::plugin::{
     Admission, Analysis, AnalyticModel, BufferPool, BuildContext, DiskModel, DiskScheduler,

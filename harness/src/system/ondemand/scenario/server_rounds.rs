@@ -87,13 +87,13 @@ impl JsonSchema for RoundLength {
         "RoundLength".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        super::file::auto_or_duration_schema("1s")
+        super::values::auto_or_duration_schema("1s")
     }
 }
 
 impl<'de> Deserialize<'de> for RoundLength {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(super::file::auto_or_duration(d, "1s")?.map_or(RoundLength::Auto, RoundLength::Fixed))
+        Ok(super::values::auto_or_duration(d, "1s")?.map_or(RoundLength::Auto, RoundLength::Fixed))
     }
 }
 

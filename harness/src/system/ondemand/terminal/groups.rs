@@ -79,14 +79,13 @@ impl<'a> Terminals<'a> {
     /// it does next); a stream left without members stops.
     pub(super) fn leave_group(&mut self, t: usize, p: &mut Ports) {
         let g = self.terms[t].group.index() as usize;
-        match self.terms[t].state {
+        let state = self.terms[t].state;
+        match state {
             TState::Waiting => self.pig.leave(g as u32, t as u32),
-            TState::Following => {
-                if self.terms[g].group.leave(t) {
-                    self.end_session(g, p);
-                    self.terms[g].state = TState::Idle;
-                    self.pig.stream_stopped(g as u32);
-                }
+            TState::Following if self.terms[g].group.leave(t) => {
+                self.end_session(g, p);
+                self.terms[g].state = TState::Idle;
+                self.pig.stream_stopped(g as u32);
             }
             _ => {}
         }

@@ -1,0 +1,45 @@
+//! `layout`: a loaded data layout ([`Layout`]).
+
+use super::{block, location, req, vb_block, Instance};
+use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::ids::BlockId;
+use vodbench_plugin_api::plugin::*;
+
+pub(super) struct CLayout(pub(super) Instance);
+
+impl Layout for CLayout {
+    fn locate(&self, b: BlockId) -> Location {
+        let vt = self.0.vt::<VbLayoutVtable>();
+        let mut l = VbLocation::default();
+        self.0.ok("locate", unsafe {
+            req(vt.locate)(self.0.state, &vb_block(b), &mut l)
+        });
+        location(&l)
+    }
+    fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
+        let vt = self.0.vt::<VbLayoutVtable>();
+        let (mut some, mut out) = (0u8, VbBlockId::default());
+        self.0.ok("next_on_same_disk", unsafe {
+            req(vt.next_on_same_disk)(self.0.state, &vb_block(b), &mut some, &mut out)
+        });
+        (some != 0).then(|| block(&out))
+    }
+    fn pieces(&self) -> u32 {
+        let Some(f) = self.0.vt::<VbLayoutVtable>().pieces else {
+            return 1;
+        };
+        let mut n = 0;
+        self.0.ok("pieces", unsafe { f(self.0.state, &mut n) });
+        n
+    }
+    fn locate_piece(&self, b: BlockId, piece: u32) -> Location {
+        let Some(f) = self.0.vt::<VbLayoutVtable>().locate_piece else {
+            return self.locate(b);
+        };
+        let mut l = VbLocation::default();
+        self.0.ok("locate_piece", unsafe {
+            f(self.0.state, &vb_block(b), piece, &mut l)
+        });
+        location(&l)
+    }
+}
