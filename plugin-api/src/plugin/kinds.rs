@@ -9,9 +9,8 @@
 //! Adding a kind is its trait file in this folder, one line in the table, and the call site
 //! in the engine that asks it.
 
-use super::context::BuildContext;
 use super::error::PluginError;
-use super::registry::Resolved;
+use super::resolved::{BuildFn, Origin, Resolved};
 use super::{
     Admission, AnalyticModel, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel,
     DiskScheduler, Interconnect, Layout, Prefetcher, Transmission,
@@ -27,32 +26,8 @@ pub type ParseFn = Arc<
         + Send
         + Sync,
 >;
-/// Builds one instance from parameters a [`ParseFn`] made.
-pub type BuildFn<T> = Arc<
-    dyn Fn(&(dyn Any + Send + Sync), &BuildContext<'_>) -> Result<Box<T>, PluginError>
-        + Send
-        + Sync,
->;
 /// Lists a plugin's parameters.
 pub type ParamsFn = Arc<dyn Fn() -> Vec<ParamInfo> + Send + Sync>;
-
-/// Where a registered plugin comes from: a shared library loaded at run time (`--plugin`,
-/// `[plugins] load`), by its path and the SHA-256 of its bytes. Plugins compiled into the
-/// binary have none.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct Origin {
-    /// The library's path, as it was given (resolved against the scenario's folder for a
-    /// scenario's `[plugins] load`).
-    pub path: String,
-    /// Lower-case hex SHA-256 of the library's bytes when it was loaded.
-    pub sha256: String,
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "library {}", self.path)
-    }
-}
 
 /// A plugin trait object type that the registry can hold: one per line of the kinds table
 /// ([`Kind`]), implemented there for each `dyn` trait.

@@ -27,6 +27,7 @@ mod no_params;
 pub mod param_schema;
 mod prefetcher;
 mod registry;
+mod resolved;
 pub mod slot_keys;
 mod transmission;
 
@@ -40,11 +41,10 @@ pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
 pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
 pub use error::PluginError;
 pub use interconnect::{Endpoint, Interconnect, Transfer};
-pub use kinds::{
-    AnyResolved, BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
-};
+pub use kinds::{AnyResolved, Entry, EntryInfo, Kind, ParamInfo, ParamsFn, ParseFn, PluginKind};
 pub use layout::{Layout, Location};
 pub use no_params::NoParams;
 pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
-pub use registry::{params_of_schema, DefaultChoice, Loaded, Plugin, Registry, Resolved};
+pub use registry::{params_of_schema, DefaultChoice, Loaded, Plugin, Registry};
+pub use resolved::{BuildFn, Origin, Resolved};
 pub use transmission::{Packet, ReadyBlock, Transmission, TxPoll};

@@ -3,9 +3,9 @@
 use super::context::BuildContext;
 use super::error::PluginError;
 use super::kinds::{
-    AnyResolved, BuildFn, Entry, EntryInfo, Kind, Origin, ParamInfo, ParamsFn, ParseFn, PluginKind,
-    Tables,
+    AnyResolved, Entry, EntryInfo, Kind, ParamInfo, ParamsFn, ParseFn, PluginKind, Tables,
 };
+use super::resolved::{BuildFn, Origin, Resolved};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -71,43 +71,6 @@ pub trait Plugin: 'static {
     /// policies).
     fn build(params: &Self::Params, ctx: &BuildContext<'_>)
         -> Result<Box<Self::Kind>, PluginError>;
-}
-
-/// A plugin chosen and configured by a scenario, ready to build instances.
-pub struct Resolved<T: ?Sized> {
-    /// Plugin name.
-    pub name: &'static str,
-    /// Every parameter with defaults filled in (for manifests).
-    pub params: serde_json::Value,
-    /// The library the plugin was loaded from (`None`: compiled into the binary).
-    pub origin: Option<Arc<Origin>>,
-    typed: Arc<dyn Any + Send + Sync>,
-    build: BuildFn<T>,
-}
-
-impl<T: ?Sized> Clone for Resolved<T> {
-    fn clone(&self) -> Self {
-        Resolved {
-            name: self.name,
-            params: self.params.clone(),
-            origin: self.origin.clone(),
-            typed: Arc::clone(&self.typed),
-            build: Arc::clone(&self.build),
-        }
-    }
-}
-
-impl<T: ?Sized> std::fmt::Debug for Resolved<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.name, self.params)
-    }
-}
-
-impl<T: ?Sized> Resolved<T> {
-    /// Builds one instance.
-    pub fn build(&self, ctx: &BuildContext<'_>) -> Result<Box<T>, PluginError> {
-        (self.build)(self.typed.as_ref(), ctx)
-    }
 }
 
 /// Extracts a listing of parameters from a params type's JSON schema.
@@ -428,13 +391,13 @@ impl Registry {
                 known: table.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
             })?;
         let (json, typed) = (entry.parse)(params)?;
-        Ok(Resolved {
-            name: entry.name,
-            params: json,
-            origin: entry.origin.clone(),
+        Ok(Resolved::new(
+            entry.name,
+            json,
+            entry.origin.clone(),
             typed,
-            build: Arc::clone(&entry.build),
-        })
+            Arc::clone(&entry.build),
+        ))
     }
 
     /// [`resolve`](Registry::resolve) for a kind known only at run time (a system's slots go
