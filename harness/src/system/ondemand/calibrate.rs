@@ -24,7 +24,7 @@ use super::network::Network;
 use super::queue::EventQueue;
 use super::scenario::{Scenario, ScenarioError};
 use crate::ids::NodeId;
-use crate::plugin::{BuildContext, Endpoint};
+use crate::plugin::Endpoint;
 use crate::time::SimTime;
 use serde::Serialize;
 
@@ -102,13 +102,8 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
         }
     }
     let p = s.plugins.interconnect();
-    let ctx = BuildContext::new(f.seed, super::scenario::SERVER_NETWORK.key, 0, &s.base_dir)
-        .with_nodes(f.server.nodes)
-        .with_interfaces(f.server.interface_nodes)
-        .with_managers(u32::from(f.server.manager_node))
-        .with_disks_per_node(f.server.disks_per_node)
-        .with_terminals(s.terminals())
-        .with_block_bytes(s.block_bytes())
+    let ctx = s
+        .server_context(super::scenario::SERVER_NETWORK.key, 0)
         .with_pages(s.pages_per_node());
     let build = || {
         p.build(&ctx).map_err(|e| {

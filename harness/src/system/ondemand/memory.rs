@@ -38,13 +38,8 @@ const ACCESS: u64 = std::mem::size_of::<super::requests::DReq>() as u64 + 4 + 2 
 fn pieces(s: &Scenario) -> u64 {
     let f = &s.file;
     let blocks = [blocks_per_video(&f.videos, s.block_bytes()).min(u64::from(u32::MAX)) as u32];
-    let ctx = crate::plugin::BuildContext::new(f.seed, super::scenario::LAYOUT.key, 0, &s.base_dir)
-        .with_nodes(f.server.nodes)
-        .with_interfaces(f.server.interface_nodes)
-        .with_managers(u32::from(f.server.manager_node))
-        .with_disks_per_node(f.server.disks_per_node)
-        .with_terminals(s.terminals())
-        .with_block_bytes(s.block_bytes())
+    let ctx = s
+        .server_context(super::scenario::LAYOUT.key, 0)
         .with_video_blocks(&blocks)
         .with_geometry(Some(crate::plugin::DiskGeometry {
             capacity_bytes: u64::MAX,

@@ -63,14 +63,8 @@ impl<'a> Setup<'a> {
     /// The build context of the plugin serving `component` (its table) at `index` (a disk,
     /// a node; 0 for one-of-a-kind plugins): each gets a random stream of its own.
     pub fn context(&self, component: &'static str, index: u64) -> BuildContext<'_> {
-        let f = &self.scenario.file;
-        let s = &f.server;
-        BuildContext::new(f.seed, component, index, &self.scenario.base_dir)
-            .with_nodes(s.nodes)
-            .with_interfaces(s.interface_nodes)
-            .with_managers(u32::from(s.manager_node))
-            .with_disks_per_node(s.disks_per_node)
-            .with_terminals(self.scenario.terminals())
+        self.scenario
+            .server_context(component, index)
             .with_block_bytes(self.block_bytes)
             .with_video_blocks(&self.blocks)
             .with_pages(self.pages)

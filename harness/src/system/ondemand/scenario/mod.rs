@@ -341,6 +341,21 @@ impl Scenario {
         (self.file.server.memory_per_node.0 / self.block_bytes()) as u32
     }
 
+    /// The build context of the plugin serving `component` (its table) at `index` (a disk,
+    /// a node; 0 for one-of-a-kind plugins), with the server's shape: its nodes, interface
+    /// and manager nodes, disks, terminals and block size. The caller adds what its plugin
+    /// needs beyond that (the videos' blocks, a disk's geometry, the pages).
+    pub fn server_context(&self, component: &'static str, index: u64) -> BuildContext<'_> {
+        let s = &self.file.server;
+        BuildContext::new(self.file.seed, component, index, &self.base_dir)
+            .with_nodes(s.nodes)
+            .with_interfaces(s.interface_nodes)
+            .with_managers(u32::from(s.manager_node))
+            .with_disks_per_node(s.disks_per_node)
+            .with_terminals(self.terminals())
+            .with_block_bytes(self.block_bytes())
+    }
+
     /// Every disk of the server.
     pub fn disks(&self) -> u32 {
         self.file.server.nodes * self.file.server.disks_per_node
