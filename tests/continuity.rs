@@ -7,7 +7,7 @@
 //! bad input.
 
 mod common;
-use common::{root, text, vodbench};
+use common::{root, run_text, text, vodbench};
 use serde_json::Value;
 use std::path::Path;
 
@@ -207,17 +207,7 @@ fn system_glitches(
             l * b_kb
         );
     }
-    let path = dir.join(file);
-    std::fs::write(&path, grid).unwrap();
-    let out = dir.join(format!("out-{file}"));
-    let o = vodbench(&[
-        "run",
-        path.to_str().unwrap(),
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o).1);
+    let out = run_text(dir, file.trim_end_matches(".toml"), &grid);
     let mut points: Vec<_> = std::fs::read_dir(out.join("points"))
         .unwrap()
         .map(|e| e.unwrap().path())
