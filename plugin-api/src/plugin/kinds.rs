@@ -11,10 +11,8 @@
 
 use super::error::PluginError;
 use super::resolved::{BuildFn, Origin, Resolved};
-use super::{
-    Admission, AnalyticModel, BroadcastSchedule, BufferPool, ClientBuffer, DiskModel,
-    DiskScheduler, Interconnect, Layout, Prefetcher, Transmission,
-};
+#[allow(unused_imports)] // every kind's trait, as the table names them
+use super::*;
 use serde::Serialize;
 use std::any::Any;
 use std::sync::Arc;
@@ -210,7 +208,7 @@ impl std::fmt::Debug for EntryInfo {
 }
 
 macro_rules! kinds {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $decides:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
         /// A plugin kind: one policy trait, chosen by name in a scenario table.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -236,6 +234,12 @@ macro_rules! kinds {
             /// The name of the kind's trait (`DiskScheduler`).
             pub fn trait_name(self) -> &'static str {
                 match self { $(Kind::$variant => stringify!($trait),)* }
+            }
+
+            /// The Rust name of the kind's C function table (`VbDiskSchedulerVtable`), as the
+            /// header names its `typedef`.
+            pub fn c_table_name(self) -> &'static str {
+                match self { $(Kind::$variant => stringify!($table),)* }
             }
 
             /// The kind's number in the C ABI (`VbPolicy::kind`: `VB_KIND_DISK_SCHEDULER`).
@@ -342,38 +346,59 @@ macro_rules! kinds {
     };
 }
 
-kinds! {
-    /// `[disk.model]`: [`DiskModel`].
-    DiskModel => dyn DiskModel, disk_models, "disk.model", VB_KIND_DISK_MODEL,
-        "service time of one request, from head and rotational state";
-    /// `[disk.scheduler]`: [`DiskScheduler`].
-    DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler", VB_KIND_DISK_SCHEDULER,
-        "which queued request a disk serves next";
-    /// `[buffer_pool]`: [`BufferPool`].
-    BufferPool => dyn BufferPool, pools, "buffer_pool", VB_KIND_BUFFER_POOL,
-        "which evictable page a node reuses";
-    /// `[prefetcher]`: [`Prefetcher`].
-    Prefetcher => dyn Prefetcher, prefetchers, "prefetcher", VB_KIND_PREFETCHER,
-        "which blocks to read ahead, and when";
-    /// `[layout]`: [`Layout`].
-    Layout => dyn Layout, layouts, "layout", VB_KIND_LAYOUT,
-        "where each stripe block lives (node, disk, byte address)";
-    /// `[server.network]`: [`Interconnect`].
-    Interconnect => dyn Interconnect, interconnects, "server.network", VB_KIND_INTERCONNECT,
-        "which links a message holds and for how long";
-    /// `[admission]`: [`Admission`].
-    Admission => dyn Admission, admissions, "admission", VB_KIND_ADMISSION,
-        "whether a new stream is accepted";
-    /// `[transmission]`: [`Transmission`].
-    Transmission => dyn Transmission, transmissions, "transmission", VB_KIND_TRANSMISSION,
-        "which packet the egress link sends next, and when";
-    /// `[broadcast.schedule]`: [`BroadcastSchedule`].
-    BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule", VB_KIND_BROADCAST_SCHEDULE,
-        "which frames a periodic broadcast sends when";
-    /// `[receiver.buffer]`: [`ClientBuffer`].
-    ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer", VB_KIND_CLIENT_BUFFER,
-        "which frames a broadcast receiver spills to disk together";
-    /// `[analytic]`: [`AnalyticModel`].
-    AnalyticModel => dyn AnalyticModel, analytic_models, "analytic", VB_KIND_ANALYTIC_MODEL,
-        "what a closed-form model predicts at a scenario point";
+/// The kinds table: every plugin kind, once. `for_each_kind!(callback)` calls
+/// `callback! { ... }` with the table's lines, each
+///
+/// ```text
+/// $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal,
+///     $abi:ident, $module:ident, $table:ident, $decides:literal;
+/// ```
+///
+/// — the [`Kind`] variant, its trait, the registry's field, its scenario key, its
+/// `VB_KIND_*` number, the module that holds it in each layer (its trait in
+/// `plugin-api/src/plugin/`, its C form in `plugin-api/src/abi/kinds/`, its adapters in the
+/// harness and the Python package), the type of its C function table, and what it decides.
+/// Everything that goes over all kinds is generated from it, in this crate and beside it:
+/// adding a line makes the compiler name each file the new kind still needs.
+#[macro_export]
+macro_rules! for_each_kind {
+    ($callback:ident) => {
+        $callback! {
+            /// `[disk.model]`: [`DiskModel`].
+            DiskModel => dyn DiskModel, disk_models, "disk.model", VB_KIND_DISK_MODEL, disk_model, VbDiskModelVtable,
+                "service time of one request, from head and rotational state";
+            /// `[disk.scheduler]`: [`DiskScheduler`].
+            DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler", VB_KIND_DISK_SCHEDULER, disk_scheduler, VbDiskSchedulerVtable,
+                "which queued request a disk serves next";
+            /// `[buffer_pool]`: [`BufferPool`].
+            BufferPool => dyn BufferPool, pools, "buffer_pool", VB_KIND_BUFFER_POOL, buffer_pool, VbBufferPoolVtable,
+                "which evictable page a node reuses";
+            /// `[prefetcher]`: [`Prefetcher`].
+            Prefetcher => dyn Prefetcher, prefetchers, "prefetcher", VB_KIND_PREFETCHER, prefetcher, VbPrefetcherVtable,
+                "which blocks to read ahead, and when";
+            /// `[layout]`: [`Layout`].
+            Layout => dyn Layout, layouts, "layout", VB_KIND_LAYOUT, layout, VbLayoutVtable,
+                "where each stripe block lives (node, disk, byte address)";
+            /// `[server.network]`: [`Interconnect`].
+            Interconnect => dyn Interconnect, interconnects, "server.network", VB_KIND_INTERCONNECT, interconnect, VbInterconnectVtable,
+                "which links a message holds and for how long";
+            /// `[admission]`: [`Admission`].
+            Admission => dyn Admission, admissions, "admission", VB_KIND_ADMISSION, admission, VbAdmissionVtable,
+                "whether a new stream is accepted";
+            /// `[transmission]`: [`Transmission`].
+            Transmission => dyn Transmission, transmissions, "transmission", VB_KIND_TRANSMISSION, transmission, VbTransmissionVtable,
+                "which packet the egress link sends next, and when";
+            /// `[broadcast.schedule]`: [`BroadcastSchedule`].
+            BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule", VB_KIND_BROADCAST_SCHEDULE, broadcast_schedule, VbBroadcastScheduleVtable,
+                "which frames a periodic broadcast sends when";
+            /// `[receiver.buffer]`: [`ClientBuffer`].
+            ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer", VB_KIND_CLIENT_BUFFER, client_buffer, VbClientBufferVtable,
+                "which frames a broadcast receiver spills to disk together";
+            /// `[analytic]`: [`AnalyticModel`].
+            AnalyticModel => dyn AnalyticModel, analytic_models, "analytic", VB_KIND_ANALYTIC_MODEL, analytic_model, VbAnalyticModelVtable,
+                "what a closed-form model predicts at a scenario point";
+        }
+    };
 }
+
+crate::for_each_kind!(kinds);

@@ -11,40 +11,27 @@
 //! would (see [`Plugin`]); it also sets each kind's default ([`Registry::set_default`]), so
 //! the simulator names no built-in.
 
-mod admission;
-mod analytic_model;
-mod broadcast_schedule;
-mod buffer_pool;
-mod client_buffer;
 mod context;
-mod disk_model;
-mod disk_scheduler;
 mod error;
-mod interconnect;
 mod kinds;
-mod layout;
 mod no_params;
 pub mod param_schema;
-mod prefetcher;
 mod registry;
 mod resolved;
 pub mod slot_keys;
-mod transmission;
 
-pub use admission::{Admission, Fetch, Placement, ServerLoad, StreamRequest, Verdict};
-pub use analytic_model::{Analysis, AnalysisTable, AnalyticModel, ModelInput, Quantity};
-pub use broadcast_schedule::{BroadcastSchedule, Schedule, ScheduleSpec, WindowViolation};
-pub use buffer_pool::{BufferPool, CacheRequest};
-pub use client_buffer::{CacheView, ClientBuffer, ExtentId, Removal};
 pub use context::BuildContext;
-pub use disk_model::{DiskAccess, DiskGeometry, DiskModel, ServiceTime};
-pub use disk_scheduler::{DiskScheduler, HeadState, QueuedRequest, RequestClass};
+
+/// Each kind's module (its trait and the types of its calls, in the file named as the
+/// table's `$module`), declared and re-exported from the kinds table.
+macro_rules! kind_modules {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+        $( mod $module; pub use $module::*; )*
+    };
+}
+crate::for_each_kind!(kind_modules);
 pub use error::PluginError;
-pub use interconnect::{Endpoint, Interconnect, Transfer};
 pub use kinds::{AnyResolved, Entry, EntryInfo, Kind, ParamInfo, ParamsFn, ParseFn, PluginKind};
-pub use layout::{Layout, Location};
 pub use no_params::NoParams;
-pub use prefetcher::{PrefetchCandidate, PrefetchHint, PrefetchPoll, Prefetcher, Reference};
 pub use registry::{params_of_schema, DefaultChoice, Loaded, Plugin, Registry};
 pub use resolved::{BuildFn, Origin, Resolved};
-pub use transmission::{Packet, ReadyBlock, Transmission, TxPoll};
