@@ -2,16 +2,26 @@
 //! plugin: the file's table, or else the default the binary registered for that table
 //! ([`Registry::set_default`]), so the harness itself names no built-in.
 //!
-//! Each system lists its slots once (`system::ondemand::scenario::SLOTS`,
-//! `system::broadcast::SLOTS`), each with what differs between slots (a default or none,
-//! parameters inline, recorded only when chosen); [`Resolution::resolve`] resolves them all
-//! in one loop, and the JSON Schema's plugin tables, the manifest's `plugins` lines and the
-//! columns `vodbench compare` shows are made from those lists.
+//! Each system declares its slots in one place, beside the fields of its file that hold
+//! their tables: one [`slot_tables!`] line per slot (`system::ondemand::scenario::file`,
+//! `system::broadcast::scenario`) names the slot's constant, its kind, what differs between
+//! slots (a default or none, parameters inline, recorded only when chosen) and the field.
+//! From those lines come the constants, the system's `SLOTS` list and its [`SlotTables`]
+//! impl, so a new slot is its field and its line, in one file, and a slot's key and field
+//! cannot disagree (a test per system parses a table at each slot's key and finds it through
+//! the slot). A slot constant is typed by its kind ([`SlotOf`]), so a component asks for its
+//! plugin with one generic call — `plugins.required(&DISK_SCHEDULER)` is a
+//! `&Resolved<dyn DiskScheduler>` — rather than through an accessor per slot.
+//! [`Resolution::resolve`] resolves them all in one loop, and the JSON Schema's plugin
+//! tables, the manifest's `plugins` lines and the columns `vodbench compare` shows are made
+//! from the `SLOTS` lists.
 
 use super::ScenarioError;
 use crate::plugin::{AnyResolved, Kind, Origin, PluginError, PluginKind, Registry, Resolved};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+use std::ops::Deref;
 use std::sync::Arc;
 
 /// A table of a scenario file that chooses a plugin.
@@ -82,6 +92,75 @@ impl Slot {
     /// The path of the table, one key per level (`["disk", "scheduler"]`).
     pub fn path(&self) -> Vec<&'static str> {
         self.key.split('.').collect()
+    }
+}
+
+/// A [`Slot`] taking plugins of kind `K` (`dyn DiskScheduler`): the constant a system
+/// declares for each slot, through which a component gets the slot's plugin, typed
+/// ([`Resolution::get`], [`Resolution::required`]). Its kind is `K`'s, so the two cannot
+/// differ. Derefs to the [`Slot`] (`DISK_SCHEDULER.key`).
+pub struct SlotOf<K: ?Sized> {
+    slot: Slot,
+    kind: PhantomData<fn() -> Box<K>>,
+}
+
+impl<K: ?Sized> Clone for SlotOf<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: ?Sized> Copy for SlotOf<K> {}
+
+impl<K: ?Sized> std::fmt::Debug for SlotOf<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.slot.fmt(f)
+    }
+}
+
+impl<K: ?Sized> Deref for SlotOf<K> {
+    type Target = Slot;
+    fn deref(&self) -> &Slot {
+        &self.slot
+    }
+}
+
+impl<K: PluginKind + ?Sized> SlotOf<K> {
+    const fn new(slot: Slot) -> Self {
+        SlotOf {
+            slot,
+            kind: PhantomData,
+        }
+    }
+
+    /// [`Slot::of`] the kind `K`: at its own key.
+    pub const fn own() -> Self {
+        Self::new(Slot::of(K::KIND))
+    }
+
+    /// [`Slot::at`] another key.
+    pub const fn at(key: &'static str) -> Self {
+        Self::new(Slot::at(key, K::KIND))
+    }
+
+    /// [`Slot::optional`]
+    pub const fn optional(self) -> Self {
+        Self::new(self.slot.optional())
+    }
+
+    /// [`Slot::recorded_when_chosen`]
+    pub const fn recorded_when_chosen(self) -> Self {
+        Self::new(self.slot.recorded_when_chosen())
+    }
+
+    /// [`Slot::inline`]
+    pub const fn inline(self) -> Self {
+        Self::new(self.slot.inline())
+    }
+
+    /// The slot, untyped (an element of a system's `SLOTS`).
+    pub const fn slot(&self) -> Slot {
+        self.slot
     }
 }
 
@@ -199,11 +278,83 @@ pub enum TableMut<'a> {
     },
 }
 
-/// A scenario file whose tables choose plugins.
+/// A scenario file whose tables choose plugins (implemented by [`slot_tables!`]).
 pub trait SlotTables {
     /// The file's table at `slot`, one of its system's slots.
     fn table_mut(&mut self, slot: &Slot) -> TableMut<'_>;
 }
+
+/// A field of a scenario file that holds a slot's table: how [`Resolution::resolve`] reads
+/// it and writes the default back.
+pub trait SlotField {
+    /// The field as a slot's table.
+    fn as_table(&mut self) -> TableMut<'_>;
+}
+
+/// A table the file may leave out.
+impl SlotField for Option<PluginTable> {
+    fn as_table(&mut self) -> TableMut<'_> {
+        TableMut::Optional(self)
+    }
+}
+
+/// A table the file must give.
+impl SlotField for PluginTable {
+    fn as_table(&mut self) -> TableMut<'_> {
+        TableMut::Given(self)
+    }
+}
+
+/// Declares a system's slots beside the fields of its scenario file that hold them: the
+/// constant of each slot (a [`SlotOf`] its kind), the list of them in the order reports show
+/// them, and the file's [`SlotTables`]. One line per slot:
+///
+/// ```ignore
+/// slot_tables! {
+///     /// The tables of an on-demand scenario that choose a plugin.
+///     pub const SLOTS for ScenarioFile;
+///     /// `[disk.scheduler]`
+///     pub const DISK_SCHEDULER: dyn DiskScheduler = SlotOf::own() => disk.scheduler;
+/// }
+/// ```
+///
+/// The field (`self.disk.scheduler`) is a [`SlotField`]: an `Option<PluginTable>`, a
+/// `PluginTable`, or a section with inline parameters.
+macro_rules! slot_tables {
+    (
+        $(#[$list_doc:meta])*
+        $list_vis:vis const $list:ident for $file:ty;
+        $(
+            $(#[$doc:meta])*
+            $vis:vis const $name:ident: $kind:ty = $slot:expr => $($field:ident).+;
+        )+
+    ) => {
+        $(
+            $(#[$doc])*
+            $vis const $name: $crate::scenario::slots::SlotOf<$kind> = $slot;
+        )+
+
+        $(#[$list_doc])*
+        $list_vis const $list: &[$crate::scenario::slots::Slot] = &[$($name.slot()),+];
+
+        impl $crate::scenario::slots::SlotTables for $file {
+            fn table_mut(
+                &mut self,
+                slot: &$crate::scenario::slots::Slot,
+            ) -> $crate::scenario::slots::TableMut<'_> {
+                $(
+                    if slot.key == $name.key {
+                        return $crate::scenario::slots::SlotField::as_table(
+                            &mut self.$($field).+,
+                        );
+                    }
+                )+
+                unreachable!("no slot {} in {}", slot.key, stringify!($file))
+            }
+        }
+    };
+}
+pub(crate) use slot_tables;
 
 /// The plugins a scenario file chose at its system's slots, resolved against a registry.
 #[derive(Debug, Clone, Default)]
@@ -269,22 +420,20 @@ impl Resolution {
         Ok(out)
     }
 
-    /// The plugin chosen at `slot`, if any.
-    ///
-    /// # Panics
-    /// If `slot` takes plugins of another kind than `K` (a wiring bug).
-    pub fn get<K: PluginKind + ?Sized>(&self, slot: &Slot) -> Option<&Resolved<K>> {
-        assert_eq!(slot.kind, K::KIND, "slot {} read as another kind", slot.key);
+    /// The plugin chosen at `slot`, if any (a slot without a default that the file left
+    /// empty has none).
+    pub fn get<K: PluginKind + ?Sized>(&self, slot: &SlotOf<K>) -> Option<&Resolved<K>> {
         let i = self.chosen.iter().position(|c| c.key == slot.key)?;
         self.resolved[i].get::<K>()
     }
 
-    /// The plugin at `slot`, a slot [with a default](Slot::has_default): one was resolved.
+    /// The plugin at `slot`, a slot [with a default](Slot::has_default) or one its file must
+    /// give: one was resolved.
     ///
     /// # Panics
     /// If the slot has none (a slot without a default, or one not resolved: a wiring bug).
-    pub fn expect<K: PluginKind + ?Sized>(&self, slot: &Slot) -> &Resolved<K> {
-        self.get::<K>(slot)
+    pub fn required<K: PluginKind + ?Sized>(&self, slot: &SlotOf<K>) -> &Resolved<K> {
+        self.get(slot)
             .unwrap_or_else(|| panic!("slot {} resolved", slot.key))
     }
 
@@ -296,6 +445,44 @@ impl Resolution {
             .collect();
         both.sort_by_key(|(c, _)| slots.iter().position(|s| s.key == c.key));
         (self.chosen, self.resolved) = both.into_iter().unzip();
+    }
+}
+
+/// Checks a system's [`SlotTables`] against its file's fields, for the system's tests: for
+/// each of `slots`, `base` (a file with the tables it must have) plus a table at the slot's
+/// key naming the plugin `probe-<key>` parses as `F`, and the table `F` gives for the slot
+/// names that plugin.
+#[cfg(test)]
+pub(crate) fn assert_tables_at_keys<F>(base: &toml::Table, slots: &[Slot])
+where
+    F: SlotTables + serde::de::DeserializeOwned,
+{
+    for slot in slots {
+        let probe = format!("probe-{}", slot.key);
+        let mut file = base.clone();
+        let mut table = &mut file;
+        for k in slot.path() {
+            table = table
+                .entry(k)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                .as_table_mut()
+                .unwrap_or_else(|| panic!("{k} of {} is not a table in the base", slot.key));
+        }
+        table.insert("name".into(), toml::Value::String(probe.clone()));
+        let mut file: F = toml::Value::Table(file)
+            .try_into()
+            .unwrap_or_else(|e| panic!("a table at [{}] does not parse: {e}", slot.key));
+        let name = match file.table_mut(slot) {
+            TableMut::Optional(t) => t.as_ref().map(|t| t.name.clone()),
+            TableMut::Given(t) => Some(t.name.clone()),
+            TableMut::Inline { name, .. } => name.clone(),
+        };
+        assert_eq!(
+            name.as_deref(),
+            Some(probe.as_str()),
+            "slot {} reads another field than its key's",
+            slot.key
+        );
     }
 }
 

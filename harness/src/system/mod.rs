@@ -326,3 +326,25 @@ pub trait Searchable: System {
     /// hashes, host) without a workload's events, which every simulation makes anew.
     fn search_manifest(point: &Self::Point) -> serde_json::Value;
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::plugin::Kind;
+
+    /// A kind no system's scenario can choose would be registered, listed and never run.
+    #[test]
+    fn every_kind_has_a_slot_in_some_system() {
+        let slots = super::ondemand::scenario::SLOTS
+            .iter()
+            .chain(super::broadcast::scenario::SLOTS);
+        let taken: Vec<Kind> = slots.map(|s| s.kind).collect();
+        for kind in Kind::ALL {
+            assert!(
+                taken.contains(kind),
+                "no system has a slot of kind {} ([{}])",
+                kind.trait_name(),
+                kind.key()
+            );
+        }
+    }
+}

@@ -192,8 +192,8 @@ impl System for Broadcast {
                     .map(|(_, v)| crate::scenario::grid::value_text(v))
                     .collect::<Vec<_>>()
                     .join(" / "),
-                model: Some(p.analytic.name.to_string()),
-                params: p.analytic.params.clone(),
+                model: Some(p.plugins.required(&scenario::ANALYTIC).name.to_string()),
+                params: p.plugins.required(&scenario::ANALYTIC).params.clone(),
                 analysis: Some(p.analysis.clone()),
                 paper: p.file.paper.clone(),
             })

@@ -4,7 +4,9 @@
 //! manifest made here.
 
 use super::receiver::{expected_buffer, receive, ClientOutcome, Sample};
-use super::scenario::{build_context, BroadcastScenario, BroadcastSuite, Derived};
+use super::scenario::{
+    build_context, BroadcastScenario, BroadcastSuite, Derived, BUFFER, DISK, SCHEDULE, SLOTS,
+};
 use super::BroadcastError;
 use crate::plugin::{Schedule, ScheduleSpec};
 use crate::results::{Column, Table};
@@ -33,11 +35,11 @@ fn plan(s: &BroadcastScenario, base_dir: &Path) -> Result<Plan, BroadcastError> 
         .file
         .derive()
         .map_err(|(k, m)| BroadcastError::Internal(format!("{k}: {m}")))?;
-    let buffer = s
-        .buffer
+    let chosen = s.plugins.required(&BUFFER);
+    let buffer = chosen
         .build(&build_context(s, &d, "receiver", 0, base_dir))
         .map_err(|e| BroadcastError::Build {
-            plugin: s.buffer.name.into(),
+            plugin: chosen.name.into(),
             message: e.to_string(),
         })?;
     let batch = buffer.batch_frames().max(1);
@@ -87,7 +89,8 @@ pub(super) fn schedule_spec(
 
 /// What identifies a point's schedule among a sweep's: points with the same key share one.
 pub(super) fn schedule_key(s: &BroadcastScenario, spec: &ScheduleSpec) -> String {
-    format!("{} {} {:?}", s.schedule.name, s.schedule.params, spec)
+    let schedule = s.plugins.required(&SCHEDULE);
+    format!("{} {} {:?}", schedule.name, schedule.params, spec)
 }
 
 fn build_schedule(
@@ -99,9 +102,9 @@ fn build_schedule(
         .file
         .derive()
         .map_err(|(k, m)| BroadcastError::Internal(format!("{k}: {m}")))?;
-    let name = s.schedule.name;
-    let plugin = s
-        .schedule
+    let chosen = s.plugins.required(&SCHEDULE);
+    let name = chosen.name;
+    let plugin = chosen
         .build(&build_context(s, &d, "broadcast", 0, base_dir))
         .map_err(|e| BroadcastError::Build {
             plugin: name.into(),
@@ -142,15 +145,15 @@ fn run_point(
         .enumerate()
         .map(|(k, &join)| {
             let c = build_context(s, &d, "receiver", k as u64, base_dir);
-            let mut buffer = s.buffer.build(&c).map_err(|e| BroadcastError::Build {
-                plugin: s.buffer.name.into(),
+            let (chosen, disk) = (s.plugins.required(&BUFFER), s.plugins.required(&DISK));
+            let mut buffer = chosen.build(&c).map_err(|e| BroadcastError::Build {
+                plugin: chosen.name.into(),
                 message: e.to_string(),
             })?;
-            let mut disk = s
-                .disk
-                .build(&c.clone().with_component(super::scenario::DISK.key, c.index))
+            let mut disk = disk
+                .build(&c.clone().with_component(DISK.key, c.index))
                 .map_err(|e| BroadcastError::Build {
-                    plugin: s.disk.name.into(),
+                    plugin: disk.name.into(),
                     message: e.to_string(),
                 })?;
             let mut samples = Vec::new();
@@ -158,7 +161,7 @@ fn run_point(
                 d,
                 schedule,
                 join,
-                s.buffer.name,
+                chosen.name,
                 buffer.as_mut(),
                 disk.as_mut(),
                 &mut samples,
@@ -249,7 +252,7 @@ fn run_point(
         read_ahead_instants: d.read_ahead,
         clients: clients.len() as u32,
         schedule: ScheduleSummary {
-            name: s.schedule.name.to_string(),
+            name: s.plugins.required(&SCHEDULE).name.to_string(),
             mean_bandwidth_ratio: mean_bw,
             peak_bandwidth_ratio: f64::from(peak_bw),
             ideal_bandwidth_ratio: ideal,
@@ -446,7 +449,7 @@ impl SuiteResults {
             "points": suite.points.iter().map(|p| json!({
                 "values": p.point.iter().map(|(k, v)| (k.clone(), toml_to_json(v)))
                     .collect::<serde_json::Map<_, _>>(),
-                "plugins": crate::scenario::slots::manifest_lines(super::scenario::SLOTS, &p.chosen),
+                "plugins": crate::scenario::slots::manifest_lines(SLOTS, &p.plugins.chosen),
             })).collect::<Vec<_>>(),
             "resolved_scenario": first.file,
         });

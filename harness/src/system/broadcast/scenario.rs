@@ -25,9 +25,9 @@
 
 use crate::plugin::{
     slot_keys, Analysis, AnalyticModel, BroadcastSchedule, BuildContext, ClientBuffer, DiskModel,
-    Kind, ModelInput, Registry, Resolved,
+    ModelInput, Registry,
 };
-use crate::scenario::slots::{Chosen, PluginTable, Resolution, Slot, SlotTables, TableMut};
+use crate::scenario::slots::{slot_tables, PluginTable, Resolution, SlotOf};
 use crate::scenario::{ScenarioError, Source};
 use crate::units::{BitRate, Duration, Portion};
 use schemars::JsonSchema;
@@ -139,6 +139,21 @@ pub struct ReceiverSection {
     pub disk: Option<PluginTable>,
 }
 
+slot_tables! {
+    /// The tables of a broadcast scenario that choose a plugin.
+    pub const SLOTS for BroadcastFile;
+    /// `[broadcast.schedule]`
+    pub const SCHEDULE: dyn BroadcastSchedule = SlotOf::own() => broadcast.schedule;
+    /// `[receiver.buffer]` (a table every file gives).
+    pub const BUFFER: dyn ClientBuffer = SlotOf::own() => receiver.buffer;
+    /// `[receiver.disk]`
+    pub const DISK: dyn DiskModel = SlotOf::at(slot_keys::RECEIVER_DISK) => receiver.disk;
+    /// `[broadcast.analytic]`: the default is not written into the file (a scenario without
+    /// it is recorded as it was written).
+    pub const ANALYTIC: dyn AnalyticModel =
+        SlotOf::at(slot_keys::BROADCAST_ANALYTIC).recorded_when_chosen() => broadcast.analytic;
+}
+
 /// One point of a scenario, parsed and validated, with its plugins resolved.
 #[derive(Debug, Clone)]
 pub struct BroadcastScenario {
@@ -146,19 +161,12 @@ pub struct BroadcastScenario {
     pub file: BroadcastFile,
     /// The swept keys and this point's values (empty without a sweep).
     pub point: Vec<(String, toml::Value)>,
-    /// `[broadcast.schedule]`
-    pub schedule: Resolved<dyn BroadcastSchedule>,
-    /// `[receiver.buffer]`
-    pub buffer: Resolved<dyn ClientBuffer>,
-    /// `[receiver.disk]`
-    pub disk: Resolved<dyn DiskModel>,
-    /// `[broadcast.analytic]`
-    pub analytic: Resolved<dyn AnalyticModel>,
+    /// The plugins at its [`SLOTS`] (`plugins.required(&SCHEDULE)`), and each as the manifest
+    /// records it (`plugins.chosen`, in [`SLOTS`] order).
+    pub plugins: Resolution,
     /// What the analytic model predicts at this point (evaluated once, when the point is
     /// loaded).
     pub analysis: Analysis,
-    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
-    pub chosen: Vec<Chosen>,
     /// Every plugin library loaded when the point was (`--plugin`, `[plugins] load`).
     pub libraries: Vec<std::sync::Arc<crate::plugin::Origin>>,
     /// Frames the receiver's buffer takes at a time (`ClientBuffer::batch_frames`, at least
@@ -167,32 +175,6 @@ pub struct BroadcastScenario {
     /// Whether the schedule depends on that hint (`BroadcastSchedule::uses_chunk_hint`): if
     /// not, points that batch differently share one schedule.
     pub chunk_hint_used: bool,
-}
-
-/// `[broadcast.schedule]`
-pub const SCHEDULE: Slot = Slot::of(Kind::BroadcastSchedule);
-/// `[receiver.buffer]` (a table every file gives).
-pub const BUFFER: Slot = Slot::of(Kind::ClientBuffer);
-/// `[receiver.disk]`
-pub const DISK: Slot = Slot::at(slot_keys::RECEIVER_DISK, Kind::DiskModel);
-/// `[broadcast.analytic]`: the default is not written into the file (a scenario without it
-/// is recorded as it was written).
-pub const ANALYTIC: Slot =
-    Slot::at(slot_keys::BROADCAST_ANALYTIC, Kind::AnalyticModel).recorded_when_chosen();
-
-/// The tables of a broadcast scenario that choose a plugin.
-pub const SLOTS: &[Slot] = &[SCHEDULE, BUFFER, DISK, ANALYTIC];
-
-impl SlotTables for BroadcastFile {
-    fn table_mut(&mut self, slot: &Slot) -> TableMut<'_> {
-        match slot.key {
-            k if k == SCHEDULE.key => TableMut::Optional(&mut self.broadcast.schedule),
-            k if k == BUFFER.key => TableMut::Given(&self.receiver.buffer),
-            k if k == DISK.key => TableMut::Optional(&mut self.receiver.disk),
-            k if k == ANALYTIC.key => TableMut::Optional(&mut self.broadcast.analytic),
-            k => unreachable!("no broadcast slot {k}"),
-        }
-    }
 }
 
 /// What may refuse a point of a broadcast file before its plugins are built: the key and the
@@ -441,16 +423,12 @@ impl BroadcastSuite {
             at,
         )?;
         let libraries = registry.origins();
-        let r = Resolution::resolve(SLOTS, &mut file, registry, at)?;
+        let plugins = Resolution::resolve(SLOTS, &mut file, registry, at)?;
         let s = BroadcastScenario {
             file,
             point,
-            schedule: r.expect(&SCHEDULE).clone(),
-            buffer: r.expect(&BUFFER).clone(),
-            disk: r.expect(&DISK).clone(),
-            analytic: r.expect(&ANALYTIC).clone(),
+            plugins,
             analysis: Analysis::default(),
-            chosen: r.chosen,
             libraries,
             batch: 1,
             chunk_hint_used: true,
@@ -463,26 +441,29 @@ impl BroadcastSuite {
             // the parameter at fault when the plugin names one
             at(&e.key_in(key), format!("cannot build {key} `{name}`: {e}"))
         };
+        let p = &s.plugins;
+        let (schedule, buffer, disk) = (
+            p.required(&SCHEDULE),
+            p.required(&BUFFER),
+            p.required(&DISK),
+        );
         let c = build_context(&s, &d, "broadcast", 0, base_dir);
-        let chunk_hint_used = s
-            .schedule
+        let chunk_hint_used = schedule
             .build(&c)
-            .map_err(|e| cannot(SCHEDULE.key, s.schedule.name, e))?
+            .map_err(|e| cannot(SCHEDULE.key, schedule.name, e))?
             .uses_chunk_hint();
         let c = build_context(&s, &d, "receiver", 0, base_dir);
-        let batch = s
-            .buffer
+        let batch = buffer
             .build(&c)
-            .map_err(|e| cannot(BUFFER.key, s.buffer.name, e))?
+            .map_err(|e| cannot(BUFFER.key, buffer.name, e))?
             .batch_frames()
             .max(1);
         let c = c.with_component(DISK.key, 0);
-        s.disk
-            .build(&c)
-            .map_err(|e| cannot(DISK.key, s.disk.name, e))?;
+        disk.build(&c).map_err(|e| cannot(DISK.key, disk.name, e))?;
         let c = build_context(&s, &d, "analytic", 0, base_dir);
+        let analytic = p.required(&ANALYTIC);
         let analysis = crate::system::evaluate_model(
-            &s.analytic,
+            analytic,
             ANALYTIC.key,
             &c,
             &model_input(&s.file, &d),
@@ -497,7 +478,7 @@ impl BroadcastSuite {
                 format!(
                     "analytic model `{}` gives no `{k}`, which a broadcast run reports beside \
                      what it measures; choose a model that gives {} (e.g. waldvogel-bandwidth)",
-                    s.analytic.name,
+                    analytic.name,
                     THEORY_KEYS.join(", ")
                 ),
             ));
@@ -548,4 +529,26 @@ pub fn model_input(file: &BroadcastFile, d: &Derived) -> ModelInput {
 pub fn json_schema(registry: &Registry) -> serde_json::Value {
     let root = serde_json::to_value(schemars::schema_for!(BroadcastFile)).expect("schema");
     crate::scenario::json_schema::with_slots(root, registry, SLOTS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_slot_is_the_table_at_its_key() {
+        let base: toml::Table = toml::from_str(
+            r#"
+            [broadcast]
+            frames = 1000
+            delay = "30s"
+            [receiver]
+            cache = "10%"
+            [receiver.buffer]
+            name = "mcs"
+            "#,
+        )
+        .unwrap();
+        crate::scenario::slots::assert_tables_at_keys::<BroadcastFile>(&base, SLOTS);
+    }
 }

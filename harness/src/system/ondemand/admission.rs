@@ -410,17 +410,16 @@ impl AdmissionControl {
     pub(super) fn build(
         setup: &super::setup::Setup<'_>,
     ) -> Result<Self, super::scenario::ScenarioError> {
-        use super::scenario::Release;
-        let p = &setup.scenario.plugins;
-        let plugin = p
-            .admission()
-            .build(&setup.context(super::scenario::ADMISSION.key, 0))
-            .map_err(setup.plugin_error(super::scenario::ADMISSION.key, p.admission().name))?;
+        use super::scenario::{Release, ADMISSION};
+        let chosen = setup.scenario.plugins.required(&ADMISSION);
+        let plugin = chosen
+            .build(&setup.context(ADMISSION.key, 0))
+            .map_err(setup.plugin_error(ADMISSION.key, chosen.name))?;
         let f = &setup.scenario.file;
         let s = &f.server;
         Ok(AdmissionControl::new(
             plugin,
-            p.admission().name,
+            chosen.name,
             AdmissionSetup {
                 reported: f.admission.is_some() || s.stream_memory.is_some(),
                 terminals: setup.scenario.terminals(),

@@ -101,7 +101,7 @@ pub fn calibrate(s: &Scenario, opts: &CalibrateOptions) -> Result<Calibration, S
             ));
         }
     }
-    let p = s.plugins.interconnect();
+    let p = s.plugins.required(&super::scenario::SERVER_NETWORK);
     let ctx = s
         .server_context(super::scenario::SERVER_NETWORK.key, 0)
         .with_pages(s.pages_per_node());

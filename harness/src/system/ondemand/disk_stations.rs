@@ -6,7 +6,7 @@
 use super::bus::BusConfig;
 use super::disk::{DiskStation, Disks};
 use super::replication::Replication;
-use super::scenario::{Scenario, ScenarioError, ServerSection};
+use super::scenario::{Scenario, ScenarioError, ServerSection, DISK_MODEL, DISK_SCHEDULER};
 use super::setup::Setup;
 use crate::plugin::{DiskGeometry, DiskModel, DiskScheduler};
 
@@ -83,7 +83,7 @@ impl DiskStations {
         let f = &scenario.file;
         let disks = Disks::new(
             self.stations,
-            scenario.plugins.scheduler().name,
+            scenario.plugins.required(&DISK_SCHEDULER).name,
             f.run.request_sample_every,
             figures_only,
         );
@@ -97,16 +97,15 @@ type ModelAndScheduler = (Box<dyn DiskModel>, Box<dyn DiskScheduler>);
 /// Disk `d`'s model and its scheduler (which sees the model's geometry).
 fn disk(setup: &Setup<'_>, d: u32) -> Result<ModelAndScheduler, ScenarioError> {
     let p = &setup.scenario.plugins;
-    let model = p
-        .disk_model()
+    let (model, sched) = (p.required(&DISK_MODEL), p.required(&DISK_SCHEDULER));
+    let model = model
         .build(&setup.context("disk", u64::from(d)))
-        .map_err(setup.plugin_error(super::scenario::DISK_MODEL.key, p.disk_model().name))?;
-    let mut c = setup.context(super::scenario::DISK_SCHEDULER.key, u64::from(d));
+        .map_err(setup.plugin_error(DISK_MODEL.key, model.name))?;
+    let mut c = setup.context(DISK_SCHEDULER.key, u64::from(d));
     c.geometry = Some(model.geometry());
-    let sched = p
-        .scheduler()
+    let sched = sched
         .build(&c)
-        .map_err(setup.plugin_error(super::scenario::DISK_SCHEDULER.key, p.scheduler().name))?;
+        .map_err(setup.plugin_error(DISK_SCHEDULER.key, sched.name))?;
     Ok((model, sched))
 }
 
@@ -136,7 +135,7 @@ fn check_buffered_bus(scenario: &Scenario, model: &dyn DiskModel) -> Result<(), 
              bus twice; use buffered = false (the transfer then holds the bus for the longer \
              of the model's transfer and the bus time) or a model of the media alone \
              (`analytic`, `linear`)",
-            scenario.plugins.disk_model().name
+            scenario.plugins.required(&DISK_MODEL).name
         ),
     })
 }

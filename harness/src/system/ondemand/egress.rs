@@ -218,7 +218,10 @@ pub(super) fn build(
     setup: &super::setup::Setup<'_>,
 ) -> Result<Option<(Egress, super::clients::Clients)>, super::scenario::ScenarioError> {
     let f = &setup.scenario.file;
-    let (Some(t), Some(e)) = (setup.scenario.plugins.transmission(), &f.server.egress) else {
+    let (Some(t), Some(e)) = (
+        setup.scenario.plugins.get(&super::scenario::TRANSMISSION),
+        &f.server.egress,
+    ) else {
         return Ok(None);
     };
     let policy = t

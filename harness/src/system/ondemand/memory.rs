@@ -15,7 +15,7 @@
 //! outputs copy it (tables, CSV, Parquet); the estimate aims at the right order of magnitude
 //! (a factor of two of the measured peak), not at the byte.
 
-use super::scenario::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError, LAYOUT};
 use super::video::{blocks_per_video, frames_per_video};
 
 pub use crate::system::memory::{limit, set_limit, Estimate, Part, DEFAULT_LIMIT};
@@ -39,7 +39,7 @@ fn pieces(s: &Scenario) -> u64 {
     let f = &s.file;
     let blocks = [blocks_per_video(&f.videos, s.block_bytes()).min(u64::from(u32::MAX)) as u32];
     let ctx = s
-        .server_context(super::scenario::LAYOUT.key, 0)
+        .server_context(LAYOUT.key, 0)
         .with_video_blocks(&blocks)
         .with_geometry(Some(crate::plugin::DiskGeometry {
             capacity_bytes: u64::MAX,
@@ -47,7 +47,7 @@ fn pieces(s: &Scenario) -> u64 {
         }))
         .with_pages(1);
     s.plugins
-        .layout()
+        .required(&LAYOUT)
         .build(&ctx)
         .map_or(1, |l| u64::from(l.pieces().max(1)))
 }

@@ -293,10 +293,13 @@ impl System for OnDemand {
                     point: i,
                     values: outputs::values_json(&p.values),
                     label: p.label(),
-                    model: s.plugins.analytic().map(|m| m.name.to_string()),
+                    model: s
+                        .plugins
+                        .get(&scenario::ANALYTIC)
+                        .map(|m| m.name.to_string()),
                     params: s
                         .plugins
-                        .analytic()
+                        .get(&scenario::ANALYTIC)
                         .map_or(serde_json::Value::Null, |m| m.params.clone()),
                     analysis,
                     paper: s.file.paper.clone(),

@@ -443,20 +443,13 @@ impl Network {
     pub(super) fn build(
         setup: &super::setup::Setup<'_>,
     ) -> Result<Self, super::scenario::ScenarioError> {
-        let p = &setup.scenario.plugins;
+        use super::scenario::SERVER_NETWORK;
+        let chosen = setup.scenario.plugins.required(&SERVER_NETWORK);
         let s = &setup.scenario.file.server;
-        let interconnect = p
-            .interconnect()
-            .build(&setup.context(super::scenario::SERVER_NETWORK.key, 0))
-            .map_err(
-                setup.plugin_error(super::scenario::SERVER_NETWORK.key, p.interconnect().name),
-            )?;
-        let net = Network::new(
-            interconnect,
-            p.interconnect().name,
-            s.nodes,
-            s.interface_nodes,
-        );
+        let interconnect = chosen
+            .build(&setup.context(SERVER_NETWORK.key, 0))
+            .map_err(setup.plugin_error(SERVER_NETWORK.key, chosen.name))?;
+        let net = Network::new(interconnect, chosen.name, s.nodes, s.interface_nodes);
         Ok(if s.manager_node {
             net.with_manager()
         } else {

@@ -613,21 +613,19 @@ impl Nodes {
     pub(super) fn build(
         setup: &super::setup::Setup<'_>,
     ) -> Result<Self, super::scenario::ScenarioError> {
-        let p = &setup.scenario.plugins;
+        use super::scenario::BUFFER_POOL;
+        let chosen = setup.scenario.plugins.required(&BUFFER_POOL);
         let s = &setup.scenario.file.server;
         let mut nodes = Vec::with_capacity(s.nodes as usize);
         for n in 0..s.nodes {
-            let pool = p
-                .buffer_pool()
-                .build(&setup.context(super::scenario::BUFFER_POOL.key, u64::from(n)))
-                .map_err(
-                    setup.plugin_error(super::scenario::BUFFER_POOL.key, p.buffer_pool().name),
-                )?;
+            let pool = chosen
+                .build(&setup.context(BUFFER_POOL.key, u64::from(n)))
+                .map_err(setup.plugin_error(BUFFER_POOL.key, chosen.name))?;
             nodes.push(Node::new(setup.pages, pool));
         }
         Ok(Nodes::new(
             nodes,
-            p.buffer_pool().name,
+            chosen.name,
             s.cpu.clone(),
             s.cpu_mips,
             &setup.blocks,

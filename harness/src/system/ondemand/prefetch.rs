@@ -83,16 +83,16 @@ impl Prefetching {
         setup: &super::setup::Setup<'_>,
         geometry: Option<crate::plugin::DiskGeometry>,
     ) -> Result<Self, super::scenario::ScenarioError> {
-        let p = &setup.scenario.plugins;
-        let mut c = setup.context(super::scenario::PREFETCHER.key, 0);
+        use super::scenario::PREFETCHER;
+        let chosen = setup.scenario.plugins.required(&PREFETCHER);
+        let mut c = setup.context(PREFETCHER.key, 0);
         c.geometry = geometry;
-        let plugin = p
-            .prefetcher()
+        let plugin = chosen
             .build(&c)
-            .map_err(setup.plugin_error(super::scenario::PREFETCHER.key, p.prefetcher().name))?;
+            .map_err(setup.plugin_error(PREFETCHER.key, chosen.name))?;
         Ok(Prefetching::new(
             plugin,
-            p.prefetcher().name,
+            chosen.name,
             setup.scenario.disks() as usize,
         ))
     }

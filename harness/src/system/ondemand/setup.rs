@@ -4,7 +4,7 @@
 //! `[server.bus]`, `Network::build` `[server.network]`, …); a plugin it cannot build is a
 //! scenario error at that plugin's table ([`Setup::plugin_error`]).
 
-use super::scenario::{Scenario, ScenarioError};
+use super::scenario::{Scenario, ScenarioError, LAYOUT};
 use super::video::VideoLibrary;
 use crate::plugin::{BuildContext, DiskGeometry, Layout, PluginError};
 
@@ -37,8 +37,8 @@ impl<'a> Setup<'a> {
     /// `[layout]`, the layout seeing the disks' `geometry`; the search versions
     /// (`[interactive] search = "version"`) are extra videos it places.
     pub fn layout(&self, geometry: Option<DiskGeometry>) -> Result<Box<dyn Layout>, ScenarioError> {
-        let p = &self.scenario.plugins;
-        let mut c = self.context(super::scenario::LAYOUT.key, 0);
+        let chosen = self.scenario.plugins.required(&LAYOUT);
+        let mut c = self.context(LAYOUT.key, 0);
         c.geometry = geometry;
         let versions = self
             .scenario
@@ -47,7 +47,7 @@ impl<'a> Setup<'a> {
             .clone()
             .unwrap_or_default()
             .search_versions();
-        p.layout().build(&c).map_err(|e| {
+        chosen.build(&c).map_err(|e| {
             // the search versions are extra videos the layout places; say so
             let e = match (e, versions) {
                 (PluginError::Build(m), Some(k)) => PluginError::Build(format!(
@@ -56,7 +56,7 @@ impl<'a> Setup<'a> {
                 )),
                 (e, _) => e,
             };
-            self.plugin_error(super::scenario::LAYOUT.key, p.layout().name)(e)
+            self.plugin_error(LAYOUT.key, chosen.name)(e)
         })
     }
 

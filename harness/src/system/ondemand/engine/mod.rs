@@ -167,7 +167,7 @@ impl<'a> Engine<'a> {
             threads: StorageThreads::new(f.server.storage_threading, f.server.nodes),
             reqs: Requests::new(),
             layout,
-            layout_name: scenario.plugins.layout().name,
+            layout_name: scenario.plugins.required(&super::scenario::LAYOUT).name,
             faults: Faults::default(),
             series: Series::default(),
             sample_interval: SimDuration::from_nanos(f.run.sample_interval.0),

@@ -1,12 +1,17 @@
 //! The scenario file as a whole: its sections (each in its own file, with its keys,
-//! defaults, allowed ranges and section check) and the checks between sections
+//! defaults, allowed ranges and section check), its plugin slots (declared below the fields
+//! that hold their tables, [`SLOTS`]) and the checks between sections
 //! ([`ScenarioFile::validate`]).
 
 use super::{
     CostSection, DiskSection, RunSection, ServerSection, StorageThreading, TerminalSection,
     VideoSection, WorkloadSection,
 };
-use crate::scenario::slots::PluginTable;
+use crate::plugin::{
+    Admission, AnalyticModel, BufferPool, DiskModel, DiskScheduler, Interconnect, Layout,
+    Prefetcher, Transmission,
+};
+use crate::scenario::slots::{slot_tables, PluginTable, SlotOf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -80,6 +85,33 @@ pub struct ScenarioFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analytic: Option<PluginTable>,
 }
+
+slot_tables! {
+    /// The tables of an on-demand scenario that choose a plugin, in the order reports show
+    /// them.
+    pub const SLOTS for ScenarioFile;
+    /// `[disk.scheduler]`
+    pub const DISK_SCHEDULER: dyn DiskScheduler = SlotOf::own() => disk.scheduler;
+    /// `[buffer_pool]`
+    pub const BUFFER_POOL: dyn BufferPool = SlotOf::own() => buffer_pool;
+    /// `[prefetcher]`
+    pub const PREFETCHER: dyn Prefetcher = SlotOf::own() => prefetcher;
+    /// `[layout]`
+    pub const LAYOUT: dyn Layout = SlotOf::own() => layout;
+    /// `[disk.model]`
+    pub const DISK_MODEL: dyn DiskModel = SlotOf::own() => disk.model;
+    /// `[server.network]`: without `name` the default interconnect, the section's other keys
+    /// its parameters, written out in full (as the section's keys always were).
+    pub const SERVER_NETWORK: dyn Interconnect =
+        SlotOf::own().inline().recorded_when_chosen() => server.network;
+    /// `[admission]`: a scenario without it is recorded as it was written.
+    pub const ADMISSION: dyn Admission = SlotOf::own().recorded_when_chosen() => admission;
+    /// `[transmission]` (no default).
+    pub const TRANSMISSION: dyn Transmission = SlotOf::own().optional() => transmission;
+    /// `[analytic]` (no default).
+    pub const ANALYTIC: dyn AnalyticModel = SlotOf::own().optional() => analytic;
+}
+
 fn default_seed() -> u64 {
     1
 }
@@ -353,5 +385,36 @@ impl ScenarioFile {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_slot_is_the_table_at_its_key() {
+        let base: toml::Table = toml::from_str(
+            r#"
+            [run]
+            duration = "2min"
+            [videos]
+            count = 4
+            length = "10min"
+            bit_rate = "4Mbit/s"
+            [server]
+            nodes = 1
+            disks_per_node = 2
+            memory_per_node = "64MiB"
+            stripe = "512KiB"
+            [terminals]
+            count = 10
+            memory = "2MiB"
+            [workload.generate]
+            popularity = "zipf"
+            "#,
+        )
+        .unwrap();
+        crate::scenario::slots::assert_tables_at_keys::<ScenarioFile>(&base, SLOTS);
     }
 }

@@ -42,6 +42,7 @@ mod interface_cpu;
 mod message_work;
 mod network;
 mod piggyback;
+mod plugins;
 mod replication;
 mod run;
 mod server;
@@ -65,6 +66,7 @@ pub use interface_cpu::InterfaceCpuSection;
 pub use message_work::MessageWorkSection;
 pub use network::Network;
 pub use piggyback::PiggybackSection;
+pub use plugins::Plugins;
 pub use replication::{ReplicationSection, Scheme};
 pub use run::{RunSection, Warmup};
 pub use server::{CpuCosts, ServerSection, StorageThreading};
@@ -76,68 +78,11 @@ pub use terminals::{
 pub use videos::{FrameModel, VideoSection};
 pub use workload::WorkloadSection;
 
-use crate::plugin::{
-    Admission, Analysis, AnalyticModel, BufferPool, BuildContext, DiskModel, DiskScheduler,
-    Interconnect, Kind, Layout, ModelInput, Prefetcher, Registry, Resolved, Transmission,
-};
-use crate::scenario::slots::{Chosen, Resolution, Slot, SlotTables, TableMut};
+use crate::plugin::{Analysis, BuildContext, ModelInput, Registry};
 use crate::scenario::Source;
 use crate::system::OverrideError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// `[disk.scheduler]`
-pub const DISK_SCHEDULER: Slot = Slot::of(Kind::DiskScheduler);
-/// `[buffer_pool]`
-pub const BUFFER_POOL: Slot = Slot::of(Kind::BufferPool);
-/// `[prefetcher]`
-pub const PREFETCHER: Slot = Slot::of(Kind::Prefetcher);
-/// `[layout]`
-pub const LAYOUT: Slot = Slot::of(Kind::Layout);
-/// `[disk.model]`
-pub const DISK_MODEL: Slot = Slot::of(Kind::DiskModel);
-/// `[server.network]`: without `name` the default interconnect, the section's other keys its
-/// parameters, written out in full (as the section's keys always were).
-pub const SERVER_NETWORK: Slot = Slot::of(Kind::Interconnect).inline().recorded_when_chosen();
-/// `[admission]`: a scenario without it is recorded as it was written.
-pub const ADMISSION: Slot = Slot::of(Kind::Admission).recorded_when_chosen();
-/// `[transmission]` (no default).
-pub const TRANSMISSION: Slot = Slot::of(Kind::Transmission).optional();
-/// `[analytic]` (no default).
-pub const ANALYTIC: Slot = Slot::of(Kind::AnalyticModel).optional();
-
-/// The tables of an on-demand scenario that choose a plugin, in the order reports show them.
-pub const SLOTS: &[Slot] = &[
-    DISK_SCHEDULER,
-    BUFFER_POOL,
-    PREFETCHER,
-    LAYOUT,
-    DISK_MODEL,
-    SERVER_NETWORK,
-    ADMISSION,
-    TRANSMISSION,
-    ANALYTIC,
-];
-
-impl SlotTables for ScenarioFile {
-    fn table_mut(&mut self, slot: &Slot) -> TableMut<'_> {
-        match slot.key {
-            k if k == DISK_SCHEDULER.key => TableMut::Optional(&mut self.disk.scheduler),
-            k if k == BUFFER_POOL.key => TableMut::Optional(&mut self.buffer_pool),
-            k if k == PREFETCHER.key => TableMut::Optional(&mut self.prefetcher),
-            k if k == LAYOUT.key => TableMut::Optional(&mut self.layout),
-            k if k == DISK_MODEL.key => TableMut::Optional(&mut self.disk.model),
-            k if k == SERVER_NETWORK.key => TableMut::Inline {
-                name: &self.server.network.name,
-                params: &mut self.server.network.params,
-            },
-            k if k == ADMISSION.key => TableMut::Optional(&mut self.admission),
-            k if k == TRANSMISSION.key => TableMut::Optional(&mut self.transmission),
-            k if k == ANALYTIC.key => TableMut::Optional(&mut self.analytic),
-            k => unreachable!("no on-demand slot {k}"),
-        }
-    }
-}
 
 /// A scenario whose file parsed and validated, with every plugin resolved.
 #[derive(Debug, Clone)]
@@ -152,81 +97,6 @@ pub struct Scenario {
     pub plugins: Plugins,
     /// The file's text, for the lines of errors found later (building the run).
     pub source: Arc<Source>,
-}
-
-/// The plugins a scenario chose, resolved against a registry, one accessor per slot.
-#[derive(Debug, Clone)]
-pub struct Plugins {
-    /// Every slot's plugin, in [`SLOTS`] order.
-    resolution: Resolution,
-    /// Every plugin library loaded when the scenario was (`--plugin`, `[plugins] load`):
-    /// inputs of its results, as its files are.
-    pub libraries: Vec<std::sync::Arc<crate::plugin::Origin>>,
-}
-
-impl Plugins {
-    /// Resolves every slot of `file`, filling in the defaults it left out.
-    fn resolve(
-        file: &mut ScenarioFile,
-        registry: &Registry,
-        at: &dyn Fn(&str, String) -> ScenarioError,
-    ) -> Result<Plugins, ScenarioError> {
-        // the disk model first (its errors before the others'), then the others in order
-        let order = std::iter::once(&DISK_MODEL).chain(SLOTS.iter().filter(|s| **s != DISK_MODEL));
-        let mut resolution = Resolution::resolve(order, file, registry, at)?;
-        resolution.sort_as(SLOTS);
-        Ok(Plugins {
-            resolution,
-            libraries: registry.origins(),
-        })
-    }
-
-    /// Each slot's plugin as the manifest records it, in [`SLOTS`] order.
-    pub fn chosen(&self) -> &[Chosen] {
-        &self.resolution.chosen
-    }
-
-    /// The manifest's `plugins` object.
-    pub fn manifest_lines(&self) -> serde_json::Value {
-        crate::scenario::slots::manifest_lines(SLOTS, &self.resolution.chosen)
-    }
-
-    /// `[disk.model]`
-    pub fn disk_model(&self) -> &Resolved<dyn DiskModel> {
-        self.resolution.expect(&DISK_MODEL)
-    }
-    /// `[disk.scheduler]`
-    pub fn scheduler(&self) -> &Resolved<dyn DiskScheduler> {
-        self.resolution.expect(&DISK_SCHEDULER)
-    }
-    /// `[buffer_pool]`
-    pub fn buffer_pool(&self) -> &Resolved<dyn BufferPool> {
-        self.resolution.expect(&BUFFER_POOL)
-    }
-    /// `[prefetcher]`
-    pub fn prefetcher(&self) -> &Resolved<dyn Prefetcher> {
-        self.resolution.expect(&PREFETCHER)
-    }
-    /// `[layout]`
-    pub fn layout(&self) -> &Resolved<dyn Layout> {
-        self.resolution.expect(&LAYOUT)
-    }
-    /// `[server.network]`
-    pub fn interconnect(&self) -> &Resolved<dyn Interconnect> {
-        self.resolution.expect(&SERVER_NETWORK)
-    }
-    /// `[admission]`
-    pub fn admission(&self) -> &Resolved<dyn Admission> {
-        self.resolution.expect(&ADMISSION)
-    }
-    /// `[transmission]`, when the scenario names a policy (there is no default).
-    pub fn transmission(&self) -> Option<&Resolved<dyn Transmission>> {
-        self.resolution.get(&TRANSMISSION)
-    }
-    /// `[analytic]`, when the scenario names a model (there is no default).
-    pub fn analytic(&self) -> Option<&Resolved<dyn AnalyticModel>> {
-        self.resolution.get(&ANALYTIC)
-    }
 }
 
 /// The JSON Schema of on-demand scenario files (`vodbench schema`).
@@ -396,7 +266,7 @@ impl Scenario {
     /// The scenario's analytic model evaluated (`None` when it names none); errors at the
     /// key the model cannot take.
     pub fn analysis(&self) -> Result<Option<Analysis>, ScenarioError> {
-        let Some(model) = self.plugins.analytic() else {
+        let Some(model) = self.plugins.get(&ANALYTIC) else {
             return Ok(None);
         };
         let f = &self.file;

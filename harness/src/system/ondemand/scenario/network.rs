@@ -1,6 +1,7 @@
 //! `[server.network]`: the interconnect between terminals and nodes, a plugin (SPIFFI §6.2,
 //! Table 1), and the size of a terminal's request message.
 
+use crate::scenario::slots::{SlotField, TableMut};
 use crate::units::Bytes;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,16 @@ impl Default for Network {
             name: None,
             params: toml::Table::new(),
             request_bytes: default_request_bytes(),
+        }
+    }
+}
+
+/// The slot `[server.network]`: the interconnect's name, if given, and its parameters inline.
+impl SlotField for Network {
+    fn as_table(&mut self) -> TableMut<'_> {
+        TableMut::Inline {
+            name: &self.name,
+            params: &mut self.params,
         }
     }
 }
