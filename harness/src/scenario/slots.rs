@@ -3,15 +3,22 @@
 //! ([`Registry::set_default`]), so the harness itself names no built-in.
 //!
 //! Each system declares its slots in one place, beside the fields of its file that hold
-//! their tables: one [`slot_tables!`] line per slot (`system::ondemand::scenario::file`,
+//! their tables: one `slot_tables!` line per slot (`system::ondemand::scenario::file`,
 //! `system::broadcast::scenario`) names the slot's constant, its kind, what differs between
 //! slots (a default or none, parameters inline, recorded only when chosen) and the field.
 //! From those lines come the constants, the system's `SLOTS` list and its [`SlotTables`]
-//! impl, so a new slot is its field and its line, in one file, and a slot's key and field
-//! cannot disagree (a test per system parses a table at each slot's key and finds it through
-//! the slot). A slot constant is typed by its kind ([`SlotOf`]), so a component asks for its
-//! plugin with one generic call — `plugins.required(&DISK_SCHEDULER)` is a
-//! `&Resolved<dyn DiskScheduler>` — rather than through an accessor per slot.
+//! impl, so a new slot at the top level of a file is its field and its line, in one file;
+//! a test per system checks each slot's key against its field (a table written at the key is
+//! the one found through the slot). A slot constant is typed by its kind ([`SlotOf`]), so a
+//! component asks for its plugin with one generic call — `plugins.required(&DISK_SCHEDULER)`
+//! is a `&Resolved<dyn DiskScheduler>` — rather than through an accessor per slot.
+//!
+//! Why a list beside the fields rather than a macro that also declares them: the fields keep
+//! their doc comments (the JSON Schema's descriptions), serde attributes and place in the
+//! file's order (which the schema and `resolved_scenario` follow), and a slot inside a
+//! section (`[disk.model]`, `[server.network]`) stays a field of its section. The key is
+//! written out, not taken from the field's path, because it is also where the binary's
+//! defaults name the slot ([`Kind::key`], `plugin_api::plugin::slot_keys`).
 //! [`Resolution::resolve`] resolves them all in one loop, and the JSON Schema's plugin
 //! tables, the manifest's `plugins` lines and the columns `vodbench compare` shows are made
 //! from the `SLOTS` lists.
@@ -278,7 +285,7 @@ pub enum TableMut<'a> {
     },
 }
 
-/// A scenario file whose tables choose plugins (implemented by [`slot_tables!`]).
+/// A scenario file whose tables choose plugins (implemented by `slot_tables!`).
 pub trait SlotTables {
     /// The file's table at `slot`, one of its system's slots.
     fn table_mut(&mut self, slot: &Slot) -> TableMut<'_>;
@@ -306,7 +313,7 @@ impl SlotField for PluginTable {
 }
 
 /// Declares a system's slots beside the fields of its scenario file that hold them: the
-/// constant of each slot (a [`SlotOf`] its kind), the list of them in the order reports show
+/// constant of each slot (a [`SlotOf`] of its kind), the list of them in the order reports show
 /// them, and the file's [`SlotTables`]. One line per slot:
 ///
 /// ```ignore
