@@ -4,7 +4,11 @@
 //!   no link leaves the repository (`../shared/…`, `/home/…`), since a clone does not have it;
 //! - every `vodbench COMMAND …` the README and `docs/` quote (in code blocks and code spans)
 //!   names a command the binary has, and every `--flag` after it is one of that command's;
-//! - the README and `docs/plugins.md` list every plugin kind of the kinds table;
+//! - `docs/plugins.md`'s table of kinds lists every plugin kind of the kinds table, with its
+//!   scenario table, its trait and what it decides, and the README's "Writing a plugin" links
+//!   that table (the README lists no kinds of its own);
+//! - every slot of both systems (a table where a scenario chooses a plugin) has a heading in
+//!   `docs/scenarios.md`;
 //! - the README's set-up commands are the build and the test command `.ci/run` runs.
 //!
 //! Links are read as CommonMark writes them (`[text](target)`, `![alt](target)`,
@@ -649,20 +653,58 @@ fn the_commands_and_flags_the_docs_quote_exist() {
 }
 
 #[test]
-fn the_readme_and_the_plugin_guide_list_every_plugin_kind() {
+fn the_plugin_guide_lists_every_plugin_kind_and_the_readme_links_it() {
     let repo = root();
-    for file in ["README.md", "docs/plugins.md"] {
-        let md = std::fs::read_to_string(repo.join(file)).unwrap();
-        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
-        for kind in Kind::ALL {
-            let key = format!("`[{}]`", kind.key());
-            let tr = format!("`{}`", kind.trait_name());
-            assert!(
-                rows.iter().any(|r| r.contains(&key) && r.contains(&tr)),
-                "{file}: no table row names the kind {key} with its trait {tr}"
-            );
-        }
+    let guide = std::fs::read_to_string(repo.join("docs/plugins.md")).unwrap();
+    let rows: Vec<&str> = guide.lines().filter(|l| l.starts_with('|')).collect();
+    for kind in Kind::ALL {
+        let key = format!("`[{}]`", kind.key());
+        let tr = format!("`{}`", kind.trait_name());
+        assert!(
+            rows.iter()
+                .any(|r| r.contains(&key) && r.contains(&tr) && r.contains(kind.decides())),
+            "docs/plugins.md: no table row names the kind {key} with its trait {tr} and what it \
+             decides ({})",
+            kind.decides()
+        );
     }
+    assert!(
+        anchors(&guide).contains("the-kinds"),
+        "docs/plugins.md has no `## The kinds` heading"
+    );
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let at = readme
+        .find("\n## Writing a plugin\n")
+        .expect("README.md has a `## Writing a plugin` section");
+    let section = &readme[at + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    assert!(
+        link_targets(section)
+            .iter()
+            .any(|(_, t)| t == "docs/plugins.md#the-kinds"),
+        "README.md's \"Writing a plugin\" does not link docs/plugins.md#the-kinds"
+    );
+}
+
+#[test]
+fn every_slot_has_a_heading_in_the_scenario_format() {
+    use vodbench_harness::system::{broadcast, ondemand};
+    let md = std::fs::read_to_string(root().join("docs/scenarios.md")).unwrap();
+    let (prose, _) = split_fences(&md);
+    let headings: Vec<&String> = prose.iter().filter(|l| l.starts_with('#')).collect();
+    let slots = ondemand::scenario::SLOTS
+        .iter()
+        .chain(broadcast::scenario::SLOTS);
+    let mut checked = 0;
+    for slot in slots {
+        let key = format!("`[{}]`", slot.key);
+        assert!(
+            headings.iter().any(|h| h.contains(&key)),
+            "docs/scenarios.md: no heading names the slot {key}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no slots found");
 }
 
 #[test]
