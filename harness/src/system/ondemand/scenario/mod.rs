@@ -113,7 +113,7 @@ pub struct Plugins {
 
 impl Plugins {
     /// Resolves every slot of `file`, filling in the defaults it left out.
-    pub(super) fn resolve(
+    fn resolve(
         file: &mut ScenarioFile,
         registry: &Registry,
         at: &dyn Fn(&str, String) -> ScenarioError,
