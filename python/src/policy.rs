@@ -964,7 +964,7 @@ struct PyModel(Instance);
 
 impl AnalyticModel for PyModel {
     fn evaluate(&self, input: &ModelInput) -> Result<Analysis, PluginError> {
-        let json = vodbench_plugin_api::abi::export::model_input_json(input);
+        let json = vodbench_plugin_api::abi::model_input_json(input);
         // a dict in (the input's quantities and more), a dict out (values, tables, notes)
         let text: String = self.0.call(
             0,

@@ -37,7 +37,7 @@ use prefetcher::CPrefetcher;
 use std::ffi::c_void;
 use std::sync::Arc;
 use transmission::CTransmission;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId, VideoId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;

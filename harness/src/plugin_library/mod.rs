@@ -33,7 +33,7 @@ use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::{
     params_of_schema, BuildContext, Kind, Origin, ParamInfo, PluginError, Registry,
 };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::sync::Mutex;
 use std::sync::OnceLock;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{NodeId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::{SimDuration, SimTime};

@@ -2,7 +2,7 @@
 
 use super::{req, string_sink, Instance};
 use std::ffi::CString;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
 pub(super) struct CModel(pub(super) Instance);
@@ -10,7 +10,7 @@ pub(super) struct CModel(pub(super) Instance);
 impl AnalyticModel for CModel {
     fn evaluate(&self, input: &ModelInput) -> Result<Analysis, PluginError> {
         let vt = self.0.vt::<VbAnalyticModelVtable>();
-        let json = vodbench_plugin_api::abi::export::model_input_json(input);
+        let json = vodbench_plugin_api::abi::model_input_json(input);
         let text = CString::new(json).map_err(|_| PluginError::Build("NUL in input".into()))?;
         let mut out = Vec::new();
         let mut sink = string_sink(&mut out);

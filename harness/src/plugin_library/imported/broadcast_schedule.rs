@@ -2,7 +2,7 @@
 
 use super::{req, Instance};
 use std::ffi::c_void;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
 struct FrameCollector {

@@ -1,7 +1,7 @@
 //! `receiver.buffer`: a loaded broadcast receiver's buffer policy ([`ClientBuffer`]).
 
 use super::{req, u32_sink, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
 pub(super) struct CClientBuffer(pub(super) Instance);

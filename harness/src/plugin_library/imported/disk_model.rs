@@ -1,7 +1,7 @@
 //! `disk.model`: a loaded disk timing model ([`DiskModel`]).
 
 use super::{access, ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::{SimDuration, SimTime};
 

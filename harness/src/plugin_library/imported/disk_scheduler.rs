@@ -1,7 +1,7 @@
 //! `disk.scheduler`: a loaded disk scheduler ([`DiskScheduler`]).
 
 use super::{ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::RequestId;
 use vodbench_plugin_api::plugin::*;
 

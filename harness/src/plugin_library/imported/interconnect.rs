@@ -1,7 +1,7 @@
 //! `server.network`: a loaded interconnect ([`Interconnect`]).
 
 use super::{req, string_sink, u32_sink, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::LinkId;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimDuration;

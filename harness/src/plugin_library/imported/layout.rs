@@ -1,7 +1,7 @@
 //! `layout`: a loaded data layout ([`Layout`]).
 
 use super::{block, location, req, vb_block, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::BlockId;
 use vodbench_plugin_api::plugin::*;
 

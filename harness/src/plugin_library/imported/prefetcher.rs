@@ -3,7 +3,7 @@
 
 use super::{block, ns, req, vb_block, Instance};
 use std::ffi::c_void;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{DiskId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;

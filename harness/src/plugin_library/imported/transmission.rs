@@ -1,7 +1,7 @@
 //! `transmission`: a loaded transmission schedule on the egress link ([`Transmission`]).
 
 use super::{ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
 
