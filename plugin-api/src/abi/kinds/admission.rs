@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, leak, opt, push_all, span, time, with_mut};
+use crate::abi::export_kind::{leak, opt, push_all, span, time, with_mut, ExportKind};
 use crate::abi::types::VbU32Sink;
 use crate::ids::{NodeId, TerminalId, VideoId};
 use crate::plugin::*;

@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, opt, with_mut};
+use crate::abi::export_kind::{opt, with_mut, ExportKind};
 use crate::ids::PageId;
 use crate::plugin::*;
 use std::ffi::c_void;

@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, time, with_mut};
+use crate::abi::export_kind::{time, with_mut, ExportKind};
 use crate::abi::types::VbDiskGeometry;
 use crate::plugin::*;
 use std::ffi::c_void;

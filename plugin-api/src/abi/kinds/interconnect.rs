@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, push_all, with_mut};
+use crate::abi::export_kind::{push_all, with_mut, ExportKind};
 use crate::abi::types::{VbStrSink, VbU32Sink};
 use crate::ids::{LinkId, NodeId, TerminalId};
 use crate::plugin::*;

@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, block, vb_block, with_ref};
+use crate::abi::export_kind::{block, vb_block, with_ref, ExportKind};
 use crate::abi::types::{VbBlockId, VbLocation};
 use crate::plugin::*;
 use std::ffi::c_void;

@@ -6,8 +6,8 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, block, opt, span, time, vb_block, with_mut};
-use crate::abi::types::{VB_POLL_ACT, VB_POLL_WAIT, VbBlockId, VbLocation};
+use crate::abi::export_kind::{block, opt, span, time, vb_block, with_mut, ExportKind};
+use crate::abi::types::{VbBlockId, VbLocation, VB_POLL_ACT, VB_POLL_WAIT};
 use crate::ids::{BlockId, DiskId, NodeId, TerminalId};
 use crate::plugin::*;
 use crate::time::SimTime;

@@ -6,7 +6,7 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{ExportKind, opt, time, with_mut};
+use crate::abi::export_kind::{opt, time, with_mut, ExportKind};
 use crate::abi::types::{VB_POLL_ACT, VB_POLL_WAIT};
 use crate::ids::TerminalId;
 use crate::plugin::*;
