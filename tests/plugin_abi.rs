@@ -379,6 +379,38 @@ fn issue47_a_name_taken_by_a_builtin_or_another_library_is_refused_naming_both()
     );
 }
 
+/// A kind added later keeps the ABI version, so a library that uses a kind this vodbench
+/// does not have passes the version and size checks and is refused at that policy, its kind
+/// number named and the vodbench said to be the older.
+#[test]
+fn issue51_a_library_using_a_kind_newer_than_this_vodbench_is_refused_naming_the_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let newer = cc(
+        "#include \"vodbench_plugin.h\"\n\
+         #include <stdlib.h>\n\
+         static void *create(const char *p, const VbBuildContext *c, VbError *e) { (void)p; (void)c; (void)e; return malloc(1); }\n\
+         static void destroy(void *s) { free(s); }\n\
+         static const int TABLE[4] = { 0 };\n\
+         static const VbPolicy P[] = {{ 1000, \"later\", \"a kind from a later vodbench\", 0, 0, create, destroy, 0, TABLE }};\n\
+         static const VbLibrary L = { VB_ABI_VERSION, VB_SIZES, 1, P };\n\
+         const VbLibrary *vodbench_plugin_library(void) { return &L; }\n",
+        &d.join("libnewer.so"),
+        &[],
+    );
+    let e = refused(&["plugins", "--plugin", s(&newer)]);
+    assert!(
+        e.contains(&format!("plugin library {}", newer.display())),
+        "{e}"
+    );
+    for n in [
+        "policy 0 has kind 1000, which this vodbench does not know",
+        "this vodbench is older than the library",
+    ] {
+        assert!(e.contains(n), "{n:?} not in: {e}");
+    }
+}
+
 #[test]
 fn issue47_a_panic_in_a_rust_plugin_ends_the_run_naming_library_policy_and_call() {
     let dir = tempfile::tempdir().unwrap();

@@ -249,6 +249,21 @@ fn kind_names() -> Vec<String> {
         .collect()
 }
 
+/// Each kind's methods as a Python class has them, in the kinds table's order: (the kind as
+/// `KINDS` names it, its trait's name — its `Protocol` in `vodbench/__init__.pyi` —, the
+/// required methods, the optional ones).
+#[pyfunction]
+fn kind_methods() -> Vec<(String, &'static str, Vec<&'static str>, Vec<&'static str>)> {
+    vodbench_harness::plugin::Kind::ALL
+        .iter()
+        .zip(kind_names())
+        .map(|(&k, name)| {
+            let (required, optional) = policy::methods(k);
+            (name, k.trait_name(), required.to_vec(), optional.to_vec())
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("KINDS", pyo3::types::PyTuple::new(m.py(), kind_names())?)?;
@@ -257,6 +272,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policies, m)?)?;
     m.add_function(wrap_pyfunction!(run_command, m)?)?;
     m.add_function(wrap_pyfunction!(plugins_json, m)?)?;
+    m.add_function(wrap_pyfunction!(kind_methods, m)?)?;
     types::add_all(m)?;
     Ok(())
 }

@@ -2,12 +2,14 @@
 parameters checked; their failures reported naming the policy, the method and the
 traceback; their answers checked by the engine; deterministic."""
 
+import ast
 import re
 
 import pytest
 import vodbench
+from vodbench import _native
 
-from conftest import cdylib, TINY, ZIPF1, results, variant
+from conftest import cdylib, ROOT, TINY, ZIPF1, results, variant
 
 SCHEDULER = '[disk.scheduler]\nname = "elevator"'
 POOL = '[buffer_pool]\nname = "global-lru"'
@@ -184,6 +186,24 @@ def test_a_class_without_the_kinds_methods_is_refused_at_registration():
         class Incomplete:
             def release(self, page, referenced): ...
             def acquire(self, page): ...
+
+
+def test_the_stub_has_a_protocol_of_every_kind_with_the_methods_it_is_called_by():
+    # each kind's methods as the native module looks them up (its file of python/src/policy/)
+    kinds = _native.kind_methods()
+    assert [k for k, *_ in kinds] == list(vodbench.KINDS)
+    stub = ast.parse((ROOT / "python" / "vodbench" / "__init__.pyi").read_text())
+    protocols = {c.name: c for c in stub.body if isinstance(c, ast.ClassDef)
+                 and any(isinstance(b, ast.Name) and b.id == "Protocol" for b in c.bases)}
+    assert set(protocols) == {trait for _, trait, _, _ in kinds}, sorted(protocols)
+    for kind, trait, required, optional in kinds:
+        c = protocols[trait]
+        defs = [f.name for f in c.body if isinstance(f, ast.FunctionDef)]
+        assert defs == required, (trait, defs, required)
+        doc = ast.get_docstring(c) or ""
+        assert doc.startswith(f"``{kind}``"), (trait, doc)
+        for m in optional:
+            assert f"``{m}(" in doc, f"{trait}'s docstring does not name its optional `{m}`"
 
 
 def test_an_unknown_kind_a_bad_name_and_a_taken_name_are_refused():

@@ -1,7 +1,11 @@
 //! Loaded policies as the engine sees them: one adapter per kind implementing the kind's
 //! Rust trait over the library's function table. This file holds what every adapter shares
-//! (the instance, the check of a function table, the registration, small conversions); each
-//! kind's adapter is in `imported/`, in a file named as the kind's trait is in `plugin-api`.
+//! (the instance, small conversions) and, generated from the kinds table
+//! ([`vodbench_plugin_api::for_each_kind!`]), the check of a function table and the
+//! registration. Each kind's adapter is in `imported/`, in the file the table names as the
+//! kind's `$module`, with everything about the kind: its required calls, its adapter and how
+//! an instance is wrapped in it ([`ImportKind`]). A kind added to the table without that file
+//! or that impl does not compile.
 //!
 //! An adapter only translates: plain `#[repr(C)]` data in, plain data out. What a policy
 //! answers is then checked by the engine as any built-in's answer is (a request that was
@@ -10,34 +14,20 @@
 //! UTF-8 — abandons the run with a [`PluginFailure`] naming the library, the policy and the
 //! call.
 
-mod admission;
-mod analytic_model;
-mod broadcast_schedule;
-mod buffer_pool;
-mod client_buffer;
-mod disk_model;
-mod disk_scheduler;
-mod interconnect;
-mod layout;
-mod prefetcher;
-mod transmission;
+/// Each kind's adapter, in the file named as the kinds table's `$module`: a kind added to the
+/// table without its file does not compile.
+macro_rules! adapter_modules {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+        $( mod $module; )*
+    };
+}
+vodbench_plugin_api::for_each_kind!(adapter_modules);
 
 use super::failure::{abandon, PluginFailure};
 use super::{string_sink, Policy};
-use admission::CAdmission;
-use analytic_model::CModel;
-use broadcast_schedule::CSchedule;
-use buffer_pool::CPool;
-use client_buffer::CClientBuffer;
-use disk_model::CDiskModel;
-use disk_scheduler::CScheduler;
-use interconnect::CInterconnect;
-use layout::CLayout;
-use prefetcher::CPrefetcher;
 use std::ffi::c_void;
 use std::sync::Arc;
-use transmission::CTransmission;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{BlockId, DiskId, NodeId, VideoId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
@@ -87,126 +77,67 @@ fn req<F: Copy>(f: Option<F>) -> F {
     f.expect("checked when the library was loaded")
 }
 
-/// Checks that the function table of a policy of `kind` has every required call.
-pub(super) fn check_vtable(kind: Kind, vtable: *const c_void) -> Result<(), String> {
-    let missing = |names: &[(&'static str, bool)]| {
-        names
-            .iter()
-            .find(|(_, present)| !present)
-            .map_or(Ok(()), |(n, _)| {
-                Err(format!(
-                    "its function table's `{n}` is NULL (a required call)"
-                ))
-            })
+/// A kind's C adapter: what the host knows of the kind's function table. Implemented for
+/// each kind's `dyn` trait in the kind's file of `imported/`; the kinds table requires it
+/// of every kind (see [`check_vtable`] and [`register`]).
+trait ImportKind: PluginKind {
+    /// The kind's C function table (the kinds table's `$table`).
+    type Table;
+
+    /// The table's required calls, each with whether `table` has it, in the order the
+    /// load-time check names the first one missing.
+    fn required(table: &Self::Table) -> Vec<(&'static str, bool)>;
+
+    /// The adapter implementing the kind's trait over one instance.
+    fn wrap(instance: Instance) -> Box<Self>;
+}
+
+/// The first required call `table` lacks, as the load-time check says it.
+///
+/// # Safety
+/// `table` points to a function table of kind `K` (the library says so).
+unsafe fn check<K: ImportKind + ?Sized>(table: *const K::Table) -> Result<(), String> {
+    // SAFETY: as the caller promises; only present-ness is read.
+    let table = unsafe { &*table };
+    K::required(table)
+        .into_iter()
+        .find(|(_, present)| !present)
+        .map_or(Ok(()), |(n, _)| {
+            Err(format!(
+                "its function table's `{n}` is NULL (a required call)"
+            ))
+        })
+}
+
+/// `check_vtable` and `register`, one arm per kind of the kinds table.
+macro_rules! dispatch {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+        /// Checks that the function table of a policy of `kind` has every required call.
+        pub(super) fn check_vtable(kind: Kind, vtable: *const c_void) -> Result<(), String> {
+            // SAFETY: the library says the table is of this kind.
+            unsafe {
+                match kind {
+                    $(Kind::$variant => check::<dyn $trait>(vtable.cast::<$table>()),)*
+                }
+            }
+        }
+
+        /// Registers `policy` in `registry` as a plugin of its kind.
+        pub(super) fn register(
+            registry: &mut Registry,
+            policy: Arc<Policy>,
+        ) -> Result<(), PluginError> {
+            match policy.kind {
+                $(Kind::$variant => add::<dyn $trait>(registry, policy),)*
+            }
+        }
     };
-    // SAFETY: the library says the table is of this kind; only present-ness is read.
-    unsafe {
-        match kind {
-            Kind::DiskModel => {
-                let v = &*vtable.cast::<VbDiskModelVtable>();
-                missing(&[
-                    ("geometry", v.geometry.is_some()),
-                    ("cylinder_of", v.cylinder_of.is_some()),
-                    ("head_cylinder", v.head_cylinder.is_some()),
-                    ("service", v.service.is_some()),
-                    ("service_bound", v.service_bound.is_some()),
-                ])
-            }
-            Kind::DiskScheduler => {
-                let v = &*vtable.cast::<VbDiskSchedulerVtable>();
-                missing(&[
-                    ("enqueue", v.enqueue.is_some()),
-                    ("dequeue", v.dequeue.is_some()),
-                    ("len", v.len.is_some()),
-                ])
-            }
-            Kind::BufferPool => {
-                let v = &*vtable.cast::<VbBufferPoolVtable>();
-                missing(&[
-                    ("release", v.release.is_some()),
-                    ("acquire", v.acquire.is_some()),
-                    ("evict", v.evict.is_some()),
-                ])
-            }
-            Kind::Prefetcher => {
-                let v = &*vtable.cast::<VbPrefetcherVtable>();
-                missing(&[
-                    ("on_reference", v.on_reference.is_some()),
-                    ("poll", v.poll.is_some()),
-                ])
-            }
-            Kind::Layout => {
-                let v = &*vtable.cast::<VbLayoutVtable>();
-                missing(&[
-                    ("locate", v.locate.is_some()),
-                    ("next_on_same_disk", v.next_on_same_disk.is_some()),
-                ])
-            }
-            Kind::Interconnect => {
-                let v = &*vtable.cast::<VbInterconnectVtable>();
-                missing(&[("links", v.links.is_some()), ("route", v.route.is_some())])
-            }
-            Kind::Admission => {
-                let v = &*vtable.cast::<VbAdmissionVtable>();
-                missing(&[("admit", v.admit.is_some())])
-            }
-            Kind::Transmission => {
-                let v = &*vtable.cast::<VbTransmissionVtable>();
-                missing(&[
-                    ("block_ready", v.block_ready.is_some()),
-                    ("poll", v.poll.is_some()),
-                ])
-            }
-            Kind::BroadcastSchedule => {
-                let v = &*vtable.cast::<VbBroadcastScheduleVtable>();
-                missing(&[("schedule", v.schedule.is_some())])
-            }
-            Kind::ClientBuffer => {
-                let v = &*vtable.cast::<VbClientBufferVtable>();
-                missing(&[
-                    ("batch_frames", v.batch_frames.is_some()),
-                    ("choose_victims", v.choose_victims.is_some()),
-                ])
-            }
-            Kind::AnalyticModel => {
-                let v = &*vtable.cast::<VbAnalyticModelVtable>();
-                missing(&[("evaluate", v.evaluate.is_some())])
-            }
-        }
-    }
 }
+vodbench_plugin_api::for_each_kind!(dispatch);
 
-/// Registers `policy` in `registry` as a plugin of its kind.
-pub(super) fn register(registry: &mut Registry, policy: Arc<Policy>) -> Result<(), PluginError> {
-    match policy.kind {
-        Kind::DiskModel => add::<dyn DiskModel>(registry, policy, |i| Box::new(CDiskModel(i))),
-        Kind::DiskScheduler => {
-            add::<dyn DiskScheduler>(registry, policy, |i| Box::new(CScheduler(i)))
-        }
-        Kind::BufferPool => add::<dyn BufferPool>(registry, policy, |i| Box::new(CPool(i))),
-        Kind::Prefetcher => add::<dyn Prefetcher>(registry, policy, |i| Box::new(CPrefetcher(i))),
-        Kind::Layout => add::<dyn Layout>(registry, policy, |i| Box::new(CLayout(i))),
-        Kind::Interconnect => {
-            add::<dyn Interconnect>(registry, policy, |i| Box::new(CInterconnect(i)))
-        }
-        Kind::Admission => add::<dyn Admission>(registry, policy, |i| Box::new(CAdmission(i))),
-        Kind::Transmission => {
-            add::<dyn Transmission>(registry, policy, |i| Box::new(CTransmission(i)))
-        }
-        Kind::BroadcastSchedule => {
-            add::<dyn BroadcastSchedule>(registry, policy, |i| Box::new(CSchedule(i)))
-        }
-        Kind::ClientBuffer => {
-            add::<dyn ClientBuffer>(registry, policy, |i| Box::new(CClientBuffer(i)))
-        }
-        Kind::AnalyticModel => add::<dyn AnalyticModel>(registry, policy, |i| Box::new(CModel(i))),
-    }
-}
-
-fn add<K: PluginKind + ?Sized>(
+fn add<K: ImportKind + ?Sized>(
     registry: &mut Registry,
     policy: Arc<Policy>,
-    wrap: fn(Instance) -> Box<K>,
 ) -> Result<(), PluginError> {
     let (p1, p2, p3) = (
         Arc::clone(&policy),
@@ -220,7 +151,7 @@ fn add<K: PluginKind + ?Sized>(
         move |table| p1.parse(table),
         move |params, ctx| {
             let state = p2.create(params, ctx)?;
-            Ok(wrap(Instance {
+            Ok(K::wrap(Instance {
                 policy: Arc::clone(&p2),
                 state,
             }))
@@ -276,5 +207,93 @@ fn access(a: &DiskAccess) -> VbDiskAccess {
         offset: a.offset,
         bytes: a.bytes,
         write: a.write as u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vodbench_plugin_api::abi::export::ExportKind;
+
+    /// Each kind's function table as a Rust library exports it (every call present), and one
+    /// of all NULLs.
+    macro_rules! tables {
+        ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+            fn full(kind: Kind) -> *const c_void {
+                match kind {
+                    $(Kind::$variant => <dyn $trait as ExportKind>::vtable(),)*
+                }
+            }
+            fn null_check(kind: Kind) -> Result<(), String> {
+                match kind {
+                    $(Kind::$variant => {
+                        // SAFETY: a function table is `Option`s of function pointers; all
+                        // zeros is every one `None`.
+                        let t: $table = unsafe { std::mem::zeroed() };
+                        check_vtable(kind, (&t as *const $table).cast())
+                    })*
+                }
+            }
+        };
+    }
+    vodbench_plugin_api::for_each_kind!(tables);
+
+    #[test]
+    fn a_full_table_of_every_kind_passes() {
+        for &kind in Kind::ALL {
+            assert_eq!(check_vtable(kind, full(kind)), Ok(()), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_table_of_nulls_is_refused_naming_the_kinds_first_required_call() {
+        let first = [
+            (Kind::DiskModel, "geometry"),
+            (Kind::DiskScheduler, "enqueue"),
+            (Kind::BufferPool, "release"),
+            (Kind::Prefetcher, "on_reference"),
+            (Kind::Layout, "locate"),
+            (Kind::Interconnect, "links"),
+            (Kind::Admission, "admit"),
+            (Kind::Transmission, "block_ready"),
+            (Kind::BroadcastSchedule, "schedule"),
+            (Kind::ClientBuffer, "batch_frames"),
+            (Kind::AnalyticModel, "evaluate"),
+        ];
+        assert_eq!(first.len(), Kind::ALL.len());
+        for (kind, call) in first {
+            assert_eq!(
+                null_check(kind),
+                Err(format!(
+                    "its function table's `{call}` is NULL (a required call)"
+                )),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_missing_call_in_the_tables_order_is_named_and_optional_ones_may_be_null() {
+        let check = |edit: fn(&mut VbDiskModelVtable)| {
+            // SAFETY: the exported table is plain function pointers, copied bit for bit.
+            let mut t =
+                unsafe { std::ptr::read(full(Kind::DiskModel).cast::<VbDiskModelVtable>()) };
+            edit(&mut t);
+            check_vtable(Kind::DiskModel, (&t as *const VbDiskModelVtable).cast())
+        };
+        let null = |n: &str| {
+            Err(format!(
+                "its function table's `{n}` is NULL (a required call)"
+            ))
+        };
+        assert_eq!(check(|t| t.transfer_includes_bus = None), Ok(()));
+        assert_eq!(check(|t| t.service_bound = None), null("service_bound"));
+        assert_eq!(
+            check(|t| {
+                t.service_bound = None;
+                t.head_cylinder = None;
+            }),
+            null("head_cylinder")
+        );
     }
 }

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::{
     params_of_schema, BuildContext, Kind, Origin, ParamInfo, PluginError, Registry,
 };
@@ -365,11 +365,15 @@ fn library_str(p: *const c_char, what: &str) -> Result<&'static str, String> {
 }
 
 fn policy(lib: &Arc<LoadedLibrary>, i: usize, p: &VbPolicy) -> Result<Policy, String> {
+    // a kind added later keeps the ABI version: a number this build lacks is a newer kind
     let kind = Kind::from_abi_id(p.kind).ok_or_else(|| {
         format!(
-            "policy {i} has kind {}, which this vodbench does not know (kinds 1-{})",
+            "policy {i} has kind {}, which this vodbench does not know (it knows kinds 1-{}): \
+             this vodbench is older than the library, which uses a kind added since; load it \
+             with a vodbench that has kind {}",
             p.kind,
-            Kind::ALL.len()
+            Kind::ALL.len(),
+            p.kind
         )
     })?;
     let name = library_str(p.name, &format!("policy {i}'s name"))?;

@@ -244,12 +244,12 @@ macro_rules! kinds {
 
             /// The kind's number in the C ABI (`VbPolicy::kind`: `VB_KIND_DISK_SCHEDULER`).
             pub fn abi_id(self) -> u32 {
-                match self { $(Kind::$variant => crate::abi::types::$abi,)* }
+                match self { $(Kind::$variant => crate::abi::kinds::$abi,)* }
             }
 
             /// The kind whose C ABI number is `id`.
             pub fn from_abi_id(id: u32) -> Option<Kind> {
-                match id { $(crate::abi::types::$abi => Some(Kind::$variant),)* _ => None }
+                match id { $(crate::abi::kinds::$abi => Some(Kind::$variant),)* _ => None }
             }
         }
 

@@ -1,12 +1,13 @@
-//! `admission`: a loaded admission policy ([`Admission`]), with the refusal reasons it
-//! gives kept as the `&'static str` a verdict carries.
+//! `admission`: a loaded admission policy ([`Admission`]; its required calls and how an
+//! instance is wrapped: [`ImportKind`]), with the refusal reasons it gives kept as the
+//! `&'static str` a verdict carries.
 
-use super::{ns, req, u32_sink, Instance};
+use super::{ns, req, u32_sink, ImportKind, Instance};
 use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::sync::Mutex;
 use std::sync::OnceLock;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{NodeId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::{SimDuration, SimTime};
@@ -38,7 +39,17 @@ fn intern_reason(reason: &str) -> &'static str {
     r
 }
 
-pub(super) struct CAdmission(pub(super) Instance);
+struct CAdmission(Instance);
+
+impl ImportKind for dyn Admission {
+    type Table = VbAdmissionVtable;
+    fn required(table: &VbAdmissionVtable) -> Vec<(&'static str, bool)> {
+        vec![("admit", table.admit.is_some())]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CAdmission(instance))
+    }
+}
 
 impl Admission for CAdmission {
     fn admit(&mut self, r: &StreamRequest, load: &ServerLoad) -> Verdict {

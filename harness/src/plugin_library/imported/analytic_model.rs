@@ -1,16 +1,27 @@
-//! `analytic`: a loaded analytic model ([`AnalyticModel`]).
+//! `analytic`: a loaded analytic model ([`AnalyticModel`]; its required calls and how an
+//! instance is wrapped: [`ImportKind`]).
 
-use super::{req, string_sink, Instance};
+use super::{req, string_sink, ImportKind, Instance};
 use std::ffi::CString;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
-pub(super) struct CModel(pub(super) Instance);
+struct CModel(Instance);
+
+impl ImportKind for dyn AnalyticModel {
+    type Table = VbAnalyticModelVtable;
+    fn required(table: &VbAnalyticModelVtable) -> Vec<(&'static str, bool)> {
+        vec![("evaluate", table.evaluate.is_some())]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CModel(instance))
+    }
+}
 
 impl AnalyticModel for CModel {
     fn evaluate(&self, input: &ModelInput) -> Result<Analysis, PluginError> {
         let vt = self.0.vt::<VbAnalyticModelVtable>();
-        let json = vodbench_plugin_api::abi::export::model_input_json(input);
+        let json = vodbench_plugin_api::abi::model_input_json(input);
         let text = CString::new(json).map_err(|_| PluginError::Build("NUL in input".into()))?;
         let mut out = Vec::new();
         let mut sink = string_sink(&mut out);

@@ -1,8 +1,9 @@
-//! `broadcast.schedule`: a loaded periodic broadcast schedule ([`BroadcastSchedule`]).
+//! `broadcast.schedule`: a loaded periodic broadcast schedule ([`BroadcastSchedule`]; its
+//! required calls and how an instance is wrapped: [`ImportKind`]).
 
-use super::{req, Instance};
+use super::{req, ImportKind, Instance};
 use std::ffi::c_void;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
 struct FrameCollector {
@@ -29,7 +30,17 @@ unsafe extern "C" fn push_frame(ctx: *mut c_void, instants: *const u32, count: u
     }
 }
 
-pub(super) struct CSchedule(pub(super) Instance);
+struct CSchedule(Instance);
+
+impl ImportKind for dyn BroadcastSchedule {
+    type Table = VbBroadcastScheduleVtable;
+    fn required(table: &VbBroadcastScheduleVtable) -> Vec<(&'static str, bool)> {
+        vec![("schedule", table.schedule.is_some())]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CSchedule(instance))
+    }
+}
 
 impl BroadcastSchedule for CSchedule {
     fn schedule(&self, spec: &ScheduleSpec) -> Result<Schedule, PluginError> {

@@ -1,13 +1,13 @@
-//! `buffer_pool`: a loaded page replacement policy ([`BufferPool`]), for the server and
-//! for `vodbench cache replay`.
+//! `buffer_pool`: a loaded page replacement policy ([`BufferPool`]; its required calls and how
+//! an instance is wrapped: [`ImportKind`]), for the server and for `vodbench cache replay`.
 
-use super::{req, Instance};
+use super::{req, ImportKind, Instance};
 use std::ffi::c_void;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::PageId;
 use vodbench_plugin_api::plugin::*;
 
-pub(super) struct CPool(pub(super) Instance);
+struct CPool(Instance);
 
 type EvictFn = unsafe extern "C" fn(*mut c_void, *mut u8, *mut u32) -> i32;
 
@@ -17,6 +17,20 @@ impl CPool {
         self.0
             .ok(call, unsafe { f(self.0.state, &mut some, &mut page) });
         (some != 0).then_some(PageId(page))
+    }
+}
+
+impl ImportKind for dyn BufferPool {
+    type Table = VbBufferPoolVtable;
+    fn required(table: &VbBufferPoolVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("release", table.release.is_some()),
+            ("acquire", table.acquire.is_some()),
+            ("evict", table.evict.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CPool(instance))
     }
 }
 

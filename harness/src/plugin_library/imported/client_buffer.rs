@@ -1,10 +1,24 @@
-//! `receiver.buffer`: a loaded broadcast receiver's buffer policy ([`ClientBuffer`]).
+//! `receiver.buffer`: a loaded broadcast receiver's buffer policy ([`ClientBuffer`]; its
+//! required calls and how an instance is wrapped: [`ImportKind`]).
 
-use super::{req, u32_sink, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{req, u32_sink, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 
-pub(super) struct CClientBuffer(pub(super) Instance);
+struct CClientBuffer(Instance);
+
+impl ImportKind for dyn ClientBuffer {
+    type Table = VbClientBufferVtable;
+    fn required(table: &VbClientBufferVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("batch_frames", table.batch_frames.is_some()),
+            ("choose_victims", table.choose_victims.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CClientBuffer(instance))
+    }
+}
 
 impl ClientBuffer for CClientBuffer {
     fn batch_frames(&self) -> u32 {

@@ -1,11 +1,28 @@
-//! `disk.model`: a loaded disk timing model ([`DiskModel`]).
+//! `disk.model`: a loaded disk timing model ([`DiskModel`]; its required calls and how an
+//! instance is wrapped: [`ImportKind`]).
 
-use super::{access, ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{access, ns, req, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::{SimDuration, SimTime};
 
-pub(super) struct CDiskModel(pub(super) Instance);
+struct CDiskModel(Instance);
+
+impl ImportKind for dyn DiskModel {
+    type Table = VbDiskModelVtable;
+    fn required(table: &VbDiskModelVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("geometry", table.geometry.is_some()),
+            ("cylinder_of", table.cylinder_of.is_some()),
+            ("head_cylinder", table.head_cylinder.is_some()),
+            ("service", table.service.is_some()),
+            ("service_bound", table.service_bound.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CDiskModel(instance))
+    }
+}
 
 impl DiskModel for CDiskModel {
     fn geometry(&self) -> DiskGeometry {

@@ -1,11 +1,26 @@
-//! `disk.scheduler`: a loaded disk scheduler ([`DiskScheduler`]).
+//! `disk.scheduler`: a loaded disk scheduler ([`DiskScheduler`]; its required calls and how an
+//! instance is wrapped: [`ImportKind`]).
 
-use super::{ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{ns, req, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::RequestId;
 use vodbench_plugin_api::plugin::*;
 
-pub(super) struct CScheduler(pub(super) Instance);
+struct CScheduler(Instance);
+
+impl ImportKind for dyn DiskScheduler {
+    type Table = VbDiskSchedulerVtable;
+    fn required(table: &VbDiskSchedulerVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("enqueue", table.enqueue.is_some()),
+            ("dequeue", table.dequeue.is_some()),
+            ("len", table.len.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CScheduler(instance))
+    }
+}
 
 impl DiskScheduler for CScheduler {
     fn enqueue(&mut self, r: QueuedRequest) {

@@ -1,7 +1,8 @@
-//! `server.network`: a loaded interconnect ([`Interconnect`]).
+//! `server.network`: a loaded interconnect ([`Interconnect`]; its required calls and how an
+//! instance is wrapped: [`ImportKind`]).
 
-use super::{req, string_sink, u32_sink, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{req, string_sink, u32_sink, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::LinkId;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimDuration;
@@ -13,7 +14,20 @@ fn endpoint(e: Endpoint) -> VbEndpoint {
     }
 }
 
-pub(super) struct CInterconnect(pub(super) Instance);
+struct CInterconnect(Instance);
+
+impl ImportKind for dyn Interconnect {
+    type Table = VbInterconnectVtable;
+    fn required(table: &VbInterconnectVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("links", table.links.is_some()),
+            ("route", table.route.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CInterconnect(instance))
+    }
+}
 
 impl Interconnect for CInterconnect {
     fn links(&self) -> Vec<String> {

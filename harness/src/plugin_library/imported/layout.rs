@@ -1,11 +1,25 @@
-//! `layout`: a loaded data layout ([`Layout`]).
+//! `layout`: a loaded data layout ([`Layout`]; its required calls and how an instance is
+//! wrapped: [`ImportKind`]).
 
-use super::{block, location, req, vb_block, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{block, location, req, vb_block, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::BlockId;
 use vodbench_plugin_api::plugin::*;
 
-pub(super) struct CLayout(pub(super) Instance);
+struct CLayout(Instance);
+
+impl ImportKind for dyn Layout {
+    type Table = VbLayoutVtable;
+    fn required(table: &VbLayoutVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("locate", table.locate.is_some()),
+            ("next_on_same_disk", table.next_on_same_disk.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CLayout(instance))
+    }
+}
 
 impl Layout for CLayout {
     fn locate(&self, b: BlockId) -> Location {

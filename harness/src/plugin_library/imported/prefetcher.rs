@@ -1,9 +1,9 @@
-//! `prefetcher`: a loaded prefetcher ([`Prefetcher`]), and the run's layout lent to it for
-//! one call.
+//! `prefetcher`: a loaded prefetcher ([`Prefetcher`]; its required calls and how an instance is
+//! wrapped: [`ImportKind`]), and the run's layout lent to it for one call.
 
-use super::{block, ns, req, vb_block, Instance};
+use super::{block, ns, req, vb_block, ImportKind, Instance};
 use std::ffi::c_void;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{DiskId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
@@ -55,7 +55,20 @@ unsafe extern "C" fn view_next(ctx: *const c_void, b: *const VbBlockId, out: *mu
     }
 }
 
-pub(super) struct CPrefetcher(pub(super) Instance);
+struct CPrefetcher(Instance);
+
+impl ImportKind for dyn Prefetcher {
+    type Table = VbPrefetcherVtable;
+    fn required(table: &VbPrefetcherVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("on_reference", table.on_reference.is_some()),
+            ("poll", table.poll.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CPrefetcher(instance))
+    }
+}
 
 impl Prefetcher for CPrefetcher {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {

@@ -1,11 +1,25 @@
-//! `transmission`: a loaded transmission schedule on the egress link ([`Transmission`]).
+//! `transmission`: a loaded transmission schedule on the egress link ([`Transmission`]; its
+//! required calls and how an instance is wrapped: [`ImportKind`]).
 
-use super::{ns, req, Instance};
-use vodbench_plugin_api::abi::types::*;
+use super::{ns, req, ImportKind, Instance};
+use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
 
-pub(super) struct CTransmission(pub(super) Instance);
+struct CTransmission(Instance);
+
+impl ImportKind for dyn Transmission {
+    type Table = VbTransmissionVtable;
+    fn required(table: &VbTransmissionVtable) -> Vec<(&'static str, bool)> {
+        vec![
+            ("block_ready", table.block_ready.is_some()),
+            ("poll", table.poll.is_some()),
+        ]
+    }
+    fn wrap(instance: Instance) -> Box<Self> {
+        Box::new(CTransmission(instance))
+    }
+}
 
 impl Transmission for CTransmission {
     fn block_ready(&mut self, b: ReadyBlock, now: SimTime) {

@@ -2,7 +2,7 @@
 //! `cargo test` build the `cdylib` that `tests/plugin_abi.rs` loads.)
 
 use std::ffi::CStr;
-use vodbench_plugin_api::abi::types::*;
+use vodbench_plugin_api::abi::*;
 
 #[test]
 fn the_table_lists_every_policy_with_its_kind_and_schema() {
