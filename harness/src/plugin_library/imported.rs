@@ -234,6 +234,15 @@ mod tests {
                     })*
                 }
             }
+            fn required_names(kind: Kind) -> Vec<&'static str> {
+                match kind {
+                    $(Kind::$variant => {
+                        // SAFETY: as in `null_check`; only the names are read.
+                        let t: $table = unsafe { std::mem::zeroed() };
+                        <dyn $trait as ImportKind>::required(&t).into_iter().map(|(n, _)| n).collect()
+                    })*
+                }
+            }
         };
     }
     vodbench_plugin_api::for_each_kind!(tables);
@@ -247,25 +256,35 @@ mod tests {
 
     #[test]
     fn a_table_of_nulls_is_refused_naming_the_kinds_first_required_call() {
-        let first = [
-            (Kind::DiskModel, "geometry"),
-            (Kind::DiskScheduler, "enqueue"),
-            (Kind::BufferPool, "release"),
-            (Kind::Prefetcher, "on_reference"),
-            (Kind::Layout, "locate"),
-            (Kind::Interconnect, "links"),
-            (Kind::Admission, "admit"),
-            (Kind::Transmission, "block_ready"),
-            (Kind::BroadcastSchedule, "schedule"),
-            (Kind::ClientBuffer, "batch_frames"),
-            (Kind::AnalyticModel, "evaluate"),
-        ];
-        assert_eq!(first.len(), Kind::ALL.len());
-        for (kind, call) in first {
+        // the header as C authors read it: each kind's table, its calls in order
+        let header = include_str!("../../../plugin-api/include/vodbench_plugin.h");
+        for &kind in Kind::ALL {
+            let table = kind.c_table_name();
+            let body = header
+                .split(&format!("typedef struct {table} {{"))
+                .nth(1)
+                .and_then(|rest| rest.split(&format!("}} {table};")).next())
+                .unwrap_or_else(|| panic!("the header has no {table}"));
+            let fields: Vec<&str> = body
+                .split("(*")
+                .skip(1)
+                .filter_map(|f| f.split(')').next())
+                .collect();
+            let required = required_names(kind);
+            assert!(!required.is_empty(), "{kind:?} requires no call");
+            let mut at = fields.iter();
+            for name in &required {
+                assert!(
+                    at.any(|f| f == name),
+                    "{kind:?}: required call `{name}` is not a call of {table} (or out of its \
+                     order): {fields:?}"
+                );
+            }
             assert_eq!(
                 null_check(kind),
                 Err(format!(
-                    "its function table's `{call}` is NULL (a required call)"
+                    "its function table's `{}` is NULL (a required call)",
+                    required[0]
                 )),
                 "{kind:?}"
             );
