@@ -1,13 +1,13 @@
 //! The plugin kinds, declared once.
 //!
-//! The `kinds!` table at the bottom of this file is the only list of plugin kinds. From it
-//! come [`Kind`] (every kind, its scenario key and what it decides), the
+//! The table at the bottom of this file ([`for_each_kind!`](crate::for_each_kind)) is the
+//! only list of plugin kinds. From it come each kind's `mod` lines in every layer, [`Kind`] (every kind, its scenario key and what it decides), the
 //! [`Registry`](super::Registry)'s storage, the [`PluginKind`] marker of each trait object,
 //! and [`Registry::infos`](super::Registry::infos), through
 //! which everything that goes over all kinds (`vodbench plugins`, the JSON Schema's plugin
 //! tables, manifests, compare's columns, conformance tests) reads the registered plugins.
-//! Adding a kind is its trait file in this folder, one line in the table, and the call site
-//! in the engine that asks it.
+//! Adding a kind starts with one line in the table; the compiler then names the kind's file
+//! in each layer, and `ARCHITECTURE.md` ("Adding a kind") lists the rest, as measured.
 
 use super::error::PluginError;
 use super::resolved::{BuildFn, Origin, Resolved};
