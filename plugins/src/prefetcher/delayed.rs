@@ -59,6 +59,7 @@ impl Plugin for Delayed {
     ) -> Result<Box<dyn Prefetcher>, PluginError> {
         Ok(Box::new(DeadlinePrefetch::new(
             ctx.disks(),
+            ctx.video_blocks,
             p.processes,
             p.max_queue,
             Some(p.max_advance.sim()),
@@ -69,14 +70,14 @@ impl Plugin for Delayed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prefetcher::real_time::tests::{issued, reference, secs, Two};
+    use crate::prefetcher::real_time::tests::{issued, reference, secs, Two, LIBRARY};
     use vodbench_plugin_api::ids::DiskId;
     use vodbench_plugin_api::plugin::PrefetchPoll;
     use vodbench_plugin_api::time::{SimDuration, SimTime};
 
     #[test]
     fn waits_until_within_max_advance_of_the_deadline() {
-        let mut p = DeadlinePrefetch::new(2, 1, 10, Some(SimDuration::from_secs(8)));
+        let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 10, Some(SimDuration::from_secs(8)));
         // block 0 due at 30 s → block 2 estimated at 32 s: may go from 24 s on
         p.on_reference(&reference(0, 0, 30), &Two);
         assert_eq!(
@@ -102,7 +103,7 @@ mod tests {
 
     #[test]
     fn late_prefetches_go_at_once() {
-        let mut p = DeadlinePrefetch::new(2, 1, 10, Some(SimDuration::from_secs(4)));
+        let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 10, Some(SimDuration::from_secs(4)));
         p.on_reference(&reference(0, 0, 1), &Two); // estimated 3 s, already within 4 s
         assert_eq!(issued(p.poll(DiskId(0), 0, secs(0))), (0, 2, secs(3)));
     }

@@ -2,6 +2,7 @@
 
 pub mod delayed;
 pub mod none;
+mod queued_index;
 pub mod real_time;
 pub mod standard;
 

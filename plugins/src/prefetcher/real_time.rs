@@ -18,13 +18,15 @@
 //! Each disk's queue is a double-ended vector kept sorted from the most to the least urgent
 //! entry: a new prefetch is usually due later than the ones queued before it on that disk,
 //! so it is inserted near the back, and the most urgent leaves from the front, both without
-//! shifting more than a few entries (a tree's node hopping cost more).
+//! shifting more than a few entries (a tree's node hopping cost more). An entry is 32 bytes
+//! (its key, block and terminal; the candidate's deadline is the key's), and which block is
+//! queued where is kept in a [`QueuedIndex`], one entry per library block, not a hash map.
 
-use rustc_hash::FxHashMap;
+use super::queued_index::QueuedIndex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_plugin_api::ids::{BlockId, DiskId};
+use vodbench_plugin_api::ids::{BlockId, DiskId, TerminalId};
 use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
@@ -70,9 +72,27 @@ pub(crate) fn validate_limits(processes: u32, max_queue: u32) -> Result<(), Plug
 /// Queue key: (estimated deadline, arrival); smaller is more urgent.
 type Key = (SimTime, u64);
 
+/// A queued prefetch: the candidate [`Entry::candidate`] gives back, keyed.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: Key,
+    block: BlockId,
+    terminal: TerminalId,
+}
+
+impl Entry {
+    fn candidate(self) -> PrefetchCandidate {
+        PrefetchCandidate {
+            block: self.block,
+            terminal: self.terminal,
+            deadline: Some(self.key.0),
+        }
+    }
+}
+
 /// One disk's queue, sorted by ascending key: the most urgent entry is first.
 #[derive(Debug, Default)]
-struct DiskQueue(VecDeque<(Key, PrefetchCandidate)>);
+struct DiskQueue(VecDeque<Entry>);
 
 impl DiskQueue {
     /// Where `key` is (`Ok`), or would be inserted keeping the order (`Err`), as
@@ -90,7 +110,7 @@ impl DiskQueue {
         if from_back {
             while hi > 0 {
                 let probe = hi.saturating_sub(step);
-                match q[probe].0.cmp(&key) {
+                match q[probe].key.cmp(&key) {
                     Less => {
                         lo = probe + 1;
                         break;
@@ -103,7 +123,7 @@ impl DiskQueue {
         } else {
             while lo < n {
                 let probe = (lo + step - 1).min(n - 1);
-                match q[probe].0.cmp(&key) {
+                match q[probe].key.cmp(&key) {
                     Greater => {
                         hi = probe;
                         break;
@@ -116,7 +136,7 @@ impl DiskQueue {
         }
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match q[mid].0.cmp(&key) {
+            match q[mid].key.cmp(&key) {
                 Less => lo = mid + 1,
                 Greater => hi = mid,
                 Equal => return Ok(mid),
@@ -125,9 +145,9 @@ impl DiskQueue {
         Err(lo)
     }
 
-    fn insert(&mut self, key: Key, c: PrefetchCandidate) {
-        let (Ok(i) | Err(i)) = self.search(key, true);
-        self.0.insert(i, (key, c));
+    fn insert(&mut self, e: Entry) {
+        let (Ok(i) | Err(i)) = self.search(e.key, true);
+        self.0.insert(i, e);
     }
 
     fn remove(&mut self, key: Key) {
@@ -137,16 +157,16 @@ impl DiskQueue {
     }
 
     /// The least urgent entry (largest key).
-    fn pop_least_urgent(&mut self) -> Option<PrefetchCandidate> {
-        self.0.pop_back().map(|(_, c)| c)
+    fn pop_least_urgent(&mut self) -> Option<Entry> {
+        self.0.pop_back()
     }
 
     fn most_urgent(&self) -> Option<Key> {
-        self.0.front().map(|(k, _)| *k)
+        self.0.front().map(|e| e.key)
     }
 
-    fn pop_most_urgent(&mut self) -> Option<PrefetchCandidate> {
-        self.0.pop_front().map(|(_, c)| c)
+    fn pop_most_urgent(&mut self) -> Option<Entry> {
+        self.0.pop_front()
     }
 }
 
@@ -156,9 +176,8 @@ impl DiskQueue {
 pub struct DeadlinePrefetch {
     /// Per disk: candidates by (estimated deadline, arrival).
     queues: Vec<DiskQueue>,
-    /// Where each queued block sits: (disk, key). Only looked up, never iterated, so a hash
-    /// map keeps runs deterministic.
-    queued: FxHashMap<BlockId, (usize, Key)>,
+    /// Where each queued block sits: (disk, the key's arrival, [the key's deadline]).
+    queued: QueuedIndex<1>,
     processes: u32,
     max_queue: usize,
     max_advance: Option<SimDuration>,
@@ -166,17 +185,19 @@ pub struct DeadlinePrefetch {
 }
 
 impl DeadlinePrefetch {
-    /// A prefetcher for `disks` disks; `max_advance: None` issues prefetches as soon as a
-    /// process is free (`real-time`), `Some(a)` only within `a` of their deadline (`delayed`).
+    /// A prefetcher for `disks` disks and a library of videos of `video_blocks[v]` blocks;
+    /// `max_advance: None` issues prefetches as soon as a process is free (`real-time`),
+    /// `Some(a)` only within `a` of their deadline (`delayed`).
     pub fn new(
         disks: u32,
+        video_blocks: &[u32],
         processes: u32,
         max_queue: u32,
         max_advance: Option<SimDuration>,
     ) -> Self {
         DeadlinePrefetch {
             queues: (0..disks).map(|_| DiskQueue::default()).collect(),
-            queued: FxHashMap::default(),
+            queued: QueuedIndex::new(video_blocks),
             processes,
             max_queue: max_queue.max(1) as usize,
             max_advance,
@@ -187,8 +208,8 @@ impl DeadlinePrefetch {
 
 impl Prefetcher for DeadlinePrefetch {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
-        if let Some((d, key)) = self.queued.remove(&r.block) {
-            self.queues[d].remove(key);
+        if let Some((d, seq, [deadline])) = self.queued.remove(&r.block) {
+            self.queues[d as usize].remove((SimTime::from_nanos(deadline), seq));
         }
         let (next, deadline) = r.read_ahead(layout)?;
         let disk = layout.locate(next).disk;
@@ -198,21 +219,19 @@ impl Prefetcher for DeadlinePrefetch {
         }
         let q = &mut self.queues[d];
         if q.0.len() >= self.max_queue {
-            if let Some(c) = q.pop_least_urgent() {
-                self.queued.remove(&c.block);
+            if let Some(e) = q.pop_least_urgent() {
+                self.queued.remove(&e.block);
             }
         }
         let key = (deadline, self.seq);
         self.seq += 1;
-        q.insert(
+        q.insert(Entry {
             key,
-            PrefetchCandidate {
-                block: next,
-                terminal: r.terminal,
-                deadline: Some(deadline),
-            },
-        );
-        self.queued.insert(next, (d, key));
+            block: next,
+            terminal: r.terminal,
+        });
+        self.queued
+            .insert(next, (disk.0, key.1, [deadline.as_nanos()]));
         Some(disk)
     }
 
@@ -232,9 +251,9 @@ impl Prefetcher for DeadlinePrefetch {
                 return PrefetchPoll::WaitUntil(issue_at);
             }
         }
-        let c = q.pop_most_urgent().expect("not empty");
-        self.queued.remove(&c.block);
-        PrefetchPoll::Issue(c)
+        let e = q.pop_most_urgent().expect("not empty");
+        self.queued.remove(&e.block);
+        PrefetchPoll::Issue(e.candidate())
     }
 }
 
@@ -259,6 +278,7 @@ impl Plugin for RealTimePrefetch {
     ) -> Result<Box<dyn Prefetcher>, PluginError> {
         Ok(Box::new(DeadlinePrefetch::new(
             ctx.disks(),
+            ctx.video_blocks,
             p.processes,
             p.max_queue,
             None,
@@ -290,6 +310,10 @@ pub(crate) mod tests {
         }
     }
 
+    /// Three videos of 3 blocks: the tests' later blocks lie past their ends, so both ways
+    /// of keeping the queued blocks are used.
+    pub(crate) const LIBRARY: &[u32] = &[3, 3, 3];
+
     pub(crate) fn secs(s: u64) -> SimTime {
         SimTime::from_nanos(s * 1_000_000_000)
     }
@@ -319,7 +343,7 @@ pub(crate) mod tests {
 
     #[test]
     fn prefetches_carry_estimated_deadlines_most_urgent_first() {
-        let mut p = DeadlinePrefetch::new(2, 2, 10, None);
+        let mut p = DeadlinePrefetch::new(2, LIBRARY, 2, 10, None);
         // terminal 0: block 0 due at 30 s → block 2 due at 32 s, on disk 0
         assert_eq!(p.on_reference(&reference(0, 0, 30), &Two), Some(DiskId(0)));
         // terminal 1: block 4 due at 10 s → block 6 due at 12 s, on disk 0
@@ -340,7 +364,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_demand_reference_cancels_its_prefetch_and_a_full_queue_drops_the_least_urgent() {
-        let mut p = DeadlinePrefetch::new(2, 1, 2, None);
+        let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 2, None);
         p.on_reference(&reference(0, 0, 30), &Two); // queues (0, 2) due 32
         p.on_reference(&reference(0, 2, 32), &Two); // 2 referenced first: drop it, queue (0, 4) due 34
         p.on_reference(&reference(1, 0, 5), &Two); // queues (1, 2) due 7
@@ -379,13 +403,171 @@ mod search_tests {
                 .map(|i| (SimTime::from_nanos(rng.random_range(0..40)), i as u64))
                 .collect();
             keys.sort();
-            let q = DiskQueue(keys.iter().map(|k| (*k, c)).collect());
+            let q = DiskQueue(
+                keys.iter()
+                    .map(|&key| Entry {
+                        key,
+                        block: c.block,
+                        terminal: c.terminal,
+                    })
+                    .collect(),
+            );
             for t in 0..42 {
                 for seq in [0, n as u64 / 2, n as u64] {
                     let key = (SimTime::from_nanos(t), seq);
                     let want = keys.binary_search(&key);
                     assert_eq!(q.search(key, true), want, "back, n {n}, key {key:?}");
                     assert_eq!(q.search(key, false), want, "front, n {n}, key {key:?}");
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod against_a_map {
+    use super::*;
+    use rustc_hash::FxHashMap;
+    use vodbench_plugin_api::ids::{NodeId, TerminalId, VideoId};
+    use vodbench_plugin_api::plugin::{Location, PrefetchHint};
+
+    /// The prefetcher as a hash map of the queued blocks and a sorted vector of (key,
+    /// candidate) per disk, as it was kept before its index and entries were made compact:
+    /// [`DeadlinePrefetch`] must answer every call as it does.
+    struct MapModel {
+        queues: Vec<Vec<(Key, PrefetchCandidate)>>,
+        queued: FxHashMap<BlockId, (usize, Key)>,
+        processes: u32,
+        max_queue: usize,
+        max_advance: Option<SimDuration>,
+        seq: u64,
+    }
+
+    impl MapModel {
+        fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
+            if let Some((d, key)) = self.queued.remove(&r.block) {
+                let q = &mut self.queues[d];
+                if let Ok(i) = q.binary_search_by(|e| e.0.cmp(&key)) {
+                    q.remove(i);
+                }
+            }
+            let (next, deadline) = r.read_ahead(layout)?;
+            let disk = layout.locate(next).disk;
+            let d = disk.index();
+            if d >= self.queues.len() || self.queued.contains_key(&next) {
+                return None;
+            }
+            let q = &mut self.queues[d];
+            if q.len() >= self.max_queue {
+                if let Some((_, c)) = q.pop() {
+                    self.queued.remove(&c.block);
+                }
+            }
+            let key = (deadline, self.seq);
+            self.seq += 1;
+            let (Ok(i) | Err(i)) = q.binary_search_by(|e| e.0.cmp(&key));
+            let c = PrefetchCandidate {
+                block: next,
+                terminal: r.terminal,
+                deadline: Some(deadline),
+            };
+            q.insert(i, (key, c));
+            self.queued.insert(next, (d, key));
+            Some(disk)
+        }
+
+        fn poll(&mut self, disk: DiskId, in_flight: u32, now: SimTime) -> PrefetchPoll {
+            if in_flight >= self.processes {
+                return PrefetchPoll::Idle;
+            }
+            let Some(q) = self.queues.get_mut(disk.index()) else {
+                return PrefetchPoll::Idle;
+            };
+            let Some(&((deadline, _), _)) = q.first() else {
+                return PrefetchPoll::Idle;
+            };
+            if let Some(a) = self.max_advance {
+                let issue_at = deadline.saturating_sub(a);
+                if issue_at > now {
+                    return PrefetchPoll::WaitUntil(issue_at);
+                }
+            }
+            let (_, c) = q.remove(0);
+            self.queued.remove(&c.block);
+            PrefetchPoll::Issue(c)
+        }
+    }
+
+    /// Three disks; block i of every video on disk i % 3, the next there i + 3.
+    struct Three;
+    impl Layout for Three {
+        fn locate(&self, b: BlockId) -> Location {
+            Location {
+                node: NodeId(0),
+                disk: DiskId(b.index % 3),
+                offset: u64::from(b.index),
+            }
+        }
+        fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
+            Some(BlockId {
+                index: b.index + 3,
+                ..b
+            })
+        }
+    }
+
+    #[test]
+    fn answers_every_call_as_a_hash_map_of_sorted_queues_does() {
+        use rand::{Rng, SeedableRng};
+        // blocks inside and outside the library (video 3 is not in it; the others end
+        // early), ties of deadlines, full queues, hints, and a disk that does not exist
+        let library = [20, 5, 0];
+        for (max_queue, max_advance) in [(4, None), (6, Some(3)), (1000, Some(1)), (2, None)] {
+            let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(max_queue);
+            let max_advance = max_advance.map(SimDuration::from_secs);
+            let mut p = DeadlinePrefetch::new(3, &library, 2, max_queue as u32, max_advance);
+            let mut model = MapModel {
+                queues: vec![Vec::new(); 3],
+                queued: FxHashMap::default(),
+                processes: 2,
+                max_queue: max_queue as usize,
+                max_advance,
+                seq: 0,
+            };
+            for step in 0..20_000 {
+                let block = |rng: &mut vodbench_plugin_api::rng::SimRng| BlockId {
+                    video: VideoId(rng.random_range(0..4)),
+                    index: rng.random_range(0..30),
+                };
+                let now = SimTime::from_nanos(rng.random_range(0..20) * 1_000_000_000);
+                if rng.random_bool(0.55) {
+                    let b = block(&mut rng);
+                    let hint = rng.random_bool(0.1).then(|| PrefetchHint {
+                        block: block(&mut rng),
+                        deadline: SimTime::from_nanos(rng.random_range(0..30) * 500_000_000),
+                    });
+                    let r = Reference {
+                        hint,
+                        terminal: TerminalId(rng.random_range(0..5)),
+                        block: b,
+                        disk: DiskId(b.index % 3),
+                        deadline: SimTime::from_nanos(rng.random_range(0..20) * 1_000_000_000),
+                        block_playout: SimDuration::from_secs(rng.random_range(0..3)),
+                        now,
+                    };
+                    assert_eq!(
+                        p.on_reference(&r, &Three),
+                        model.on_reference(&r, &Three),
+                        "step {step}"
+                    );
+                } else {
+                    let disk = DiskId(rng.random_range(0..4));
+                    let in_flight = rng.random_range(0..3);
+                    assert_eq!(
+                        p.poll(disk, in_flight, now),
+                        model.poll(disk, in_flight, now),
+                        "step {step}"
+                    );
                 }
             }
         }

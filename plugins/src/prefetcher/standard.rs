@@ -15,11 +15,11 @@
 //! referenced, on the next disk, one block ahead). They differ in how much server memory
 //! prefetched pages hold: about D pages per terminal against one.
 
-use rustc_hash::FxHashMap;
+use super::queued_index::QueuedIndex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_plugin_api::ids::{BlockId, BlockNumbering, DiskId};
+use vodbench_plugin_api::ids::{BlockId, DiskId};
 use vodbench_plugin_api::plugin::{
     BuildContext, Layout, Plugin, PluginError, PrefetchCandidate, PrefetchPoll, Prefetcher,
     Reference,
@@ -69,7 +69,7 @@ impl Default for StandardParams {
 pub struct Standard {
     queues: Vec<Queue>,
     /// Queued block → (disk index, position of its entry counted from the queue's start).
-    queued: QueuedIndex,
+    queued: QueuedIndex<0>,
     processes: u32,
     max_queue: usize,
     target: Target,
@@ -83,111 +83,6 @@ struct Queue {
     /// Position of `entries[0]` (the index's positions are `base` + index).
     base: u64,
     live: usize,
-}
-
-/// Which blocks are queued, and where (disk, position).
-///
-/// Looking a block up is what the prefetcher does most, several times per reference, and
-/// with hundreds of terminals a hash map of the queued blocks misses the processor's caches
-/// on nearly every access (half of `poll`'s time was one load of a map slot). Here each
-/// block of the library has a word of its own (by its [`BlockNumbering`] number), holding
-/// `(position + 1) << 24 | disk` (0: not queued), so a lookup is one load and clearing an
-/// entry one store; the words are allocated zeroed, so the operating system provides them as
-/// they are first touched. Blocks outside the library (a hint or a layout's answer past a
-/// video's end), disks from 2²⁴ on and positions from 2⁴⁰ on are kept in a map instead.
-/// A library of more than [`DENSE_LIMIT`] blocks (tiny stripes on a long library) gets no
-/// words at all and keeps every block in the map, so the index never costs more memory than
-/// the queues it describes plus a fixed bound.
-#[derive(Debug, Default)]
-struct QueuedIndex {
-    numbers: BlockNumbering,
-    /// One word per library block, or none (every block in `other`).
-    words: Vec<u64>,
-    other: FxHashMap<BlockId, (u32, u64)>,
-}
-
-/// Most library blocks given a word each (32 MB of words). SPIFFI's largest library, Table
-/// 2's ×4 (256 one-hour videos at a 512 KB stripe), has about 880,000 blocks; at a 128 KB
-/// stripe, about 3.5 million.
-const DENSE_LIMIT: u64 = 1 << 22;
-
-const DISK_BITS: u32 = 24;
-const POSITION_LIMIT: u64 = (1 << (64 - DISK_BITS)) - 1;
-
-impl QueuedIndex {
-    /// An empty index over videos of `blocks[v]` blocks.
-    fn new(blocks: &[u32]) -> Self {
-        Self::with_limit(blocks, DENSE_LIMIT)
-    }
-
-    /// An empty index giving words to a library of at most `limit` blocks.
-    fn with_limit(blocks: &[u32], limit: u64) -> Self {
-        let numbers = BlockNumbering::new(blocks);
-        let words = if numbers.total() <= limit {
-            vec![0; numbers.total() as usize]
-        } else {
-            Vec::new()
-        };
-        QueuedIndex {
-            words,
-            numbers,
-            other: FxHashMap::default(),
-        }
-    }
-
-    /// The word of `b`, if it is a block of the library and the library has words.
-    #[inline]
-    fn word(&self, b: BlockId) -> Option<usize> {
-        if self.words.is_empty() {
-            return None;
-        }
-        self.numbers.number(b).map(|n| n as usize)
-    }
-
-    #[inline]
-    fn decode(x: u64) -> Option<(u32, u64)> {
-        (x != 0).then(|| ((x & ((1 << DISK_BITS) - 1)) as u32, (x >> DISK_BITS) - 1))
-    }
-
-    #[inline]
-    fn contains_key(&self, b: &BlockId) -> bool {
-        match self.word(*b) {
-            Some(w) if self.words[w] != 0 => true,
-            _ => !self.other.is_empty() && self.other.contains_key(b),
-        }
-    }
-
-    #[inline]
-    fn remove(&mut self, b: &BlockId) -> Option<(u32, u64)> {
-        if let Some(w) = self.word(*b) {
-            if let Some(x) = Self::decode(std::mem::take(&mut self.words[w])) {
-                return Some(x);
-            }
-        }
-        if self.other.is_empty() {
-            None
-        } else {
-            self.other.remove(b)
-        }
-    }
-
-    #[inline]
-    fn insert(&mut self, b: BlockId, (disk, position): (u32, u64)) {
-        match self.word(b) {
-            Some(w) if disk < (1 << DISK_BITS) && position < POSITION_LIMIT => {
-                self.words[w] = (position + 1) << DISK_BITS | u64::from(disk);
-                if !self.other.is_empty() {
-                    self.other.remove(&b);
-                }
-            }
-            w => {
-                if let Some(w) = w {
-                    self.words[w] = 0;
-                }
-                self.other.insert(b, (disk, position));
-            }
-        }
-    }
 }
 
 impl Standard {
@@ -227,7 +122,7 @@ impl Standard {
         if q.entries.len() > 2 * q.live + 64 {
             q.entries.retain(|e| e.1);
             for (i, (c, _)) in q.entries.iter().enumerate() {
-                self.queued.insert(c.block, (d, q.base + i as u64));
+                self.queued.insert(c.block, (d, q.base + i as u64, []));
             }
         }
     }
@@ -241,12 +136,12 @@ impl Standard {
 
 impl Prefetcher for Standard {
     fn on_reference(&mut self, r: &Reference, layout: &dyn Layout) -> Option<DiskId> {
-        if let Some((d, position)) = self.queued.remove(&r.block) {
+        if let Some((d, position, [])) = self.queued.remove(&r.block) {
             if d == r.disk.0 {
                 self.drop_queued(d, position);
             } else {
                 // queued at another disk than the one referenced: not this disk's to drop
-                self.queued.insert(r.block, (d, position));
+                self.queued.insert(r.block, (d, position, []));
             }
         }
         let next = match (self.target, r.hint) {
@@ -266,7 +161,7 @@ impl Prefetcher for Standard {
         }
         let q = &mut self.queues[d];
         self.queued
-            .insert(next, (disk.0, q.base + q.entries.len() as u64));
+            .insert(next, (disk.0, q.base + q.entries.len() as u64, []));
         q.live += 1;
         q.entries.push_back((
             PrefetchCandidate {
@@ -332,52 +227,6 @@ mod tests {
     /// One video of 30 blocks: the tests' later blocks lie past its end, so both ways of
     /// keeping the queued blocks are used.
     const LIBRARY: &[u32] = &[30];
-
-    #[test]
-    fn the_queued_index_behaves_as_a_map() {
-        let index = QueuedIndex::new(&[50, 0, 7]);
-        assert_eq!(index.words.len(), 57);
-        behaves_as_a_map(index);
-    }
-
-    #[test]
-    fn a_library_past_the_limit_gets_no_words_and_the_index_still_behaves_as_a_map() {
-        let index = QueuedIndex::with_limit(&[50, 0, 7], 56);
-        assert!(index.words.is_empty());
-        behaves_as_a_map(index);
-        assert_eq!(QueuedIndex::with_limit(&[50, 0, 7], 57).words.len(), 57);
-    }
-
-    fn behaves_as_a_map(mut index: QueuedIndex) {
-        use rand::{Rng, SeedableRng};
-        let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(9);
-        let mut reference = FxHashMap::default();
-        for _ in 0..50_000 {
-            // blocks inside and outside the library, and values either way of the limits
-            let b = BlockId {
-                video: VideoId(rng.random_range(0..4)),
-                index: rng.random_range(0..60),
-            };
-            match rng.random_range(0..3) {
-                0 => {
-                    let disk = if rng.random_bool(0.1) {
-                        1 << 24
-                    } else {
-                        rng.random_range(0..64)
-                    };
-                    let position = if rng.random_bool(0.1) {
-                        POSITION_LIMIT + rng.random_range(0..3)
-                    } else {
-                        rng.random_range(0..1000)
-                    };
-                    index.insert(b, (disk, position));
-                    reference.insert(b, (disk, position));
-                }
-                1 => assert_eq!(index.remove(&b), reference.remove(&b), "{b:?}"),
-                _ => assert_eq!(index.contains_key(&b), reference.contains_key(&b), "{b:?}"),
-            }
-        }
-    }
 
     fn reference(index: u32) -> Reference {
         Reference {
