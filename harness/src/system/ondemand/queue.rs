@@ -99,51 +99,26 @@ impl<E: Copy> EventQueue<E> {
         if self.len == 0 {
             return None;
         }
-        let top = if let Some(&e) = self.buckets[0].get(self.head) {
-            self.head += 1;
-            e
-        } else {
-            self.redistribute()
-        };
-        self.len -= 1;
-        if self.head == self.buckets[0].len() && self.occupied != 0 {
-            // the next pop redistributes the lowest non-empty bucket, whose entries were
-            // usually scheduled long ago: have them fetched while this event is handled
-            let b = &self.buckets[self.occupied.trailing_zeros() as usize + 1];
-            prefetch(b.first());
-            prefetch(b.last());
+        if self.head == self.buckets[0].len() {
+            // bucket 0 is exhausted: the lowest non-empty bucket holds the minimum; make it
+            // the last time and spread the bucket's entries, in order, over lower buckets
+            self.buckets[0].clear();
+            self.head = 0;
+            let i = self.occupied.trailing_zeros() as usize + 1;
+            self.occupied &= !(1 << (i - 1));
+            let mut moved = std::mem::take(&mut self.buckets[i]);
+            self.last = moved.iter().map(|e| e.time).min().expect("occupied bucket");
+            for e in moved.drain(..) {
+                self.put(e);
+            }
+            self.buckets[i] = moved;
         }
+        let top = self.buckets[0][self.head];
+        self.head += 1;
+        self.len -= 1;
         let time = SimTime::from_nanos(top.time);
         self.now = time;
         Some((time, top.event))
-    }
-
-    /// Bucket 0 is exhausted: the lowest non-empty bucket holds the minimum. Makes its
-    /// earliest entry (the first of them in the bucket's order) the last time and returns
-    /// it, and spreads the bucket's other entries, in order, over lower buckets — those of
-    /// the same time into bucket 0 after it, as FIFO order wants.
-    #[inline]
-    fn redistribute(&mut self) -> Entry<E> {
-        self.buckets[0].clear();
-        self.head = 0;
-        let i = self.occupied.trailing_zeros() as usize + 1;
-        self.occupied &= !(1 << (i - 1));
-        let mut moved = std::mem::take(&mut self.buckets[i]);
-        let mut m = 0;
-        for (k, e) in moved.iter().enumerate().skip(1) {
-            if e.time < moved[m].time {
-                m = k;
-            }
-        }
-        let top = moved[m];
-        self.last = top.time;
-        for (k, e) in moved.drain(..).enumerate() {
-            if k != m {
-                self.put(e);
-            }
-        }
-        self.buckets[i] = moved;
-        top
     }
 
     /// Time of the earliest pending event.
@@ -175,20 +150,6 @@ impl<E: Copy> EventQueue<E> {
     }
 }
 
-/// Asks the processor to bring `at` into the cache (nothing elsewhere than x86-64, or for
-/// `None`).
-#[inline]
-fn prefetch<T>(at: Option<&T>) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(at) = at {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch is a hint; it never faults, whatever the address
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,9 +169,9 @@ mod tests {
 
     #[test]
     fn a_redistributed_bucket_keeps_its_ties_in_order() {
-        // all four share one bucket above time 0; the pop that spreads it returns its first
-        // entry of the earliest time and leaves the other one of that time next, ahead of an
-        // event scheduled at the same time afterwards
+        // all four share one bucket above time 0; the pop that spreads it keeps the two
+        // entries of the earliest time in their order, ahead of an event scheduled at that
+        // time afterwards
         let mut q = EventQueue::new();
         for (t, e) in [(8, 'a'), (9, 'b'), (8, 'c'), (12, 'd')] {
             q.schedule(SimTime::from_nanos(t), e);
