@@ -70,7 +70,7 @@ impl Plugin for Delayed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prefetcher::real_time::tests::{issued, reference, secs, Two, LIBRARY};
+    use crate::prefetcher::real_time::tests::{issued, reference, secs, RoundRobin, LIBRARY};
     use vodbench_plugin_api::ids::DiskId;
     use vodbench_plugin_api::plugin::PrefetchPoll;
     use vodbench_plugin_api::time::{SimDuration, SimTime};
@@ -79,7 +79,7 @@ mod tests {
     fn waits_until_within_max_advance_of_the_deadline() {
         let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 10, Some(SimDuration::from_secs(8)));
         // block 0 due at 30 s → block 2 estimated at 32 s: may go from 24 s on
-        p.on_reference(&reference(0, 0, 30), &Two);
+        p.on_reference(&reference(0, 0, 30), &RoundRobin(2));
         assert_eq!(
             p.poll(DiskId(0), 0, secs(0)),
             PrefetchPoll::WaitUntil(secs(24))
@@ -89,7 +89,7 @@ mod tests {
             PrefetchPoll::WaitUntil(secs(24))
         );
         // a more urgent prefetch arrives: the wait shortens (block 6 estimated at 12 s → 4 s)
-        p.on_reference(&reference(1, 4, 10), &Two);
+        p.on_reference(&reference(1, 4, 10), &RoundRobin(2));
         assert_eq!(
             p.poll(DiskId(0), 0, secs(1)),
             PrefetchPoll::WaitUntil(secs(4))
@@ -104,7 +104,7 @@ mod tests {
     #[test]
     fn late_prefetches_go_at_once() {
         let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 10, Some(SimDuration::from_secs(4)));
-        p.on_reference(&reference(0, 0, 1), &Two); // estimated 3 s, already within 4 s
+        p.on_reference(&reference(0, 0, 1), &RoundRobin(2)); // estimated 3 s, already within 4 s
         assert_eq!(issued(p.poll(DiskId(0), 0, secs(0))), (0, 2, secs(3)));
     }
 }

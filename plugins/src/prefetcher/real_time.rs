@@ -292,19 +292,19 @@ pub(crate) mod tests {
     use vodbench_plugin_api::ids::{NodeId, TerminalId, VideoId};
     use vodbench_plugin_api::plugin::Location;
 
-    /// Two disks; block i of every video on disk i % 2.
-    pub(crate) struct Two;
-    impl Layout for Two {
+    /// `n` disks; block i of every video on disk i % n, the next block there i + n.
+    pub(crate) struct RoundRobin(pub(crate) u32);
+    impl Layout for RoundRobin {
         fn locate(&self, b: BlockId) -> Location {
             Location {
                 node: NodeId(0),
-                disk: DiskId(b.index % 2),
+                disk: DiskId(b.index % self.0),
                 offset: u64::from(b.index),
             }
         }
         fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
             Some(BlockId {
-                index: b.index + 2,
+                index: b.index + self.0,
                 ..b
             })
         }
@@ -345,9 +345,15 @@ pub(crate) mod tests {
     fn prefetches_carry_estimated_deadlines_most_urgent_first() {
         let mut p = DeadlinePrefetch::new(2, LIBRARY, 2, 10, None);
         // terminal 0: block 0 due at 30 s → block 2 due at 32 s, on disk 0
-        assert_eq!(p.on_reference(&reference(0, 0, 30), &Two), Some(DiskId(0)));
+        assert_eq!(
+            p.on_reference(&reference(0, 0, 30), &RoundRobin(2)),
+            Some(DiskId(0))
+        );
         // terminal 1: block 4 due at 10 s → block 6 due at 12 s, on disk 0
-        assert_eq!(p.on_reference(&reference(1, 4, 10), &Two), Some(DiskId(0)));
+        assert_eq!(
+            p.on_reference(&reference(1, 4, 10), &RoundRobin(2)),
+            Some(DiskId(0))
+        );
         assert_eq!(
             issued(p.poll(DiskId(0), 0, SimTime::ZERO)),
             (1, 6, secs(12))
@@ -365,15 +371,15 @@ pub(crate) mod tests {
     #[test]
     fn a_demand_reference_cancels_its_prefetch_and_a_full_queue_drops_the_least_urgent() {
         let mut p = DeadlinePrefetch::new(2, LIBRARY, 1, 2, None);
-        p.on_reference(&reference(0, 0, 30), &Two); // queues (0, 2) due 32
-        p.on_reference(&reference(0, 2, 32), &Two); // 2 referenced first: drop it, queue (0, 4) due 34
-        p.on_reference(&reference(1, 0, 5), &Two); // queues (1, 2) due 7
-        p.on_reference(&reference(2, 0, 1), &Two); // full: drops (0, 4), queues (2, 2) due 3
+        p.on_reference(&reference(0, 0, 30), &RoundRobin(2)); // queues (0, 2) due 32
+        p.on_reference(&reference(0, 2, 32), &RoundRobin(2)); // 2 referenced first: drop it, queue (0, 4) due 34
+        p.on_reference(&reference(1, 0, 5), &RoundRobin(2)); // queues (1, 2) due 7
+        p.on_reference(&reference(2, 0, 1), &RoundRobin(2)); // full: drops (0, 4), queues (2, 2) due 3
         assert_eq!(issued(p.poll(DiskId(0), 0, SimTime::ZERO)), (2, 2, secs(3)));
         assert_eq!(issued(p.poll(DiskId(0), 0, SimTime::ZERO)), (1, 2, secs(7)));
         assert_eq!(p.poll(DiskId(0), 0, SimTime::ZERO), PrefetchPoll::Idle);
         // the dropped block can be queued again
-        p.on_reference(&reference(0, 2, 32), &Two);
+        p.on_reference(&reference(0, 2, 32), &RoundRobin(2));
         assert_eq!(
             issued(p.poll(DiskId(0), 0, SimTime::ZERO)),
             (0, 4, secs(34))
@@ -426,10 +432,11 @@ mod search_tests {
 
 #[cfg(test)]
 mod against_a_map {
+    use super::tests::RoundRobin;
     use super::*;
     use rustc_hash::FxHashMap;
-    use vodbench_plugin_api::ids::{NodeId, TerminalId, VideoId};
-    use vodbench_plugin_api::plugin::{Location, PrefetchHint};
+    use vodbench_plugin_api::ids::{TerminalId, VideoId};
+    use vodbench_plugin_api::plugin::PrefetchHint;
 
     /// The prefetcher as a hash map of the queued blocks and a sorted vector of (key,
     /// candidate) per disk, as it was kept before its index and entries were made compact:
@@ -498,24 +505,6 @@ mod against_a_map {
         }
     }
 
-    /// Three disks; block i of every video on disk i % 3, the next there i + 3.
-    struct Three;
-    impl Layout for Three {
-        fn locate(&self, b: BlockId) -> Location {
-            Location {
-                node: NodeId(0),
-                disk: DiskId(b.index % 3),
-                offset: u64::from(b.index),
-            }
-        }
-        fn next_on_same_disk(&self, b: BlockId) -> Option<BlockId> {
-            Some(BlockId {
-                index: b.index + 3,
-                ..b
-            })
-        }
-    }
-
     #[test]
     fn answers_every_call_as_a_hash_map_of_sorted_queues_does() {
         use rand::{Rng, SeedableRng};
@@ -556,8 +545,8 @@ mod against_a_map {
                         now,
                     };
                     assert_eq!(
-                        p.on_reference(&r, &Three),
-                        model.on_reference(&r, &Three),
+                        p.on_reference(&r, &RoundRobin(3)),
+                        model.on_reference(&r, &RoundRobin(3)),
                         "step {step}"
                     );
                 } else {

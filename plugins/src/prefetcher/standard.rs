@@ -220,7 +220,7 @@ impl Plugin for Standard {
 mod tests {
     use super::*;
     // two disks; block i on disk i % 2
-    use crate::prefetcher::real_time::tests::Two;
+    use crate::prefetcher::real_time::tests::RoundRobin;
     use vodbench_plugin_api::ids::{TerminalId, VideoId};
     use vodbench_plugin_api::time::SimDuration;
 
@@ -254,8 +254,14 @@ mod tests {
                 target: Target::SameDisk,
             },
         );
-        assert_eq!(s.on_reference(&reference(0), &Two), Some(DiskId(0)));
-        assert_eq!(s.on_reference(&reference(4), &Two), Some(DiskId(0)));
+        assert_eq!(
+            s.on_reference(&reference(0), &RoundRobin(2)),
+            Some(DiskId(0))
+        );
+        assert_eq!(
+            s.on_reference(&reference(4), &RoundRobin(2)),
+            Some(DiskId(0))
+        );
         let b = |i| {
             PrefetchPoll::Issue(PrefetchCandidate {
                 block: BlockId {
@@ -276,8 +282,8 @@ mod tests {
     #[test]
     fn a_demand_reference_cancels_its_queued_prefetch() {
         let mut s = Standard::new(2, LIBRARY, &StandardParams::default());
-        s.on_reference(&reference(0), &Two); // queues 2
-        s.on_reference(&reference(2), &Two); // 2 referenced first: drop it, queue 4
+        s.on_reference(&reference(0), &RoundRobin(2)); // queues 2
+        s.on_reference(&reference(2), &RoundRobin(2)); // 2 referenced first: drop it, queue 4
         match s.poll(DiskId(0), 0, SimTime::ZERO) {
             PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 4),
             other => panic!("{other:?}"),
@@ -293,27 +299,27 @@ mod tests {
         };
         let mut s = Standard::new(2, LIBRARY, &p);
         for i in [0, 10, 20] {
-            s.on_reference(&reference(i), &Two); // queues 2, 12, 22 at disk 0
+            s.on_reference(&reference(i), &RoundRobin(2)); // queues 2, 12, 22 at disk 0
         }
-        s.on_reference(&reference(2), &Two); // drops 2 (the front), queues 4
-        s.on_reference(&reference(12), &Two); // drops 12 (the middle), queues 14
+        s.on_reference(&reference(2), &RoundRobin(2)); // drops 2 (the front), queues 4
+        s.on_reference(&reference(12), &RoundRobin(2)); // drops 12 (the middle), queues 14
         assert_eq!(s.queue_len(0), 3);
         // full: the oldest live entry, 22, makes room for 32; the dropped 2 and 12 are skipped
-        s.on_reference(&reference(30), &Two);
+        s.on_reference(&reference(30), &RoundRobin(2));
         let mut issued = Vec::new();
         while let PrefetchPoll::Issue(c) = s.poll(DiskId(0), 0, SimTime::ZERO) {
             issued.push(c.block.index);
         }
         assert_eq!(issued, [4, 14, 32]);
         // a block already queued is not queued again
-        s.on_reference(&reference(40), &Two);
-        assert_eq!(s.on_reference(&reference(40), &Two), None);
+        s.on_reference(&reference(40), &RoundRobin(2));
+        assert_eq!(s.on_reference(&reference(40), &RoundRobin(2)), None);
         assert_eq!(s.queue_len(0), 1);
         // many queue-then-drop cycles without a poll: the queue's storage stays bounded
         let mut s = Standard::new(2, LIBRARY, &StandardParams::default());
         for i in 0..10_000u32 {
-            s.on_reference(&reference(4 * i), &Two); // queues 4i + 2
-            s.on_reference(&reference(4 * i + 2), &Two); // drops it, queues 4i + 4
+            s.on_reference(&reference(4 * i), &RoundRobin(2)); // queues 4i + 2
+            s.on_reference(&reference(4 * i + 2), &RoundRobin(2)); // drops it, queues 4i + 4
         }
         assert_eq!(s.queue_len(0), 1);
         assert!(s.queues[0].entries.len() <= 2 * s.queue_len(0) + 65);
@@ -331,7 +337,10 @@ mod tests {
         };
         let mut s = Standard::new(2, LIBRARY, &p);
         // block 4 (disk 0) is followed by block 5, on disk 1
-        assert_eq!(s.on_reference(&reference(4), &Two), Some(DiskId(1)));
+        assert_eq!(
+            s.on_reference(&reference(4), &RoundRobin(2)),
+            Some(DiskId(1))
+        );
         match s.poll(DiskId(1), 0, SimTime::ZERO) {
             PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 5),
             other => panic!("{other:?}"),
@@ -346,7 +355,7 @@ mod tests {
             },
             deadline: SimTime::ZERO,
         });
-        assert_eq!(s.on_reference(&r, &Two), Some(DiskId(1)));
+        assert_eq!(s.on_reference(&r, &RoundRobin(2)), Some(DiskId(1)));
         match s.poll(DiskId(1), 0, SimTime::ZERO) {
             PrefetchPoll::Issue(c) => assert_eq!(c.block.index, 1),
             other => panic!("{other:?}"),
