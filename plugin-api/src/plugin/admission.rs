@@ -48,6 +48,36 @@ pub enum Verdict {
     },
 }
 
+impl Verdict {
+    /// `reason` as the `&'static str` a [`Verdict::Refuse`] carries, for a reason known only
+    /// at run time (a loaded or Python policy's string): each distinct reason is stored once
+    /// for the life of the process, so a policy refusing millions of streams costs one copy
+    /// per reason.
+    ///
+    /// ```
+    /// use vodbench_plugin_api::plugin::Verdict;
+    /// let a = Verdict::intern_reason(&String::from("disk bandwidth"));
+    /// let b = Verdict::intern_reason("disk bandwidth");
+    /// assert_eq!(a, "disk bandwidth");
+    /// assert!(std::ptr::eq(a, b));
+    /// ```
+    pub fn intern_reason(reason: &str) -> &'static str {
+        use std::collections::BTreeMap;
+        use std::sync::{Mutex, OnceLock};
+        static TABLE: OnceLock<Mutex<BTreeMap<String, &'static str>>> = OnceLock::new();
+        let mut t = TABLE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = t.get(reason) {
+            return r;
+        }
+        let r: &'static str = Box::leak(reason.to_string().into_boxed_str());
+        t.insert(reason.to_string(), r);
+        r
+    }
+}
+
 /// Where a requested stream's data lives and how long one service round lasts, told to a
 /// policy that [observes](Admission::observes) before it decides (Jadav et al. §7.2, Fig. 12:
 /// the S nodes on which the new stream's data is striped).

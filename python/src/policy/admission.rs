@@ -20,23 +20,6 @@ fn stream_request(r: &StreamRequest) -> types::StreamRequest {
     }
 }
 
-/// A refusal reason as the `&'static str` a verdict carries: one copy per distinct reason.
-fn intern_reason(reason: &str) -> &'static str {
-    use std::collections::BTreeMap;
-    use std::sync::{Mutex, OnceLock};
-    static TABLE: OnceLock<Mutex<BTreeMap<String, &'static str>>> = OnceLock::new();
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(r) = t.get(reason) {
-        return r;
-    }
-    let r: &'static str = Box::leak(reason.to_string().into_boxed_str());
-    t.insert(reason.to_string(), r);
-    r
-}
-
 struct PyAdmission(Instance);
 
 impl PyKind for dyn Admission {
@@ -78,7 +61,7 @@ impl Admission for PyAdmission {
         match answer {
             None => Verdict::Admit,
             Some(s) if !s.is_empty() && s.len() <= 64 => Verdict::Refuse {
-                reason: intern_reason(&s),
+                reason: Verdict::intern_reason(&s),
             },
             Some(s) => self.0.fail(
                 "admit",

@@ -1,12 +1,9 @@
 //! `admission`: a loaded admission policy ([`Admission`]; its required calls and how an
-//! instance is wrapped: [`ImportKind`]), with the refusal reasons it gives kept as the
-//! `&'static str` a verdict carries.
+//! instance is wrapped: [`ImportKind`]); the refusal reasons it gives are kept by
+//! [`Verdict::intern_reason`].
 
 use super::{ns, req, u32_sink, ImportKind, Instance};
-use std::collections::BTreeMap;
 use std::ffi::CStr;
-use std::sync::Mutex;
-use std::sync::OnceLock;
 use vodbench_plugin_api::abi::*;
 use vodbench_plugin_api::ids::{NodeId, TerminalId};
 use vodbench_plugin_api::plugin::*;
@@ -22,21 +19,6 @@ fn stream_request(r: &StreamRequest) -> VbStreamRequest {
         interface: r.interface.unwrap_or(0),
         now_ns: ns(r.now),
     }
-}
-
-/// A refusal reason as the `&'static str` a verdict carries: one copy per distinct reason.
-fn intern_reason(reason: &str) -> &'static str {
-    static TABLE: OnceLock<Mutex<BTreeMap<String, &'static str>>> = OnceLock::new();
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(r) = t.get(reason) {
-        return r;
-    }
-    let r: &'static str = Box::leak(reason.to_string().into_boxed_str());
-    t.insert(reason.to_string(), r);
-    r
 }
 
 struct CAdmission(Instance);
@@ -74,7 +56,7 @@ impl Admission for CAdmission {
         } else {
             // SAFETY: a NUL-terminated string, copied at once.
             match unsafe { CStr::from_ptr(v.reason) }.to_str() {
-                Ok(s) if !s.is_empty() && s.len() <= 64 => intern_reason(s),
+                Ok(s) if !s.is_empty() && s.len() <= 64 => Verdict::intern_reason(s),
                 Ok(s) => self.0.fail(
                     "admit",
                     format!(
