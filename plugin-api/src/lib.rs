@@ -71,6 +71,7 @@
 pub mod abi;
 pub mod ids;
 pub mod input;
+mod intern;
 pub mod plugin;
 pub mod rng;
 pub mod time;

@@ -38,10 +38,11 @@
 //! host (`last_error`), and the call returns `VB_ERROR`, so that the host stops the run with
 //! an error naming the library, the policy and the call.
 
-use super::export_kind::{intern, leak, panic_message, plugin_error};
+use super::export_kind::{leak, panic_message, plugin_error};
 pub use super::export_kind::{set_error, ExportKind, State};
 use super::sizes::sizes;
 use super::types::*;
+use crate::intern::intern;
 use crate::plugin::*;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};

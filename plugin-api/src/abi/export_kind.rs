@@ -7,10 +7,9 @@ use super::types::*;
 use crate::ids::{BlockId, VideoId};
 use crate::plugin::*;
 use crate::time::{SimDuration, SimTime};
-use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 /// A policy kind that can be exported through the C ABI: its function table.
 pub trait ExportKind: PluginKind {
@@ -30,21 +29,6 @@ pub(super) fn leak(s: &str) -> *const c_char {
     CString::new(s.replace('\0', " "))
         .expect("no NUL")
         .into_raw()
-}
-
-/// The same `&'static str` for the same text (component names, quantity names).
-pub(super) fn intern(s: &str) -> &'static str {
-    static TABLE: OnceLock<Mutex<BTreeMap<String, &'static str>>> = OnceLock::new();
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(v) = t.get(s) {
-        return v;
-    }
-    let v: &'static str = Box::leak(s.to_string().into_boxed_str());
-    t.insert(s.to_string(), v);
-    v
 }
 
 /// Writes `key` and `message` into an error the host gave.

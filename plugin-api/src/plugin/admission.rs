@@ -62,19 +62,7 @@ impl Verdict {
     /// assert!(std::ptr::eq(a, b));
     /// ```
     pub fn intern_reason(reason: &str) -> &'static str {
-        use std::collections::BTreeMap;
-        use std::sync::{Mutex, OnceLock};
-        static TABLE: OnceLock<Mutex<BTreeMap<String, &'static str>>> = OnceLock::new();
-        let mut t = TABLE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = t.get(reason) {
-            return r;
-        }
-        let r: &'static str = Box::leak(reason.to_string().into_boxed_str());
-        t.insert(reason.to_string(), r);
-        r
+        crate::intern::intern(reason)
     }
 }
 

@@ -6,8 +6,9 @@
 
 #![allow(missing_docs)] // every item is documented in the header's terms below
 
-use crate::abi::export_kind::{intern, plugin_error, set_error, with_ref, ExportKind};
+use crate::abi::export_kind::{plugin_error, set_error, with_ref, ExportKind};
 use crate::abi::types::{VbError, VbStrSink, VB_ERROR, VB_OK};
+use crate::intern::intern;
 use crate::plugin::*;
 use std::ffi::{c_char, c_void, CStr};
 
