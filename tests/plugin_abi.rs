@@ -338,6 +338,37 @@ fn issue47_files_that_are_not_plugin_libraries_are_refused_naming_the_file() {
 }
 
 #[test]
+fn a_status_neither_ok_nor_error_is_reported_as_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let odd = cc(
+        "#include \"vodbench_plugin.h\"\n\
+         #include <stdlib.h>\n\
+         static void *create(const char *p, const VbBuildContext *c, VbError *e) { (void)p; (void)c; (void)e; return malloc(1); }\n\
+         static void destroy(void *s) { free(s); }\n\
+         static int32_t enq(void *s, const VbQueuedRequest *r) { (void)s; (void)r; return 7; }\n\
+         static int32_t deq(void *s, const VbHeadState *h, uint8_t *some, uint32_t *id) { (void)s; (void)h; (void)id; *some = 0; return VB_OK; }\n\
+         static int32_t len(void *s, uint64_t *n) { (void)s; *n = 0; return VB_OK; }\n\
+         static const VbDiskSchedulerVtable V = { enq, deq, len };\n\
+         static const VbPolicy P[] = {{ VB_KIND_DISK_SCHEDULER, \"odd\", \"returns 7\", 0, 0, create, destroy, 0, &V }};\n\
+         static const VbLibrary L = { VB_ABI_VERSION, VB_SIZES, 1, P };\n\
+         const VbLibrary *vodbench_plugin_library(void) { return &L; }\n",
+        &d.join("libodd.so"),
+        &[],
+    );
+    let file = tiny_with(d, "odd", "[disk.scheduler]\nname = \"odd\"\n");
+    let out = d.join("out");
+    let e = refused(&["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&odd)]);
+    for n in [
+        "failed in `enqueue`",
+        "returned status 7, neither VB_OK (0) nor VB_ERROR (1)",
+    ] {
+        assert!(e.contains(n), "{n:?} not in: {e}");
+    }
+    assert!(!out.exists());
+}
+
+#[test]
 fn issue47_a_name_taken_by_a_builtin_or_another_library_is_refused_naming_both() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -470,6 +501,14 @@ fn issue47_answers_out_of_range_are_caught_as_for_builtins() {
             "[buffer_pool]\nname = \"hoarder\"\n",
             &["buffer_pool `hoarder`", "broke its contract"][..],
         ),
+        (
+            "[prefetcher]\nname = \"wanderer\"\n",
+            &[
+                "prefetcher `wanderer`",
+                "broke its contract",
+                "of video 1000000, which does not exist",
+            ][..],
+        ),
     ] {
         let file = tiny_with(dir.path(), "bad", table);
         let out = dir.path().join("out");
@@ -501,12 +540,12 @@ fn issue47_parameters_are_checked_against_the_exported_schema_at_their_key() {
         (
             "[disk.scheduler]\nname = \"strict\"\nwidth = 3\n",
             &rust,
-            &["width", "its parameters: depth"][..],
+            &["disk.scheduler.width", "its parameters: depth"][..],
         ),
         (
             "[disk.scheduler]\nname = \"c-fcfs\"\ndepth = 3\n",
             &c,
-            &["depth", "takes no parameters"][..],
+            &["disk.scheduler.depth", "takes no parameters"][..],
         ),
     ] {
         let file = tiny_with(dir.path(), "bad", table);
@@ -516,6 +555,16 @@ fn issue47_parameters_are_checked_against_the_exported_schema_at_their_key() {
         }
         assert!(e.contains("bad.toml:"), "{e}");
     }
+    // an unknown key is reported at its own line, as a built-in's is
+    let file = tiny_with(
+        dir.path(),
+        "bad",
+        "[disk.scheduler]\nname = \"strict\"\ndepth = 8\nwidth = 3\n",
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = 1 + text.lines().position(|l| l == "width = 3").unwrap();
+    let e = refused(&["check", s(&file), "--plugin", s(&rust)]);
+    assert!(e.contains(&format!("bad.toml:{line}:")), "line {line}: {e}");
     // the defaults a library fills in are what the manifest records
     let file = tiny_with(dir.path(), "ok", "[disk.scheduler]\nname = \"strict\"\n");
     let out = dir.path().join("out");

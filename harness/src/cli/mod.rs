@@ -13,10 +13,10 @@
 //! `disk replay` and `cache replay`), prints, and turns the driver's typed errors into a `CommandError`;
 //! [`main_with`] prints that error and maps it to the exit code.
 //!
-//! Exit codes: 0 success; 1 the run failed (a plugin broke its contract, an output could not
-//! be written); 2 bad input (scenario, trace or command-line usage, and an output refused
-//! before any work: a folder or file vodbench did not write, one another command is writing,
-//! `/`).
+//! Exit codes: 0 success; 1 the run failed (a built-in plugin broke its contract, an output
+//! could not be written); 2 bad input (scenario, trace or command-line usage, a loaded policy
+//! that broke its contract or whose call failed, and an output refused before any work: a
+//! folder or file vodbench did not write, one another command is writing, `/`).
 //!
 //! [`System`]: crate::system::System
 
@@ -160,8 +160,8 @@ pub enum ArgsError {
     Scenario(ScenarioError),
     /// A loaded policy's call failed (the library or source, the policy, the call).
     Plugin(crate::plugin_library::PluginFailure),
-    /// The run failed (exit code 1): a plugin broke its contract, an output could not be
-    /// written.
+    /// The run failed (exit code 1): a built-in plugin broke its contract, an output could
+    /// not be written.
     Failure(String),
     /// [`crate::interrupt::request`] stopped the command.
     Interrupted,

@@ -66,8 +66,19 @@ impl Instance {
 
     /// Checks a call's status: `VB_ERROR` (or any other) abandons the run.
     fn ok(&self, call: &'static str, status: i32) {
-        if status != VB_OK {
+        if status == VB_OK {
+            return;
+        }
+        if status == VB_ERROR {
             self.fail(call, self.policy.last_error(self.state));
+        } else {
+            self.fail(
+                call,
+                format!(
+                    "the call returned status {status}, neither VB_OK ({VB_OK}) nor VB_ERROR \
+                     ({VB_ERROR})"
+                ),
+            );
         }
     }
 }

@@ -53,7 +53,7 @@ impl ParamSchema {
         while let Some(c) = leaf.causes.first() {
             leaf = c;
         }
-        let path: Vec<String> = leaf
+        let mut path: Vec<String> = leaf
             .instance_location
             .tokens
             .iter()
@@ -62,8 +62,14 @@ impl ParamSchema {
                 boon::InstanceToken::Item(i) => format!("[{i}]"),
             })
             .collect();
-        let key = path.join(".").replace(".[", "[");
         let allowed = self.allowed(&path);
+        // an unknown key is named at its own key (and so its own line), as a built-in's is
+        if let boon::ErrorKind::AdditionalProperties { got } = &leaf.kind {
+            if let Some(first) = got.first() {
+                path.push(first.to_string());
+            }
+        }
+        let key = path.join(".").replace(".[", "[");
         Err(PluginError::param(
             key,
             format!("{}{allowed}", leaf.kind).trim_end().to_string(),

@@ -134,9 +134,18 @@ unsafe fn params_of<P: Plugin>(json: *const c_char) -> Result<P::Params, PluginE
     let mut de = serde_json::Deserializer::from_str(text);
     let params: P::Params = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
+        let inner = e.into_inner();
+        // the position is in the JSON text the host made of the table, not in the
+        // scenario (whose line the host names): left out
+        let position = format!(" at line {} column {}", inner.line(), inner.column());
+        let text = inner.to_string();
         PluginError::InvalidParam {
             path: if path == "." { String::new() } else { path },
-            message: e.into_inner().to_string().trim_end().to_string(),
+            message: text
+                .strip_suffix(&position)
+                .unwrap_or(&text)
+                .trim_end()
+                .to_string(),
         }
     })?;
     P::validate(&params)?;
@@ -255,5 +264,58 @@ unsafe extern "C" fn last_error<K: ?Sized + 'static>(state: *mut c_void) -> *con
     } else {
         // stays valid until the next failed call replaces it
         e.as_ptr()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::RequestId;
+
+    /// A scheduler with one integer parameter, for `params_of`.
+    struct Counted;
+    impl DiskScheduler for Counted {
+        fn enqueue(&mut self, _r: QueuedRequest) {}
+        fn dequeue(&mut self, _h: &HeadState) -> Option<RequestId> {
+            None
+        }
+        fn len(&self) -> usize {
+            0
+        }
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct CountedParams {
+        after: u64,
+    }
+
+    impl Plugin for Counted {
+        type Kind = dyn DiskScheduler;
+        type Params = CountedParams;
+        const NAME: &'static str = "counted";
+        const DESCRIPTION: &'static str = "test";
+        fn build(
+            _: &CountedParams,
+            _: &BuildContext<'_>,
+        ) -> Result<Box<dyn DiskScheduler>, PluginError> {
+            Ok(Box::new(Counted))
+        }
+    }
+
+    #[test]
+    fn a_parameter_error_names_its_key_and_no_position_in_the_hosts_json() {
+        let json = CString::new(r#"{"after": 3.5}"#).unwrap();
+        match unsafe { params_of::<Counted>(json.as_ptr()) } {
+            Err(PluginError::InvalidParam { path, message }) => {
+                assert_eq!(path, "after");
+                assert!(message.contains("expected u64"), "{message}");
+                assert!(!message.contains(" at line "), "{message}");
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("3.5 accepted as a u64"),
+        }
+        let json = CString::new(r#"{"after": 3}"#).unwrap();
+        assert!(unsafe { params_of::<Counted>(json.as_ptr()) }.is_ok());
     }
 }

@@ -116,8 +116,9 @@ pub enum PrefetchPoll {
 /// then calls [`poll`](Prefetcher::poll) for that disk — and again whenever one of that disk's
 /// prefetches completes or a `WaitUntil` instant arrives — until it answers `Idle` or
 /// `WaitUntil`. `in_flight` is how many of this prefetcher's reads are outstanding at the disk.
-/// The engine silently skips candidates that are already cached or being read, and candidates
-/// for which no free page exists.
+/// The engine silently skips candidates that are already cached or being read, candidates
+/// past the end of their video, and candidates for which no free page exists; a candidate
+/// naming a video or a terminal that does not exist breaks the contract and stops the run.
 ///
 /// ```
 /// use vodbench_plugin_api::ids::DiskId;

@@ -7,13 +7,16 @@
 //! * `liar` (disk scheduler): answers `dequeue` with a request it was never given;
 //! * `hoarder` (buffer pool): evicts a page the engine never released to it;
 //! * `strict` (disk scheduler): first come, first served, with a parameter `depth` (1-64)
-//!   that its own check refuses out of range.
+//!   that its own check refuses out of range;
+//! * `wanderer` (prefetcher): asked to read ahead, names a block of a video past the
+//!   library's last.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use vodbench_plugin_api::ids::{PageId, RequestId};
+use vodbench_plugin_api::ids::{BlockId, DiskId, PageId, RequestId, VideoId};
 use vodbench_plugin_api::plugin::*;
+use vodbench_plugin_api::time::SimTime;
 
 /// First come, first served; panics in `dequeue` after `after` requests.
 pub struct Panicky {
@@ -180,4 +183,41 @@ impl Plugin for Strict {
     }
 }
 
-vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict);
+/// Reads ahead a block of a video the library does not have.
+#[derive(Default)]
+pub struct Wanderer {
+    /// The last reference's terminal, while its candidate is not yet given.
+    pending: Option<Reference>,
+}
+
+impl Prefetcher for Wanderer {
+    fn on_reference(&mut self, r: &Reference, _layout: &dyn Layout) -> Option<DiskId> {
+        self.pending = Some(*r);
+        Some(r.disk)
+    }
+    fn poll(&mut self, _disk: DiskId, _in_flight: u32, _now: SimTime) -> PrefetchPoll {
+        match self.pending.take() {
+            Some(r) => PrefetchPoll::Issue(PrefetchCandidate {
+                block: BlockId {
+                    video: VideoId(1_000_000),
+                    index: r.block.index,
+                },
+                terminal: r.terminal,
+                deadline: None,
+            }),
+            None => PrefetchPoll::Idle,
+        }
+    }
+}
+
+impl Plugin for Wanderer {
+    type Kind = dyn Prefetcher;
+    type Params = NoParams;
+    const NAME: &'static str = "wanderer";
+    const DESCRIPTION: &'static str = "reads ahead a video the library does not have (test)";
+    fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn Prefetcher>, PluginError> {
+        Ok(Box::<Wanderer>::default())
+    }
+}
+
+vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict, Wanderer);

@@ -27,9 +27,29 @@ impl<'a> Engine<'a> {
                 }
                 PrefetchPoll::Issue(c) => {
                     let v = c.block.video.index();
-                    let blocks = &self.terms.blocks;
-                    if v >= blocks.len() || c.block.index >= blocks[v] {
-                        continue; // past the end of the video
+                    let (videos, slots) = (self.terms.blocks.len(), self.terms.terms.len());
+                    let breach = if v >= videos {
+                        Some(format!(
+                            "named block {} of video {v}, which does not exist (the library \
+                             has {videos} videos)",
+                            c.block.index
+                        ))
+                    } else if c.terminal.index() >= slots {
+                        Some(format!(
+                            "named terminal {}, which does not exist (the run has {slots} \
+                             terminal slots)",
+                            c.terminal.0
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some(message) = breach {
+                        let key = crate::system::ondemand::scenario::PREFETCHER.key;
+                        self.faults.plugin(key, name, now, message);
+                        return;
+                    }
+                    if c.block.index >= self.terms.blocks[v] {
+                        continue; // past the end of its video
                     }
                     let loc = self.layout.locate(c.block);
                     let n = loc.node.index();
