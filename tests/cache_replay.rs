@@ -149,6 +149,19 @@ fn issue33_cache_replay_refuses_bad_input_with_exit_code_2() {
             ],
             "--size lots: expected bytes",
         ),
+        (
+            vec![
+                "--trace",
+                cut.to_str().unwrap(),
+                "--pool",
+                "fifo",
+                "--size",
+                "10",
+                "--threads",
+                "100000",
+            ],
+            "100000 is not in 1..=1024",
+        ),
     ] {
         let mut a = vec!["cache", "replay", "--out", o_];
         a.extend(args);

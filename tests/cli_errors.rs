@@ -333,6 +333,15 @@ fn issue2_bad_command_line_is_exit_2() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("--videos"), "{stderr}");
+    // a scenario whose workload is a trace has no generated workload to write
+    let out = vodbench(&["trace", "zipf", "--scenario", "scenarios/interactive.toml"]);
+    let (printed, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("its workload is the trace ../traces/interactive.trace"),
+        "{stderr}"
+    );
+    assert!(printed.is_empty(), "nothing written: {printed}");
     // a minimum of replications above the most allowed, for both commands that search
     for cmd in ["search", "sweep"] {
         let out = vodbench(&[

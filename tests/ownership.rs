@@ -126,6 +126,69 @@ fn every_writer_refuses(target: &Path, run: &Path, store: &Path, named: &[String
     }
 }
 
+/// A command replaces only a folder it wrote itself: a sweep's folder survives every other
+/// command that writes a folder, `report --out` among them, each refused with exit 2 naming
+/// the command that wrote it; `sweep` itself still resumes it.
+#[test]
+fn another_commands_output_folder_survives_every_other_writer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    run_tiny(&run);
+    let store = tmp.path().join("store");
+    let sweep = store.join("b").join("tiny");
+    let (sw, r) = (sweep.to_str().unwrap(), run.to_str().unwrap());
+    let o = vodbench(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "-q",
+        "--out",
+        sw,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let before = tree(&sweep);
+    let mut all = writers(&sweep, &run);
+    all.retain(|a| a[0] != "sweep");
+    all.push(vec!["report".into(), r.into(), "--out".into(), sw.into()]);
+    for args in all {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = vodbench_env(&args, &[("VODBENCH_BASELINES", &store)]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{sw}: holds the output of `vodbench sweep`")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(tree(&sweep), before, "{args:?} changed the folder");
+    }
+    // rerun reproduces single runs: a sweep's manifest is refused before any work
+    let o = vodbench(&["rerun", sw, "-q"]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(
+        text(&o)
+            .1
+            .contains("the manifest of a sweep (kind `sweep`)"),
+        "{:?}",
+        text(&o)
+    );
+    assert_eq!(tree(&sweep), before, "rerun changed the folder");
+    let o = vodbench(&[
+        "sweep",
+        "tests/fixtures/sweep_small.toml",
+        "-q",
+        "--resume",
+        "--out",
+        sw,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // a run's folder is not replaced by the report of another run either
+    let other = tmp.path().join("other");
+    run_tiny(&other);
+    let o = vodbench(&["report", r, "--out", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o).1.contains("holds the output of `vodbench run`"));
+    assert!(other.join("summary.json").is_file());
+}
+
 /// Issue 49, item 3: while one command writes an output (here this test holds its lock, as
 /// a running command does), every other command that would write it — `--task` runs
 /// included — is refused at once, exit 2, naming it, and leaves it as it was; once the first
@@ -542,4 +605,22 @@ fn issue37_a_trace_is_never_written_over_a_users_file() {
         let o = zipf(&trace);
         assert!(o.status.success(), "{:?}", text(&o));
     }
+    // a trace of the user's begins with the same header as one vodbench wrote: only the
+    // mark beside a generated trace tells them apart
+    let hand = tmp.path().join("hand.trace");
+    let mine = "# vodbench-trace v1\n0.5 0 start 1 0\n";
+    std::fs::write(&hand, mine).unwrap();
+    let o = zipf(&hand);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o)
+        .1
+        .contains("exists and is not a trace vodbench wrote"));
+    assert_eq!(std::fs::read_to_string(&hand).unwrap(), mine);
+    // a generated trace edited since is the user's now
+    let mut edited = std::fs::read_to_string(&trace).unwrap();
+    edited.push_str("# my note\n");
+    std::fs::write(&trace, &edited).unwrap();
+    let o = zipf(&trace);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert_eq!(std::fs::read_to_string(&trace).unwrap(), edited);
 }

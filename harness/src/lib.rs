@@ -33,6 +33,7 @@ pub mod atomic_write;
 pub mod cli;
 pub mod digest;
 pub mod experiment;
+pub mod file_mark;
 pub mod fuzz;
 pub mod interrupt;
 pub mod output;

@@ -14,6 +14,7 @@
 //! [`Reporter`] (`report.html`, comparisons, exports). Reporters read only saved folders; they
 //! never simulate.
 
+pub use crate::ownership::Writer;
 use crate::results::{RunResults, Table};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -241,7 +242,10 @@ impl From<crate::ownership::OwnershipError> for OutputError {
         use crate::ownership::OwnershipError as E;
         match e {
             E::Io { path, message } => oerr(&path, message),
-            E::NotAFolder(ref dir) | E::Root(ref dir) | E::Foreign { ref dir, .. } => {
+            E::NotAFolder(ref dir)
+            | E::Root(ref dir)
+            | E::Foreign { ref dir, .. }
+            | E::OtherCommand { ref dir, .. } => {
                 let text = e.to_string();
                 let prefix = format!("{}: ", dir.display());
                 OutputError {
@@ -254,11 +258,13 @@ impl From<crate::ownership::OwnershipError> for OutputError {
     }
 }
 
-/// Checks, before a command works, that its output folder `dir` can be written: absent, or
-/// a folder vodbench may replace ([`crate::ownership::check_owned`]). A search's hours are not
-/// spent only to find that its results cannot be saved.
-pub fn check_output_dir(dir: &Path) -> Result<(), OutputError> {
-    Ok(crate::ownership::check_owned(dir)?)
+/// Checks, before a command works, that its output folder `dir` can be written by
+/// `writer`: absent, or a folder vodbench may replace ([`crate::ownership::check_owned`])
+/// that holds no other command's output ([`crate::ownership::check_writer`]). A search's
+/// hours are not spent only to find that its results cannot be saved.
+pub fn check_output_dir(dir: &Path, writer: Writer) -> Result<(), OutputError> {
+    crate::ownership::check_owned(dir)?;
+    Ok(crate::ownership::check_writer(dir, writer)?)
 }
 
 /// How an output is claimed ([`lock_output`]).
@@ -420,27 +426,32 @@ pub fn lock_output(path: &Path, _claim: Claim) -> Result<OutputLock, OutputError
     })
 }
 
-/// Claims the output folder `dir` ([`lock_output`]) and checks it may be written
-/// ([`check_output_dir`]): what every command writing a folder does before its work. The
-/// lock is held until the returned guard is dropped.
-pub fn claim_output_dir(dir: &Path, claim: Claim) -> Result<OutputLock, OutputError> {
+/// Claims the output folder `dir` for `writer` ([`lock_output`]) and checks it may be
+/// written ([`check_output_dir`]): what every command writing a folder does before its
+/// work. The lock is held until the returned guard is dropped.
+pub fn claim_output_dir(
+    dir: &Path,
+    claim: Claim,
+    writer: Writer,
+) -> Result<OutputLock, OutputError> {
     crate::ownership::check_owned(dir)?;
     let lock = lock_output(dir, claim)?;
-    check_output_dir(dir)?;
+    check_output_dir(dir, writer)?;
     Ok(lock)
 }
 
 /// Publishes the folder `dir` atomically: `fill` writes its contents into a hidden staging
-/// sibling (`.NAME.partial-PID`, marked as one), which is then marked as vodbench's
+/// sibling (`.NAME.partial-PID`, marked as one), which is then marked as `writer`'s
 /// ([`crate::ownership::mark`]) and renamed into place. An existing `dir` is replaced only
-/// when it is vodbench's ([`crate::ownership::check_owned`]); when `fill` fails, the staging
+/// when `writer` may replace it ([`check_output_dir`]); when `fill` fails, the staging
 /// folder is removed and `dir` is left as it was. Staging folders of processes that died
 /// are removed first. Returns what `fill` returns; `fill` is given the staging folder.
 pub fn write_staged<T, E: From<OutputError>>(
     dir: &Path,
+    writer: Writer,
     fill: impl FnOnce(&Path) -> Result<T, E>,
 ) -> Result<T, E> {
-    check_output_dir(dir)?;
+    check_output_dir(dir, writer)?;
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -459,7 +470,7 @@ pub fn write_staged<T, E: From<OutputError>>(
     let staged: Result<T, E> = (|| {
         crate::ownership::mark_staging(&tmp).map_err(OutputError::from)?;
         let value = fill(&tmp)?;
-        crate::ownership::mark(&tmp).map_err(OutputError::from)?;
+        crate::ownership::mark(&tmp, writer).map_err(OutputError::from)?;
         Ok(value)
     })();
     let value = match staged {
@@ -525,17 +536,18 @@ pub fn same_or_nested(a: &Path, b: &Path) -> bool {
     within(a, b) || within(b, a)
 }
 
-/// Writes a whole output folder atomically ([`write_staged`]): `files` (name, contents),
-/// `tables` in every format, then the reporter's files made from all of those. An existing
-/// `dir` is replaced only when it is vodbench's ([`crate::ownership::check_owned`]).
+/// Writes a whole output folder of `writer`'s atomically ([`write_staged`]): `files` (name,
+/// contents), `tables` in every format, then the reporter's files made from all of those.
+/// An existing `dir` is replaced only when `writer` may replace it ([`check_output_dir`]).
 pub fn write_folder(
     dir: &Path,
+    writer: Writer,
     files: &[(&str, String)],
     tables: &[Table],
     writers: Writers<'_>,
     formats: &[TableFormat],
 ) -> Result<(), OutputError> {
-    write_staged(dir, |tmp| {
+    write_staged(dir, writer, |tmp| {
         for (file, contents) in files {
             let path = tmp.join(file);
             if let Some(sub) = path.parent().filter(|p| *p != tmp) {
@@ -594,9 +606,14 @@ impl Folder {
     }
 }
 
-/// Writes `folder` into `dir` ([`write_folder`]), then each of its subfolders into its path
-/// below `dir`.
-pub fn write_tree(dir: &Path, folder: &Folder, writers: Writers<'_>) -> Result<(), OutputError> {
+/// Writes `folder` into `dir` as `writer`'s output ([`write_folder`]), then each of its
+/// subfolders into its path below `dir`.
+pub fn write_tree(
+    dir: &Path,
+    writer: Writer,
+    folder: &Folder,
+    writers: Writers<'_>,
+) -> Result<(), OutputError> {
     let files: Vec<(&str, String)> = folder
         .files
         .iter()
@@ -606,9 +623,9 @@ pub fn write_tree(dir: &Path, folder: &Folder, writers: Writers<'_>) -> Result<(
         tables: writers.tables,
         reporter: writers.reporter.filter(|_| folder.report),
     };
-    write_folder(dir, &files, &folder.tables, own, &folder.formats)?;
+    write_folder(dir, writer, &files, &folder.tables, own, &folder.formats)?;
     for (path, sub) in &folder.subfolders {
-        write_tree(&dir.join(path), sub, writers)?;
+        write_tree(&dir.join(path), writer, sub, writers)?;
     }
     Ok(())
 }
@@ -623,6 +640,7 @@ pub fn write_run(
 ) -> Result<(), OutputError> {
     write_folder(
         dir,
+        Writer::Run,
         &[
             ("manifest.json", to_json(manifest)),
             ("summary.json", to_json(&results.summary)),
@@ -634,10 +652,10 @@ pub fn write_run(
 }
 
 /// Copies the files of the folder `from` (not its subfolders, nor hidden files such as its
-/// mark) into a new folder `to`, atomically ([`write_staged`]: replacing `to` only when it is
-/// vodbench's).
-pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
-    check_output_dir(to)?;
+/// mark) into a new folder `to` of `writer`'s, atomically ([`write_staged`]: replacing `to`
+/// only when `writer` may).
+pub fn copy_folder(from: &Path, to: &Path, writer: Writer) -> Result<(), OutputError> {
+    check_output_dir(to, writer)?;
     let mut files = Vec::new();
     for e in std::fs::read_dir(from).map_err(|e| oerr(from, e))? {
         let e = e.map_err(|e| oerr(from, e))?;
@@ -647,7 +665,7 @@ pub fn copy_folder(from: &Path, to: &Path) -> Result<(), OutputError> {
             files.push((name, bytes));
         }
     }
-    write_staged(to, |tmp| {
+    write_staged(to, writer, |tmp| {
         for (name, bytes) in &files {
             std::fs::write(tmp.join(name), bytes).map_err(|e| oerr(&tmp.join(name), e))?;
         }
@@ -685,8 +703,8 @@ mod tests {
         let dir = tmp.path().join("run");
         let w = Writers::default();
         let first = [("manifest.json", "{}\n".into()), ("a.json", "1\n".into())];
-        write_folder(&dir, &first, &[], w, &[]).unwrap();
-        write_folder(&dir, &[("b.json", "2\n".into())], &[], w, &[]).unwrap();
+        write_folder(&dir, Writer::Run, &first, &[], w, &[]).unwrap();
+        write_folder(&dir, Writer::Run, &[("b.json", "2\n".into())], &[], w, &[]).unwrap();
         assert!(!dir.join("a.json").exists());
         assert_eq!(std::fs::read_to_string(dir.join("b.json")).unwrap(), "2\n");
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
@@ -702,29 +720,67 @@ mod tests {
         let mine = tmp.path().join("mine");
         std::fs::create_dir(&mine).unwrap();
         std::fs::write(mine.join("notes.txt"), "precious").unwrap();
-        let e = write_folder(&mine, &files, &[], w, &[]).unwrap_err();
+        let e = write_folder(&mine, Writer::Run, &files, &[], w, &[]).unwrap_err();
         assert!(e.message.contains("not a vodbench output folder"), "{e}");
         assert_eq!(
             std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
             "precious"
         );
-        let e = copy_folder(tmp.path(), &mine).unwrap_err();
+        let e = copy_folder(tmp.path(), &mine, Writer::Baseline).unwrap_err();
         assert!(e.message.contains("not a vodbench output folder"), "{e}");
         assert!(mine.join("notes.txt").exists());
         // a file where the folder would go
         let file = tmp.path().join("file");
         std::fs::write(&file, "x").unwrap();
-        let e = write_folder(&file, &files, &[], w, &[]).unwrap_err();
+        let e = write_folder(&file, Writer::Run, &files, &[], w, &[]).unwrap_err();
         assert!(e.message.contains("is not a folder"), "{e}");
         // an empty folder, and folders vodbench wrote (a sweep's checkpoints alone too)
         let empty = tmp.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
-        write_folder(&empty, &files, &[], w, &[]).unwrap();
-        write_folder(&empty, &files, &[], w, &[]).unwrap();
+        write_folder(&empty, Writer::Run, &files, &[], w, &[]).unwrap();
+        write_folder(&empty, Writer::Run, &files, &[], w, &[]).unwrap();
         let sweep = tmp.path().join("sweep");
         std::fs::create_dir_all(sweep.join("points")).unwrap();
-        write_folder(&sweep, &files, &[], w, &[]).unwrap();
+        write_folder(&sweep, Writer::Run, &files, &[], w, &[]).unwrap();
         assert!(sweep.join("summary.json").exists());
+    }
+
+    #[test]
+    fn a_folder_is_replaced_only_by_the_command_that_wrote_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let w = Writers::default();
+        let files = [("summary.json", "{}\n".into())];
+        let run = tmp.path().join("run");
+        write_folder(&run, Writer::Run, &files, &[], w, &[]).unwrap();
+        let report = [("report.html", "x".into())];
+        let e = write_folder(&run, Writer::Report, &report, &[], w, &[]).unwrap_err();
+        assert!(e.refused, "{e}");
+        assert!(
+            e.message.contains("holds the output of `vodbench run`"),
+            "{e}"
+        );
+        assert!(e.message.contains("`vodbench report` replaces only"), "{e}");
+        assert!(run.join("summary.json").exists());
+        assert!(claim_output_dir(&run, Claim::Exclusive, Writer::Export).is_err());
+        write_folder(&run, Writer::Run, &files, &[], w, &[]).unwrap();
+        // an interrupted sweep, holding only its marked checkpoints
+        let sweep = tmp.path().join("sweep");
+        std::fs::create_dir_all(sweep.join("points")).unwrap();
+        crate::ownership::mark_checkpoints(&sweep.join("points"), Writer::Sweep).unwrap();
+        std::fs::write(sweep.join("points/000.json"), "{}\n").unwrap();
+        let e = write_folder(&sweep, Writer::Run, &files, &[], w, &[]).unwrap_err();
+        assert!(
+            e.message.contains("holds the output of `vodbench sweep`"),
+            "{e}"
+        );
+        assert!(sweep.join("points/000.json").exists());
+        write_folder(&sweep, Writer::Sweep, &files, &[], w, &[]).unwrap();
+        // a mark of an earlier build records no command: replaced as before
+        let old = tmp.path().join("old");
+        std::fs::create_dir(&old).unwrap();
+        let mark = "{\"format\": \"vodbench-folder/1\", \"files\": {}}\n";
+        std::fs::write(old.join(crate::ownership::MARK), mark).unwrap();
+        write_folder(&old, Writer::Report, &report, &[], w, &[]).unwrap();
     }
 
     #[cfg(unix)]

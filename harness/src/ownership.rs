@@ -67,11 +67,65 @@ struct Stamp {
     sha256: String,
 }
 
+/// The command whose output a folder is, as its mark records it ([`check_writer`]): a
+/// command replaces only a folder it wrote itself (or an empty one), never another
+/// command's results — a `vodbench report --out` given a sweep's folder by mistake is
+/// refused, not left holding one report.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Writer {
+    /// `vodbench run` (and `rerun`).
+    Run,
+    /// `vodbench search`.
+    Search,
+    /// `vodbench sweep`.
+    Sweep,
+    /// `vodbench compare`.
+    Compare,
+    /// `vodbench compare --save-baseline`: a copy of a run in the baseline store.
+    Baseline,
+    /// `vodbench report --out`.
+    Report,
+    /// `vodbench export`.
+    Export,
+    /// `vodbench disk replay --out`.
+    DiskReplay,
+    /// `vodbench cache replay`.
+    CacheReplay,
+    /// `vodbench analyze`.
+    Analyze,
+    /// `vodbench net calibrate --out`.
+    NetCalibrate,
+}
+
+impl Writer {
+    /// The command, as typed (`cache replay`).
+    pub fn command(self) -> &'static str {
+        match self {
+            Writer::Run => "run",
+            Writer::Search => "search",
+            Writer::Sweep => "sweep",
+            Writer::Compare => "compare",
+            Writer::Baseline => "compare --save-baseline",
+            Writer::Report => "report",
+            Writer::Export => "export",
+            Writer::DiskReplay => "disk replay",
+            Writer::CacheReplay => "cache replay",
+            Writer::Analyze => "analyze",
+            Writer::NetCalibrate => "net calibrate",
+        }
+    }
+}
+
 /// The contents of a mark.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Mark {
     format: String,
+    /// The command that wrote the folder (absent in marks of earlier builds, and in a
+    /// staging folder's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    written_by: Option<Writer>,
     /// The process writing this staging folder, when it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     staging: Option<u32>,
@@ -147,6 +201,23 @@ pub enum OwnershipError {
         /// Its foreign entries.
         foreign: Vec<Foreign>,
     },
+    /// The folder holds another command's output.
+    #[error(
+        "{}: holds the output of `vodbench {}` (its mark .vodbench-folder.json says so); \
+         `vodbench {}` replaces only a folder it wrote itself, so writing there would delete \
+         those results: choose another output folder, or remove this one",
+        dir.display(),
+        wrote.command(),
+        writing.command()
+    )]
+    OtherCommand {
+        /// The folder.
+        dir: PathBuf,
+        /// The command that wrote it.
+        wrote: Writer,
+        /// The command that would replace it.
+        writing: Writer,
+    },
     /// The folder could not be read or written.
     #[error("{}: {message}", path.display())]
     Io {
@@ -216,6 +287,43 @@ pub fn check_owned(dir: &Path) -> Result<(), OwnershipError> {
             dir: dir.to_path_buf(),
             foreign,
         })
+    }
+}
+
+/// Checks that `writer` may replace the folder `dir`: absent, or not recorded as another
+/// command's output — neither by its mark nor, for an interrupted sweep or search that
+/// holds only its checkpoints, by the mark of a folder of checkpoints directly in it.
+/// Folders whose marks record no command (written by earlier builds) are left to
+/// [`check_owned`] alone.
+pub fn check_writer(dir: &Path, writer: Writer) -> Result<(), OwnershipError> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let other = |d: &Path| match read_mark(d) {
+        Ok(Some(m)) => m.written_by.filter(|w| *w != writer),
+        _ => None,
+    };
+    let mut wrote = other(dir);
+    if wrote.is_none() {
+        let entries = std::fs::read_dir(dir).map_err(|e| io(dir, e))?;
+        for e in entries.flatten() {
+            let sub = e.path();
+            let checkpoints = matches!(read_mark(&sub), Ok(Some(ref m)) if m.checkpoints);
+            if checkpoints && sub.is_dir() {
+                wrote = other(&sub);
+                if wrote.is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    match wrote {
+        None => Ok(()),
+        Some(wrote) => Err(OwnershipError::OtherCommand {
+            dir: dir.to_path_buf(),
+            wrote,
+            writing: writer,
+        }),
     }
 }
 
@@ -393,16 +501,17 @@ fn write_mark(dir: &Path, mark: &Mark) -> Result<(), OwnershipError> {
     crate::atomic_write::write(&dir.join(MARK), text.as_bytes()).map_err(|(p, e)| io(&p, e))
 }
 
-/// Marks the folder `dir` as vodbench's: records every regular file below it, except those
-/// in subfolders that carry a mark of their own (and the temporary files of atomic writes).
-/// Called on a finished folder, before it is published.
-pub fn mark(dir: &Path) -> Result<(), OwnershipError> {
+/// Marks the folder `dir` as `writer`'s output: records every regular file below it, except
+/// those in subfolders that carry a mark of their own (and the temporary files of atomic
+/// writes). Called on a finished folder, before it is published.
+pub fn mark(dir: &Path, writer: Writer) -> Result<(), OwnershipError> {
     let mut files = BTreeMap::new();
     collect(dir, "", &mut files)?;
     write_mark(
         dir,
         &Mark {
             format: FORMAT.into(),
+            written_by: Some(writer),
             files,
             ..Mark::default()
         },
@@ -453,23 +562,25 @@ pub fn mark_staging(dir: &Path) -> Result<(), OwnershipError> {
     )
 }
 
-/// The text of the mark of a folder of sweep checkpoints, for a folder written whole
-/// (a finished sweep's `points/`).
-pub fn checkpoints_mark_text() -> String {
+/// The text of the mark of a folder of `writer`'s checkpoints, for a folder written whole
+/// (a finished sweep's `points/`, a merged search's `replications/`).
+pub fn checkpoints_mark_text(writer: Writer) -> String {
     let mark = Mark {
         format: FORMAT.into(),
+        written_by: Some(writer),
         checkpoints: true,
         ..Mark::default()
     };
     serde_json::to_string_pretty(&mark).expect("plain data serializes") + "\n"
 }
 
-/// Marks `dir` (a sweep's `points/`) as a folder of checkpoints, unless it already says so.
-pub fn mark_checkpoints(dir: &Path) -> Result<(), OwnershipError> {
+/// Marks `dir` (a sweep's `points/`, a search's `replications/`) as a folder of `writer`'s
+/// checkpoints, unless it already says it is a folder of checkpoints.
+pub fn mark_checkpoints(dir: &Path, writer: Writer) -> Result<(), OwnershipError> {
     if matches!(read_mark(dir), Ok(Some(m)) if m.checkpoints) {
         return Ok(());
     }
-    crate::atomic_write::write(&dir.join(MARK), checkpoints_mark_text().as_bytes())
+    crate::atomic_write::write(&dir.join(MARK), checkpoints_mark_text(writer).as_bytes())
         .map_err(|(p, e)| io(&p, e))
 }
 
@@ -561,7 +672,7 @@ mod tests {
         std::fs::create_dir_all(d.join("sub")).unwrap();
         std::fs::write(d.join("summary.json"), "{}\n").unwrap();
         std::fs::write(d.join("sub/t.csv"), "a\n").unwrap();
-        mark(&d).unwrap();
+        mark(&d, Writer::Run).unwrap();
         check_owned(&d).unwrap();
         std::fs::write(d.join("summary.json"), "{\"edited\": 1}\n").unwrap();
         std::fs::write(d.join("sub/notes.txt"), "mine").unwrap();
@@ -599,7 +710,7 @@ mod tests {
         let d = tmp.path().join("sweep");
         let points = d.join("points");
         std::fs::create_dir_all(&points).unwrap();
-        mark_checkpoints(&points).unwrap();
+        mark_checkpoints(&points, Writer::Sweep).unwrap();
         std::fs::write(points.join("003.json"), "{\"key\": \"k\"}").unwrap();
         std::fs::write(points.join(".004.json.tmp-1-0"), "{\"ke").unwrap();
         check_owned(&d).unwrap();
@@ -633,7 +744,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
         std::fs::write(d.join("a.json"), "1").unwrap();
-        mark(d).unwrap();
+        mark(d, Writer::Run).unwrap();
         std::fs::write(d.join("report.html"), "<p>").unwrap();
         assert!(check_owned(d).is_err());
         record(d, &["report.html"]).unwrap();

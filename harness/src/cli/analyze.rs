@@ -54,9 +54,14 @@ fn analyze_file<S: System>(
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(&format!("{}-analysis", S::name(&suite))));
-    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
+    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive, output::Writer::Analyze)?;
     let folder = analysis_folder(&analysis_manifest(&result, source.path()), &result);
-    output::write_tree(&dir, &folder, output::Writers::default())?;
+    output::write_tree(
+        &dir,
+        output::Writer::Analyze,
+        &folder,
+        output::Writers::default(),
+    )?;
     if !args.quiet {
         print!("{}", text(&result));
         println!("output: {}", dir.display());

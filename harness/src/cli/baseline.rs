@@ -33,12 +33,31 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// Where the baseline `name` of the scenario named `scenario` is saved in the store.
+fn target(name: &str, scenario: &str) -> PathBuf {
+    store().join(name).join(output::folder_name(scenario))
+}
+
+/// Checks, before a run's work, that its baseline `name` can be saved: its folder in the
+/// store is absent or a baseline vodbench saved, and no other command is writing it
+/// ([`output::claim_output_dir`], let go at once), so that a refusal comes before the run,
+/// not after it.
+pub(crate) fn check_target(name: &str, scenario: &str) -> Result<(), CommandError> {
+    let to = target(name, scenario);
+    drop(output::claim_output_dir(
+        &to,
+        output::Claim::Exclusive,
+        output::Writer::Baseline,
+    )?);
+    Ok(())
+}
+
 /// Copies the output folder `dir` into the baseline store as `name`.
 pub(crate) fn save(dir: &Path, name: &str, quiet: bool) -> Result<(), CommandError> {
     let scenario = output_folder_scenario(dir).map_err(CommandError::Failure)?;
-    let to = store().join(name).join(output::folder_name(&scenario));
-    let _lock = output::claim_output_dir(&to, output::Claim::Exclusive)?;
-    output::copy_folder(dir, &to)?;
+    let to = target(name, &scenario);
+    let _lock = output::claim_output_dir(&to, output::Claim::Exclusive, output::Writer::Baseline)?;
+    output::copy_folder(dir, &to, output::Writer::Baseline)?;
     if !quiet {
         println!("saved baseline `{name}`: {}", to.display());
     }

@@ -5,6 +5,7 @@
 
 use super::CommandError;
 use crate::experiment::cache_replay::{self, CacheReplayError};
+use crate::file_mark;
 use crate::output::{self, Outputs};
 use crate::plugin::Registry;
 use crate::trace::requests::{self, BlockModel, CsvLayout, RequestFormat};
@@ -59,7 +60,7 @@ pub(crate) struct ReplayFlags {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (default: one per CPU); the results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
     /// Refuse a replay whose pools need each request's next access (`belady`) when
     /// computing them from the trace would need more memory than this (about 40 bytes a
@@ -270,7 +271,8 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
             .unwrap_or_else(|| "trace".into());
         output::default_dir(&format!("{stem}-cache"))
     });
-    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
+    let _lock =
+        output::claim_output_dir(&dir, output::Claim::Exclusive, output::Writer::CacheReplay)?;
     let name = match format {
         Format::OracleGeneral => "oracleGeneral",
         Format::Csv => "csv",
@@ -282,7 +284,12 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
     let workers = super::progress::worker_pool(f.threads)?;
     let replay = workers
         .install(|| cache_replay::replay_all(&f.trace, &request_format, name, &pools, &sizes))?;
-    output::write_tree(&dir, &replay.folder(), outputs.writers())?;
+    output::write_tree(
+        &dir,
+        output::Writer::CacheReplay,
+        &replay.folder(),
+        outputs.writers(),
+    )?;
     print!("{}", replay.text());
     println!(
         "wall time {:.1}s; output: {}",
@@ -332,7 +339,7 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     let csv = name.ends_with(".csv");
     refuse_above_limit(f, csv)?;
     let _lock = output::lock_output(&f.out, output::Claim::Exclusive)?;
-    replaceable_request_trace(&f.out)?;
+    file_mark::check_replaceable(&f.out, REQUEST_TRACE).map_err(CommandError::input)?;
     let mut reqs = requests::zipf_requests(f.objects, f.requests, f.alpha, f.bytes, f.seed);
     if f.sparse_ids {
         for r in &mut reqs {
@@ -351,7 +358,7 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
             .map_err(|e| CommandError::failure(format!("{}: {e}", f.out.display())))?;
     }
     write_file(&f.out, &bytes)?;
-    output::write_atomic(&trace_mark_path(&f.out), trace_mark(&bytes).as_bytes())?;
+    file_mark::mark(&f.out, REQUEST_TRACE)?;
     println!("wrote {} requests to {}", f.requests, f.out.display());
     Ok(())
 }
@@ -387,61 +394,14 @@ fn refuse_above_limit(f: &GenerateFlags, csv: bool) -> Result<(), CommandError> 
     )))
 }
 
-/// The format tag of the mark `cache generate` writes beside each trace.
-const TRACE_MARK_FORMAT: &str = "vodbench-request-trace/1";
-
-/// The mark beside the trace `path`: `.NAME.vodbench.json` in the same folder, holding a
-/// format tag and the size and SHA-256 of the trace as written. The trace's own bytes are
-/// libCacheSim's formats unchanged, so every reader of them still reads it.
-fn trace_mark_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.vodbench.json"))
-}
-
-/// The mark of a trace of `bytes`.
-fn trace_mark(bytes: &[u8]) -> String {
-    output::to_json(&serde_json::json!({
-        "format": TRACE_MARK_FORMAT,
-        "size": bytes.len(),
-        "sha256": crate::digest::sha256_hex(bytes),
-    }))
-}
-
-/// Refuses to replace `path` unless it is absent or the very trace `cache generate` wrote
-/// there: a regular file whose size and SHA-256 are those its mark beside it records
-/// ([`trace_mark_path`]). Anything else — a trace of the user's, in whatever format, or one
-/// of vodbench's changed since — is refused (exit 2), never overwritten.
-fn replaceable_request_trace(path: &Path) -> Result<(), CommandError> {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let mark_path = trace_mark_path(path);
-    let ours = meta.is_file()
-        && crate::input::read_text(&mark_path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .is_some_and(|m| {
-                m["format"] == TRACE_MARK_FORMAT
-                    && m["size"].as_u64() == Some(meta.len())
-                    && m["sha256"].as_str().is_some_and(|h| {
-                        crate::digest::sha256_file(path).is_ok_and(|actual| actual == h)
-                    })
-            });
-    if ours {
-        Ok(())
-    } else {
-        Err(CommandError::input(format!(
-            "{}: exists and is not a request trace `vodbench cache generate` wrote (its mark \
-             {} is missing or does not match the file's bytes); writing there would \
-             overwrite it: choose another file, or remove this one",
-            path.display(),
-            mark_path.display()
-        )))
-    }
-}
+/// What `cache generate` writes: a request trace whose mark beside it
+/// ([`crate::file_mark`]) lets a later `cache generate` replace it, and nothing else. The
+/// trace's own bytes are libCacheSim's formats unchanged, so every reader of them still
+/// reads it.
+const REQUEST_TRACE: file_mark::FileKind = file_mark::FileKind {
+    format: "vodbench-request-trace/1",
+    what: "a request trace `vodbench cache generate` wrote",
+};
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CommandError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -50,7 +50,12 @@ pub(super) fn run_into(
 ) -> Result<serde_json::Value, CommandError> {
     let outcome = OnDemand::run(suite, &Silent)?;
     let summary = serde_json::to_value(&outcome[0].0.summary).expect("serialisable");
-    output::write_tree(dir, &OnDemand::save(suite, outcome), outputs.writers())?;
+    output::write_tree(
+        dir,
+        output::Writer::Run,
+        &OnDemand::save(suite, outcome),
+        outputs.writers(),
+    )?;
     Ok(summary)
 }
 
@@ -85,7 +90,7 @@ pub(crate) fn cmd(
         .unwrap_or_else(|| Path::new("out").join("compare"));
     // a folder of the user's first (exit 2, naming its files), whatever names it holds; no
     // other command writes it meanwhile
-    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive, output::Writer::Compare)?;
     if out.join("manifest.json").is_file() {
         // a run's (or search's, sweep's) folder: compare would replace it with its report
         return Err(CommandError::input(format!(
@@ -105,21 +110,25 @@ pub(crate) fn cmd(
         }
     }
     // the runs and the report go into a staging folder, published whole when all is written
-    let files = output::write_staged(&out, |stage| -> Result<Vec<PathBuf>, CommandError> {
-        let runs = gather(registry, outputs, &args, stage)?;
-        if runs.len() < 2 {
-            return Err(CommandError::input(
+    let files = output::write_staged(
+        &out,
+        output::Writer::Compare,
+        |stage| -> Result<Vec<PathBuf>, CommandError> {
+            let runs = gather(registry, outputs, &args, stage)?;
+            if runs.len() < 2 {
+                return Err(CommandError::input(
                 "compare: needs at least two runs (give two or more inputs, or --baseline NAME \
                  DIR)",
             ));
-        }
-        let mut files = rep.compare(&runs, stage)?;
-        files.push(save_runs(stage, &runs)?);
-        Ok(files
-            .iter()
-            .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
-            .collect())
-    })?;
+            }
+            let mut files = rep.compare(&runs, stage)?;
+            files.push(save_runs(stage, &runs)?);
+            Ok(files
+                .iter()
+                .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
+                .collect())
+        },
+    )?;
     if !args.quiet {
         for f in files {
             println!("wrote {}", f.display());

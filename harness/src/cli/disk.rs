@@ -85,7 +85,11 @@ pub(crate) fn cmd(registry: &Registry, cmd: DiskCmd) -> Result<(), CommandError>
                 format: f.format,
             };
             let _lock = match &args.out {
-                Some(dir) => Some(output::claim_output_dir(dir, output::Claim::Exclusive)?),
+                Some(dir) => Some(output::claim_output_dir(
+                    dir,
+                    output::Claim::Exclusive,
+                    output::Writer::DiskReplay,
+                )?),
                 None => None,
             };
             print!("{}", replay(registry, &args)?);
@@ -103,20 +107,24 @@ pub fn replay(registry: &Registry, args: &ReplayArgs) -> Result<String, ReplayEr
     let Some(dir) = &args.out else {
         return Ok(replay_trace(registry, args, None)?.report(args));
     };
-    let replay = output::write_staged(dir, |tmp| -> Result<_, ReplayError> {
-        let path = tmp.join("requests.csv");
-        let file = std::fs::File::create(&path).map_err(|e| output::oerr(&path, e))?;
-        let mut rows = std::io::BufWriter::with_capacity(1 << 16, file);
-        let replay = replay_trace(registry, args, Some(&mut rows))?;
-        rows.into_inner()
-            .map_err(|e| output::oerr(&path, e.error()))?
-            .sync_all()
-            .map_err(|e| output::oerr(&path, e))?;
-        let summary = tmp.join("summary.json");
-        std::fs::write(&summary, replay.summary_json(args))
-            .map_err(|e| output::oerr(&summary, e))?;
-        Ok(replay)
-    })?;
+    let replay = output::write_staged(
+        dir,
+        output::Writer::DiskReplay,
+        |tmp| -> Result<_, ReplayError> {
+            let path = tmp.join("requests.csv");
+            let file = std::fs::File::create(&path).map_err(|e| output::oerr(&path, e))?;
+            let mut rows = std::io::BufWriter::with_capacity(1 << 16, file);
+            let replay = replay_trace(registry, args, Some(&mut rows))?;
+            rows.into_inner()
+                .map_err(|e| output::oerr(&path, e.error()))?
+                .sync_all()
+                .map_err(|e| output::oerr(&path, e))?;
+            let summary = tmp.join("summary.json");
+            std::fs::write(&summary, replay.summary_json(args))
+                .map_err(|e| output::oerr(&summary, e))?;
+            Ok(replay)
+        },
+    )?;
     let mut report = replay.report(args);
     report.push_str(&format!("wrote {}\n", dir.display()));
     Ok(report)

@@ -69,16 +69,20 @@ pub(crate) fn cmd(outputs: &Outputs, args: ExportArgs) -> Result<(), CommandErro
             args.dir.display()
         )));
     }
-    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive, output::Writer::Export)?;
     // written whole into a staging folder, then published: a full disk leaves no truncated
     // file, and only a folder vodbench wrote is replaced
-    let files = output::write_staged(&out, |stage| -> Result<Vec<PathBuf>, CommandError> {
-        let files = rep.export(&args.dir, format, stage)?;
-        Ok(files
-            .iter()
-            .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
-            .collect())
-    })?;
+    let files = output::write_staged(
+        &out,
+        output::Writer::Export,
+        |stage| -> Result<Vec<PathBuf>, CommandError> {
+            let files = rep.export(&args.dir, format, stage)?;
+            Ok(files
+                .iter()
+                .map(|f| out.join(f.strip_prefix(stage).unwrap_or(f)))
+                .collect())
+        },
+    )?;
     for f in files {
         println!("wrote {}", f.display());
     }

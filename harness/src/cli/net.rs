@@ -113,9 +113,11 @@ pub(crate) fn cmd(registry: &Registry, cmd: NetCmd) -> Result<(), CommandError> 
                 );
             }
             if let Some(dir) = &a.out {
-                let _lock = output::claim_output_dir(dir, output::Claim::Exclusive)?;
+                let writer = output::Writer::NetCalibrate;
+                let _lock = output::claim_output_dir(dir, output::Claim::Exclusive, writer)?;
                 output::write_folder(
                     dir,
+                    writer,
                     &[
                         ("calibration.json", output::to_json(&c)),
                         ("calibration.csv", calibration_csv(&c)),

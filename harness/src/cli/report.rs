@@ -138,18 +138,22 @@ fn into(rep: &dyn Reporter, dir: &Path, out: &Path) -> Result<Vec<String>, Comma
     }
     let scratch = tempdir()?;
     let pages = draw(rep, dir, scratch.path())?;
-    let _lock = output::claim_output_dir(out, output::Claim::Exclusive)?;
-    output::write_staged(out, |stage| -> Result<(), CommandError> {
-        for (rel, bytes) in &pages {
-            let path = stage.join(rel);
-            if let Some(p) = path.parent() {
-                std::fs::create_dir_all(p)
-                    .map_err(|e| CommandError::failure(format!("{}: {e}", p.display())))?;
+    let _lock = output::claim_output_dir(out, output::Claim::Exclusive, output::Writer::Report)?;
+    output::write_staged(
+        out,
+        output::Writer::Report,
+        |stage| -> Result<(), CommandError> {
+            for (rel, bytes) in &pages {
+                let path = stage.join(rel);
+                if let Some(p) = path.parent() {
+                    std::fs::create_dir_all(p)
+                        .map_err(|e| CommandError::failure(format!("{}: {e}", p.display())))?;
+                }
+                write_atomic(&path, bytes)?;
             }
-            write_atomic(&path, bytes)?;
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     Ok(pages
         .iter()
         .map(|(rel, bytes)| {

@@ -173,7 +173,7 @@ pub(crate) fn cmd(
     }
     let (original, out) = output_folder(&path, args.out)?;
     let name = s.name().to_string();
-    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive)?;
+    let _lock = output::claim_output_dir(&out, output::Claim::Exclusive, output::Writer::Run)?;
     run_into(outputs, &SweepSuite::single(s), &out)?;
     compare_outputs(&original, &out, &manifest, &name, args.quiet)
 }
@@ -193,11 +193,30 @@ fn read_manifest(path: &Path) -> Result<(PathBuf, Value), CommandError> {
         )));
     }
     let manifest = read_json(&path).map_err(CommandError::Input)?;
-    if manifest["kind"] == "search" {
+    // a single run's manifest has no `kind`; every other folder's says what it holds
+    if let Some(kind) = manifest.get("kind").map(|k| k.as_str().unwrap_or("?")) {
+        let (what, how) = match kind {
+            "search" => (
+                "a search",
+                "a search is reproduced by `vodbench search` on the same scenario: same seed, \
+                 same answer on any number of threads",
+            ),
+            "sweep" => (
+                "a sweep",
+                "a sweep is reproduced by `vodbench sweep` on the same scenario: the same \
+                 points on any number of threads",
+            ),
+            "sweep-run" => (
+                "the runs of a sweep file",
+                "they are reproduced by `vodbench run` on the same scenario",
+            ),
+            _ => (
+                "another command's output",
+                "run the command that wrote it again",
+            ),
+        };
         return Err(CommandError::input(format!(
-            "{}: the manifest of a search; rerun reproduces single runs (a search is \
-             reproduced by `vodbench search` on the same scenario: same seed, same answer on \
-             any number of threads)",
+            "{}: the manifest of {what} (kind `{kind}`); rerun reproduces single runs ({how})",
             path.display()
         )));
     }

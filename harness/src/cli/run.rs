@@ -106,7 +106,10 @@ fn run_file<S: System>(
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(S::name(&suite)));
-    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive)?;
+    let _lock = output::claim_output_dir(&dir, output::Claim::Exclusive, output::Writer::Run)?;
+    if let Some(name) = &args.save_baseline {
+        baseline::check_target(name, S::name(&suite))?;
+    }
     let started = Instant::now();
     let progress = Bars::new(args.quiet, started);
     let outcome = S::run(&suite, &progress)?;
@@ -117,7 +120,7 @@ fn run_file<S: System>(
     let folder = S::save(&suite, outcome);
     let has_tables =
         !folder.tables.is_empty() || folder.subfolders.iter().any(|(_, f)| !f.tables.is_empty());
-    output::write_tree(&dir, &folder, outputs.writers())?;
+    output::write_tree(&dir, output::Writer::Run, &folder, outputs.writers())?;
     if let Some(text) = text {
         print!("{text}");
         if outputs.table_writer().is_none() && has_tables {

@@ -242,7 +242,7 @@ pub(crate) fn cmd(
     } else {
         output::Claim::Exclusive
     };
-    let _lock = output::claim_output_dir(&dir, claim)?;
+    let _lock = output::claim_output_dir(&dir, claim, output::Writer::Search)?;
     let pool = worker_pool(args.limits.threads)?;
     let cache = args.limits.open_cache()?;
     let bar = progress_bar(args.quiet, "{spinner} search: {pos} runs ({elapsed}) {msg}");
@@ -317,11 +317,11 @@ pub(crate) fn cmd(
     if !kept.is_empty() {
         folder.files.push((
             format!("{}/{}", checkpoint::REPLICATIONS, crate::ownership::MARK),
-            crate::ownership::checkpoints_mark_text(),
+            crate::ownership::checkpoints_mark_text(output::Writer::Search),
         ));
         folder.files.extend(kept);
     }
-    output::write_tree(&dir, &folder, outputs.writers())?;
+    output::write_tree(&dir, output::Writer::Search, &folder, outputs.writers())?;
     if !args.quiet {
         print!("{}", summary_text(&result));
         println!(

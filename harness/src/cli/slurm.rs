@@ -110,7 +110,12 @@ pub(crate) fn cmd(registry: &Registry, args: SlurmArgs) -> Result<(), CommandErr
         .out
         .clone()
         .unwrap_or_else(|| output::default_dir(&plan.name));
-    output::check_output_dir(&dir)?;
+    let writer = if command == "search" {
+        output::Writer::Search
+    } else {
+        output::Writer::Sweep
+    };
+    output::check_output_dir(&dir, writer)?;
     let paths = resolve_paths(&dir, path)?;
     let common = common_args(registry, &args, command, &paths);
     let (array_lines, merge_lines) = sbatch_options(&args, &plan, &paths);

@@ -93,7 +93,7 @@ pub(crate) fn cmd(
     } else {
         output::Claim::Exclusive
     };
-    let _lock = output::claim_output_dir(&dir, claim)?;
+    let _lock = output::claim_output_dir(&dir, claim, output::Writer::Sweep)?;
     let pool = worker_pool(args.limits.threads)?;
     let bar = progress_bar(args.quiet, "{spinner} sweep {msg}: {pos} runs ({elapsed})");
     let npoints = suite.points.len();
@@ -189,7 +189,7 @@ fn save_sweep(
         tables: None,
         reporter: outputs.reporter(),
     };
-    output::write_tree(dir, &folder, writers)?;
+    output::write_tree(dir, output::Writer::Sweep, &folder, writers)?;
     Ok(())
 }
 

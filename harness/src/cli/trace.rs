@@ -2,6 +2,7 @@
 //! scenario's `[workload.generate]` and overridden flag by flag.
 
 use super::CommandError;
+use crate::file_mark;
 use crate::output;
 use crate::plugin::Registry;
 use crate::system::ondemand::runner;
@@ -95,6 +96,17 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
         Some(p) => Some(Scenario::load(p, registry)?),
         None => None,
     };
+    if let (Some(p), Some(s)) = (&a.scenario, &base) {
+        if let Some(t) = &s.file.workload.trace {
+            return Err(CommandError::input(format!(
+                "{}: its workload is the trace {} ([workload] trace), not generated: `trace \
+                 zipf --scenario` writes a scenario's [workload.generate] workload; use that \
+                 trace as it is, or give the generator's settings as flags without --scenario",
+                p.display(),
+                t.display()
+            )));
+        }
+    }
     let mut params = base
         .as_ref()
         .and_then(|s| s.file.workload.generate.clone())
@@ -167,9 +179,10 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
     match a.out {
         Some(p) => {
             let _lock = output::lock_output(&p, output::Claim::Exclusive)?;
-            replaceable_trace(&p)?;
+            file_mark::check_replaceable(&p, WORKLOAD_TRACE).map_err(CommandError::input)?;
             let events = events()?;
-            output::write_atomic_with(&p, |w| trace::write_trace(w, &header, events))?
+            output::write_atomic_with(&p, |w| trace::write_trace(w, &header, events))?;
+            file_mark::mark(&p, WORKLOAD_TRACE)?
         }
         None => {
             let out = std::io::stdout().lock();
@@ -180,27 +193,10 @@ fn zipf(registry: &Registry, a: ZipfArgs) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// Checks that the file `path` may be replaced by a generated trace: absent, or a trace
-/// vodbench wrote (its first line is the format's header). Anything else — a file of the
-/// user's — is refused (exit 2), never overwritten.
-fn replaceable_trace(path: &std::path::Path) -> Result<(), CommandError> {
-    use std::io::Read;
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let header = trace::HEADER_LINE;
-    let mut first = vec![0u8; header.len()];
-    let is_trace = meta.is_file()
-        && crate::input::open_regular(path, u64::MAX)
-            .is_ok_and(|(_, mut f)| f.read_exact(&mut first).is_ok())
-        && first == header.as_bytes();
-    if is_trace {
-        Ok(())
-    } else {
-        Err(CommandError::input(format!(
-            "{}: exists and is not a trace vodbench wrote (it does not begin with `{header}`); \
-             writing there would overwrite it: choose another file, or remove this one",
-            path.display()
-        )))
-    }
-}
+/// What `trace zipf --out` writes: a workload trace whose mark beside it
+/// ([`crate::file_mark`]) lets a later `trace zipf` replace it. Its header alone would not
+/// do: a trace of the user's begins with the same `# vodbench-trace v1`.
+const WORKLOAD_TRACE: file_mark::FileKind = file_mark::FileKind {
+    format: "vodbench-workload-trace/1",
+    what: "a trace vodbench wrote",
+};

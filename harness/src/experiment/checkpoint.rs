@@ -155,15 +155,27 @@ pub fn from_text(
 /// marked as a folder of checkpoints ([`crate::ownership::mark_checkpoints`]), so that a
 /// sweep stopped half-way leaves a folder vodbench knows as its own.
 pub fn save(dir: &Path, grid_index: usize, text: &str) -> Result<(), OutputError> {
-    save_in(dir, FOLDER, grid_index, text)
+    save_in(
+        dir,
+        FOLDER,
+        grid_index,
+        text,
+        crate::ownership::Writer::Sweep,
+    )
 }
 
 /// Writes checkpoint `index` as `dir/folder/NNN.json` (whole or not at all), in a `folder`
-/// marked as a folder of checkpoints.
-fn save_in(dir: &Path, folder: &str, index: usize, text: &str) -> Result<(), OutputError> {
+/// marked as a folder of `writer`'s checkpoints.
+fn save_in(
+    dir: &Path,
+    folder: &str,
+    index: usize,
+    text: &str,
+    writer: crate::ownership::Writer,
+) -> Result<(), OutputError> {
     let sub = dir.join(folder);
     std::fs::create_dir_all(&sub).map_err(|e| oerr(&sub, e))?;
-    crate::ownership::mark_checkpoints(&sub)?;
+    crate::ownership::mark_checkpoints(&sub, writer)?;
     write_atomic(&sub.join(format!("{index:03}.json")), text.as_bytes())
 }
 
@@ -410,7 +422,13 @@ pub fn replication_to_text(key: &str, rep: &ReplicationResult, probes: &[Probe])
 
 /// Writes replication `index`'s checkpoint into the search folder `dir` (whole or not at all).
 pub fn save_replication(dir: &Path, index: u32, text: &str) -> Result<(), OutputError> {
-    save_in(dir, REPLICATIONS, index as usize, text)
+    save_in(
+        dir,
+        REPLICATIONS,
+        index as usize,
+        text,
+        crate::ownership::Writer::Search,
+    )
 }
 
 /// Replication `index` saved in the search folder `dir` under `key`, checked against the

@@ -516,7 +516,7 @@ pub fn sweep_folder(
         // points into it
         (
             format!("{}/{}", checkpoint::FOLDER, crate::ownership::MARK),
-            crate::ownership::checkpoints_mark_text(),
+            crate::ownership::checkpoints_mark_text(crate::ownership::Writer::Sweep),
         ),
     ];
     for (i, s) in searches.iter().enumerate() {
