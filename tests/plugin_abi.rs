@@ -464,6 +464,12 @@ fn issue47_a_panic_in_a_rust_plugin_ends_the_run_naming_library_policy_and_call(
         e.contains("disk.scheduler `panicky` failed in `dequeue`: panicked: boom after 5 requests"),
         "{e}"
     );
+    // where it panicked is in the one error; the library prints no report of its own
+    assert!(
+        e.contains("requests (at tests/plugins/faulty/src/lib.rs:"),
+        "{e}"
+    );
+    assert!(!e.contains("panicked at"), "{e}");
     assert!(!out.exists(), "an output folder was left behind");
     // in a sweep's worker threads too: no sweep.json is written
     let sweep = tiny_with(

@@ -38,14 +38,14 @@
 //! host (`last_error`), and the call returns `VB_ERROR`, so that the host stops the run with
 //! an error naming the library, the policy and the call.
 
-use super::export_kind::{leak, panic_message, plugin_error};
+use super::export_kind::{leak, plugin_error};
 pub use super::export_kind::{set_error, ExportKind, State};
+use super::guard::{guarded, install_hook};
 use super::sizes::sizes;
 use super::types::*;
 use crate::intern::intern;
 use crate::plugin::*;
 use std::ffi::{c_char, c_void, CStr, CString};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -62,6 +62,9 @@ unsafe impl Sync for ExportedLibrary {}
 impl ExportedLibrary {
     /// The library's policies, as the exported symbol returns them.
     pub fn new(policies: Vec<VbPolicy>) -> ExportedLibrary {
+        // the library's own panic reports stay off the host's standard error: the host
+        // reports a failed call once, with the panic's message and where it happened
+        install_hook();
         let mut lib = ExportedLibrary {
             library: VbLibrary {
                 abi_version: VB_ABI_VERSION,
@@ -157,10 +160,10 @@ unsafe extern "C" fn check<P: Plugin>(
     out: *mut VbStrSink,
     err: *mut VbError,
 ) -> i32 {
-    let r = catch_unwind(AssertUnwindSafe(|| {
+    let r = guarded(|| {
         let params = params_of::<P>(json)?;
         serde_json::to_string(&params).map_err(|e| PluginError::Build(e.to_string()))
-    }));
+    });
     match r {
         Ok(Ok(text)) => {
             if !out.is_null() {
@@ -173,8 +176,8 @@ unsafe extern "C" fn check<P: Plugin>(
             set_error(err, &k, &m);
             VB_ERROR
         }
-        Err(p) => {
-            set_error(err, "", &panic_message(p.as_ref()));
+        Err(m) => {
+            set_error(err, "", &m);
             VB_ERROR
         }
     }
@@ -219,14 +222,14 @@ unsafe extern "C" fn create<P: Plugin>(
     ctx: *const VbBuildContext,
     err: *mut VbError,
 ) -> *mut c_void {
-    let r = catch_unwind(AssertUnwindSafe(|| {
+    let r = guarded(|| {
         let params = params_of::<P>(json)?;
         if ctx.is_null() {
             return Err(PluginError::Build("no build context".into()));
         }
         let ctx = build_context(&*ctx)?;
         P::build(&params, &ctx)
-    }));
+    });
     match r {
         Ok(Ok(obj)) => Box::into_raw(Box::new(State::<P::Kind> {
             obj,
@@ -238,8 +241,8 @@ unsafe extern "C" fn create<P: Plugin>(
             set_error(err, &k, &m);
             std::ptr::null_mut()
         }
-        Err(p) => {
-            set_error(err, "", &panic_message(p.as_ref()));
+        Err(m) => {
+            set_error(err, "", &m);
             std::ptr::null_mut()
         }
     }
@@ -249,7 +252,7 @@ unsafe extern "C" fn destroy<K: ?Sized + 'static>(state: *mut c_void) {
     if !state.is_null() {
         let b = Box::from_raw(state.cast::<State<K>>());
         // a panicking destructor must not unwind into the host
-        let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+        let _ = guarded(move || drop(b));
     }
 }
 

@@ -1,6 +1,6 @@
 //! What exporting one kind through the C ABI takes ([`ExportKind`]: its function table), and
 //! the guarded calls every kind's `extern "C"` functions in `kinds/` are made of: the
-//! instance behind the state pointer ([`State`]), each call run under `catch_unwind` with a
+//! instance behind the state pointer ([`State`]), each call run under `guard::guarded` with a
 //! panic kept as the state's last error, and the conversions of the items all kinds share.
 
 use super::types::*;
@@ -8,7 +8,6 @@ use crate::ids::{BlockId, VideoId};
 use crate::plugin::*;
 use crate::time::{SimDuration, SimTime};
 use std::ffi::{c_char, c_void, CString};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 /// A policy kind that can be exported through the C ABI: its function table.
@@ -73,10 +72,9 @@ pub(super) unsafe fn with_mut<K: ?Sized + 'static>(
     f: impl FnOnce(&mut K),
 ) -> i32 {
     let s = &mut *state.cast::<State<K>>();
-    match catch_unwind(AssertUnwindSafe(|| f(&mut *s.obj))) {
+    match super::guard::guarded(|| f(&mut *s.obj)) {
         Ok(()) => VB_OK,
-        Err(p) => {
-            let m = panic_message(p.as_ref());
+        Err(m) => {
             *s.error.lock().unwrap_or_else(|e| e.into_inner()) =
                 CString::new(m.replace('\0', " ")).unwrap_or_default();
             VB_ERROR
@@ -87,10 +85,9 @@ pub(super) unsafe fn with_mut<K: ?Sized + 'static>(
 /// Runs `f` on the instance behind `state` (a call that only reads it), catching a panic.
 pub(super) unsafe fn with_ref<K: ?Sized + 'static>(state: *mut c_void, f: impl FnOnce(&K)) -> i32 {
     let s = &*state.cast::<State<K>>();
-    match catch_unwind(AssertUnwindSafe(|| f(&*s.obj))) {
+    match super::guard::guarded(|| f(&*s.obj)) {
         Ok(()) => VB_OK,
-        Err(p) => {
-            let m = panic_message(p.as_ref());
+        Err(m) => {
             *s.error.lock().unwrap_or_else(|e| e.into_inner()) =
                 CString::new(m.replace('\0', " ")).unwrap_or_default();
             VB_ERROR

@@ -35,6 +35,7 @@
 
 pub mod export;
 mod export_kind;
+mod guard;
 pub mod kinds;
 mod sizes;
 pub mod types;
