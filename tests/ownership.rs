@@ -202,6 +202,22 @@ fn another_commands_output_folder_survives_every_other_writer() {
         "{:?}",
         text(&o)
     );
+    // flags for scenario inputs are refused, not ignored, when every input is a folder
+    for flag in [["--terminals", "99"], ["--replications", "3"]] {
+        let x = tmp.path().join("x");
+        let mut args = vec!["compare", r, o_, "-q", "--out", x.to_str().unwrap()];
+        args.extend(flag);
+        let o = vodbench(&args);
+        assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+        assert!(
+            text(&o)
+                .1
+                .contains(&format!("{} applies to scenario inputs", flag[0])),
+            "{:?}",
+            text(&o)
+        );
+        assert!(!x.exists());
+    }
     // and sweep-table says what it takes
     let o = vodbench(&["sweep-table", r]);
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));

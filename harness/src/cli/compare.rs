@@ -84,6 +84,22 @@ pub(crate) fn cmd(
     if let Some(b) = &args.baseline {
         baseline::check_name(b).map_err(CommandError::Input)?;
     }
+    // flags that apply to scenario inputs only: refused, not ignored, when there is none
+    if !args.inputs.iter().any(|i| is_scenario(i)) {
+        let flag = if args.terminals.is_some() {
+            Some("--terminals")
+        } else if args.replications > 1 {
+            Some("--replications")
+        } else {
+            None
+        };
+        if let Some(flag) = flag {
+            return Err(CommandError::input(format!(
+                "compare: {flag} applies to scenario inputs (.toml), which are run now; every \
+                 input here is a saved folder, whose runs are compared as they were made"
+            )));
+        }
+    }
     let out = args
         .out
         .clone()
