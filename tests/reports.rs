@@ -196,7 +196,10 @@ fn issue5_hostile_scenario_name_and_description_are_escaped() {
             other.to_str().unwrap(),
         ],
         &[],
-        &["the output folder of a vodbench run", "report.html"],
+        &[
+            "holds the output of `vodbench run`",
+            "`vodbench compare` replaces only a folder it wrote itself",
+        ],
     );
     assert_eq!(
         std::fs::read(other.join("report.html")).unwrap(),

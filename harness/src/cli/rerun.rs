@@ -214,8 +214,10 @@ fn read_manifest(path: &Path) -> Result<(PathBuf, Value), CommandError> {
         )));
     }
     let manifest = read_json(&path).map_err(CommandError::Input)?;
-    // a single run's manifest has no `kind`; every other folder's says what it holds
-    if let Some(kind) = manifest.get("kind").map(|k| k.as_str().unwrap_or("?")) {
+    // a single on-demand run's manifest has no `kind`; every other folder's says what it
+    // holds (a broadcast run's is refused below, with what reproduces it)
+    let kind = manifest.get("kind").map(|k| k.as_str().unwrap_or("?"));
+    if let Some(kind) = kind.filter(|k| *k != "broadcast") {
         let (what, how) = match kind {
             "search" => (
                 "a search",
