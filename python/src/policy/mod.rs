@@ -192,6 +192,7 @@ impl PyPolicy {
             Ok(Instance {
                 policy: Arc::clone(this),
                 methods: bound,
+                video_blocks: ctx.video_blocks.into(),
             })
         });
         made.unwrap_or_else(|e| this.fail("__init__", Python::with_gil(|py| traceback(py, &e))))
@@ -246,6 +247,9 @@ fn add<K: PyKind + ?Sized>(
 pub struct Instance {
     policy: Arc<PyPolicy>,
     methods: Vec<Option<Py<PyAny>>>,
+    /// The build context's `video_blocks` (what a prefetcher's lent layout checks blocks
+    /// against).
+    video_blocks: Arc<[u32]>,
 }
 
 impl Instance {
