@@ -140,7 +140,7 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
             py,
             "PluginError",
             (
-                f.to_string(),
+                python_class_named(&f.library, f.to_string()),
                 f.policy.clone(),
                 f.call.to_string(),
                 f.library.clone(),
@@ -158,6 +158,25 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
         }
         ArgsError::Input(m) => typed_error(py, "InputError", (m,)),
         ArgsError::Failure(m) => typed_error(py, "RunError", (m,)),
+    }
+}
+
+/// `message` with a Python class's `file#Class` (`source`) named as such, not as a "plugin
+/// library" (the harness's wording for every loaded policy).
+fn python_class_named(source: &str, message: String) -> String {
+    let python = POLICIES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .any(|p| p.origin.path == source);
+    if python {
+        message.replacen(
+            &format!("plugin library {source}"),
+            &format!("Python class {source}"),
+            1,
+        )
+    } else {
+        message
     }
 }
 

@@ -142,6 +142,7 @@ def test_an_exception_names_the_policy_the_method_and_the_traceback(tmp_path):
     assert "Traceback (most recent call last)" in err.detail
     assert 'raise ValueError("too many served' in err.detail
     assert "ValueError: too many served: 20" in str(err)
+    assert str(err).startswith("Python class ") and "plugin library" not in str(err), str(err)
     assert not (tmp_path / "o" / "summary.json").exists()
 
 
@@ -156,6 +157,26 @@ def test_an_answer_of_the_wrong_type_is_a_plugin_error(tmp_path):
     with pytest.raises(vodbench.PluginError) as e:
         vodbench.run(scheduler(tmp_path, "test-wrong-type"), out=tmp_path / "o")
     assert e.value.method == "dequeue" and "TypeError" in e.value.detail
+
+
+@vodbench.plugin("disk-scheduler", name="test-true-id")
+class TrueId(Raises):
+    def dequeue(self, head):
+        return (self.q.pop(0), True)[1] if self.q else None
+
+
+@vodbench.plugin("disk-scheduler", name="test-true-len")
+class TrueLen(Raises):
+    def len(self):
+        return bool(self.q)
+
+
+@pytest.mark.parametrize("name,method", [("test-true-id", "dequeue"), ("test-true-len", "len")])
+def test_a_bool_is_not_an_integer_answer(tmp_path, name, method):
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(scheduler(tmp_path, name), out=tmp_path / "o")
+    assert e.value.method == method, e.value
+    assert "(a bool) where an integer is required" in e.value.detail, e.value.detail
 
 
 def test_the_engine_checks_a_python_policys_answers_as_a_builtins(tmp_path):
