@@ -166,6 +166,23 @@ def test_ctrl_c_stops_a_broadcast_run(tmp_path):
     assert vodbench.run(TINY, out=tmp_path / "next").summary
 
 
+def test_a_stop_arriving_after_the_command_finished_says_its_output_was_written(tmp_path):
+    # `cache generate` never checks for a stop: one asked for meanwhile (here by the poll,
+    # as a sweep callback's exception would) arrives once it has finished and written
+    def poll():
+        raise RuntimeError("stop")
+
+    trace = tmp_path / "t.csv"
+    t = time.monotonic()
+    with pytest.raises(RuntimeError, match="stop") as e:
+        vodbench._command(["cache", "generate", "--out", trace, "--objects=1000",
+                           "--requests=2000000"], poll)
+    assert time.monotonic() - t > 0.05  # the poll ran while the command did
+    assert trace.is_file()
+    assert e.value.__notes__ == [
+        "vodbench: the command had finished before it could stop: its output was written"]
+
+
 def test_a_scenario_path_with_an_equals_sign_is_a_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "stripe=256KiB.toml").write_text(TINY.read_text())
