@@ -214,7 +214,7 @@ fn breach(m: &str) -> Option<Breach> {
         let what = &m[end + ") broke its contract at ".len()..];
         let detail = what.split_once(": ").map_or(what, |(_, d)| d).to_string();
         let message = if python(source) {
-            format!("{} (Python class {source}){}", &m[..open], &m[end..])
+            format!("{} (Python class {source}{}", &m[..open], &m[end..])
         } else {
             m.to_string()
         };

@@ -188,7 +188,8 @@ def test_the_engine_checks_a_python_policys_answers_as_a_builtins(tmp_path):
     m = str(err)
     assert err.policy == "disk.scheduler `test-stranger`" and err.method is None, m
     assert err.source.endswith("test_policies.py#Stranger"), err.source
-    assert "(Python class " in m and "plugin library" not in m, m
+    assert f"`test-stranger` (Python class {err.source}) broke its contract at " in m, m
+    assert "plugin library" not in m, m
     assert "returned request 4000000, which is not queued" in err.detail, err.detail
     assert not (tmp_path / "o" / "summary.json").exists()
 

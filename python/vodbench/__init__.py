@@ -143,8 +143,12 @@ def plugin(kind: str, name: str | None = None, *, schema: dict | str | None = No
     Its methods are those of the kind's Rust trait, by the same names (see the stubs).
 
     A method that raises ends the run with :class:`PluginError` naming the policy, the
-    method and the traceback. Registering a class of the same file and name again replaces
-    it.
+    method and the traceback; an answer the engine refuses, with :class:`PluginError` naming
+    the policy (``method`` ``None``). Registering the same class (its file and qualified
+    name) under the same ``name`` again replaces it (a notebook cell run twice); one class
+    under several names, or a factory's several classes, are all kept. The class may
+    subclass the kind's Protocol (``vodbench.DiskScheduler``, ...); a method the Protocol
+    declares and the class leaves undefined is refused here, as a missing one is.
     """
     if isinstance(schema, dict):
         schema = json.dumps(schema)
