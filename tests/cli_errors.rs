@@ -187,6 +187,23 @@ fn issue6_a_receiver_disk_too_small_for_the_run_is_exit_2() {
 /// `run --terminals` or `--seed` on a sweep that sets that key would run every point with
 /// the flag's value under labels naming the sweep's values: refused, exit code 2; a flag for
 /// a key the sweep leaves alone still applies to every point.
+/// A sweep whose values name one setting in two spellings would make one point twice: it
+/// is refused as a list naming one value twice is.
+#[test]
+fn a_sweep_of_one_setting_spelled_twice_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("tests/fixtures/tiny.toml").unwrap();
+    for list in [r#"["128KiB", "0.125MiB"]"#, r#"["128KiB", 131072]"#] {
+        let f = tmp.path().join("twice.toml");
+        std::fs::write(&f, format!("{tiny}\n[sweep]\n\"server.stripe\" = {list}\n")).unwrap();
+        let o = vodbench(&["check", f.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{list}: {err}");
+        assert!(err.contains("twice.toml:"), "{err}");
+        assert!(err.contains("are the same configuration"), "{list}: {err}");
+    }
+}
+
 #[test]
 fn issue2_a_run_flag_that_would_override_a_swept_key_is_exit_2() {
     let tmp = tempfile::tempdir().unwrap();
@@ -417,6 +434,11 @@ fn issue37_misleading_inputs_say_what_is_wrong() {
     let head = original.split("[workload.generate]").next().unwrap();
     std::fs::write(tmp.path().join("empty.trace"), "").unwrap();
     std::fs::write(
+        tmp.path().join("nostart.trace"),
+        "# vodbench-trace v1\n1.0 0 pause 0 0\n2.0 0 resume 0 0\n",
+    )
+    .unwrap();
+    std::fs::write(
         tmp.path().join("far.trace"),
         "# vodbench-trace v1\n1.0 0 start 0 0\n2.0 99 start 1 0\n",
     )
@@ -431,6 +453,11 @@ fn issue37_misleading_inputs_say_what_is_wrong() {
             format!("{head}[workload]\ntrace = \"empty.trace\"\n"),
             "run",
             &["empty.trace", "holds no events"],
+        ),
+        (
+            format!("{head}[workload]\ntrace = \"nostart.trace\"\n"),
+            "run",
+            &["nostart.trace", "holds 2 events but no `start`"],
         ),
         (
             format!("{head}[workload]\ntrace = \"far.trace\"\n"),

@@ -187,6 +187,25 @@ fn another_commands_output_folder_survives_every_other_writer() {
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
     assert!(text(&o).1.contains("holds the output of `vodbench run`"));
     assert!(other.join("summary.json").is_file());
+    // a comparison's folder where a run is expected is named for what it is
+    let cmp = tmp.path().join("cmp");
+    let (o_, c_) = (other.to_str().unwrap(), cmp.to_str().unwrap());
+    let o = vodbench(&["compare", r, o_, "-q", "--out", c_]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let again = tmp.path().join("again");
+    let o = vodbench(&["compare", r, c_, "-q", "--out", again.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(
+        text(&o)
+            .1
+            .contains("the output of `vodbench compare`, not a run"),
+        "{:?}",
+        text(&o)
+    );
+    // and sweep-table says what it takes
+    let o = vodbench(&["sweep-table", r]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o).1.contains("holds no sweep.json"), "{:?}", text(&o));
 }
 
 /// Issue 49, item 3: while one command writes an output (here this test holds its lock, as
@@ -489,6 +508,22 @@ fn issue37_rerun_checks_the_disk_files_a_run_read() {
     let (_, stderr) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("input_files.barracuda.seek"), "{stderr}");
+    // a run made from the scenario's folder, with a relative path, rerun from elsewhere: its
+    // files are looked for beside a scenario that is not there, and the error says why
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vodbench"))
+        .current_dir(tmp.path())
+        .args(["run", "tiny.toml", "--quiet", "--out", "rel"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let rel = tmp.path().join("rel");
+    let o = vodbench(&["rerun", rel.to_str().unwrap(), "--quiet"]);
+    let (_, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("records the scenario file as tiny.toml, relative to the folder the run"),
+        "{stderr}"
+    );
 }
 
 /// `sweep --resume` does not take a point saved before a disk file it reads changed.

@@ -568,6 +568,25 @@ fn issue47_answers_out_of_range_are_caught_as_for_builtins() {
         assert!(e.contains("(plugin library "), "{e}");
         assert!(!out.exists());
     }
+    // a disk model placing bytes past its own cylinders
+    let t = std::fs::read_to_string(root().join("tests/fixtures/tiny.toml")).unwrap();
+    let stray = t.replace(
+        "[disk.model]\nname = \"analytic\"\nspec = \"st15150n\"\n",
+        "[disk.model]\nname = \"stray\"\n",
+    );
+    assert_ne!(stray, t);
+    let file = dir.path().join("stray.toml");
+    std::fs::write(&file, stray).unwrap();
+    let out = dir.path().join("out");
+    let e = refused(&["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&lib)]);
+    for n in [
+        "disk.model `stray`",
+        "broke its contract",
+        "on cylinder 105, but its geometry has 100 cylinders",
+    ] {
+        assert!(e.contains(n), "{n:?} not in: {e}");
+    }
+    assert!(!out.exists());
 }
 
 #[test]

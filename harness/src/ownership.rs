@@ -327,6 +327,12 @@ pub fn check_writer(dir: &Path, writer: Writer) -> Result<(), OwnershipError> {
     }
 }
 
+/// The command whose output the folder `dir` is, as its mark records it (`None`: no mark,
+/// or one of an earlier build, which did not record it).
+pub fn written_by(dir: &Path) -> Option<Writer> {
+    read_mark(dir).ok().flatten().and_then(|m| m.written_by)
+}
+
 /// Every entry of the folder `dir` that is not vodbench's, sorted by path.
 pub fn foreign_entries(dir: &Path) -> Result<Vec<Foreign>, OwnershipError> {
     let mut out = Vec::new();

@@ -264,8 +264,8 @@ fn usage(e: clap::Error) -> ExitCode {
 pub(crate) enum CommandError {
     /// Bad input: a scenario, trace, flag or folder (exit code 2).
     Input(String),
-    /// The run failed: a plugin broke its contract, an output could not be written (exit
-    /// code 1).
+    /// The run failed: a built-in plugin broke its contract, an output could not be written
+    /// (exit code 1).
     Failure(String),
     /// Bad input, every error already reported as it was met (`vodbench check`, file by
     /// file; exit code 2).

@@ -152,6 +152,21 @@ fn input_differences(manifest: &Value, s: &Scenario) -> Result<Vec<String>, Comm
     Ok(out)
 }
 
+/// When the manifest's `scenario_file` is a relative path that is not there from the
+/// current folder: a note for errors about the files the scenario reads, which are found
+/// beside it, relative to the folder the run was made in.
+fn elsewhere_hint(manifest: &Value) -> Option<String> {
+    let file = Path::new(manifest["scenario_file"].as_str()?);
+    (file.is_relative() && !file.exists()).then(|| {
+        format!(
+            " (the manifest records the scenario file as {}, relative to the folder the run \
+             was made in, and the files the scenario reads are found beside it: run rerun \
+             from that folder)",
+            file.display()
+        )
+    })
+}
+
 /// `vodbench rerun`.
 pub(crate) fn cmd(
     registry: &Registry,
@@ -161,14 +176,20 @@ pub(crate) fn cmd(
     let (path, manifest) = read_manifest(&args.manifest)?;
     // the registry with the run's libraries lives as long as the run
     let (_registry, s) = scenario_of(registry, &path, &manifest)?;
-    let differences = input_differences(&manifest, &s)?;
+    let hint = elsewhere_hint(&manifest);
+    let differences = input_differences(&manifest, &s).map_err(|e| match (e, hint.as_deref()) {
+        (CommandError::Input(m), Some(h)) => CommandError::Input(format!("{m}{h}")),
+        (CommandError::Scenario(e), Some(h)) => CommandError::Input(format!("{e}{h}")),
+        (e, _) => e,
+    })?;
     if !differences.is_empty() {
         return Err(CommandError::input(format!(
             "{}: cannot reproduce this run: what the manifest records differs from what a \
-             rerun would use, in {}: {}; nothing was run",
+             rerun would use, in {}: {}; nothing was run{}",
             path.display(),
             differences.len(),
-            differences.join("; ")
+            differences.join("; "),
+            hint.as_deref().unwrap_or("")
         )));
     }
     let (original, out) = output_folder(&path, args.out)?;

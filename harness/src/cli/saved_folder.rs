@@ -2,6 +2,7 @@
 //! `run --save-baseline`) need to know it: a run's (and its scenario's name), the runs of a
 //! sweep file's points, or a folder of vodbench's that is not a run (a search's, a sweep's).
 
+use crate::ownership::Writer;
 use std::path::{Path, PathBuf};
 
 /// The JSON file at `path`, or why it cannot be read.
@@ -32,7 +33,13 @@ pub(crate) fn not_a_run(dir: &Path) -> Option<String> {
              --out DIR --resume` finishes it"
                 .to_string()
         }
-        _ => return None,
+        // any other command's output, as its mark records it (a comparison, an export, …)
+        _ => match crate::ownership::written_by(dir) {
+            Some(w) if !matches!(w, Writer::Run | Writer::Baseline) => {
+                format!("the output of `vodbench {}`, not a run", w.command())
+            }
+            _ => return None,
+        },
     };
     Some(format!("{}: {what}", dir.display()))
 }

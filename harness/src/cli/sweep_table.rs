@@ -20,7 +20,14 @@ pub(crate) fn cmd(args: SweepTableArgs) -> Result<(), CommandError> {
     let mut out = String::new();
     for d in &args.dirs {
         let file = d.join("sweep.json");
-        let text = std::fs::read_to_string(&file)
+        if !file.is_file() {
+            return Err(CommandError::input(format!(
+                "{}: holds no sweep.json; `vodbench sweep-table` takes the output folders of \
+                 `vodbench sweep`",
+                d.display()
+            )));
+        }
+        let text = crate::input::read_text(&file)
             .map_err(|e| CommandError::input(format!("{}: {e}", file.display())))?;
         let r: SweepResult = serde_json::from_str(&text).map_err(|e| {
             CommandError::input(format!(

@@ -124,7 +124,8 @@ impl DiskStation {
 /// Every disk, and the I/O time distributions over all of them.
 pub(super) struct Disks {
     pub stations: Vec<DiskStation>,
-    /// The scheduler's name, for contract errors.
+    /// The model's and the scheduler's names, for contract errors.
+    model: &'static str,
     scheduler: &'static str,
     /// Keep every n-th dispatched request in the `requests` table (0: none).
     sample_every: u64,
@@ -155,12 +156,14 @@ pub(super) struct Disks {
 impl Disks {
     pub fn new(
         stations: Vec<DiskStation>,
+        model: &'static str,
         scheduler: &'static str,
         sample_every: u32,
         figures_only: bool,
     ) -> Self {
         Disks {
             stations,
+            model,
             scheduler,
             sample_every: u64::from(sample_every),
             figures_only,
@@ -219,12 +222,29 @@ impl Disks {
         }
     }
 
-    /// Queues disk access `d` at its disk at `now`.
-    pub fn enqueue(&mut self, d: u32, dreqs: &mut Arena<DReq>, now: SimTime) -> usize {
+    /// Queues disk access `d` at its disk at `now`. A model placing it on a cylinder past
+    /// its geometry breaks its contract (recorded in `faults`, which voids the run).
+    pub fn enqueue(
+        &mut self,
+        d: u32,
+        dreqs: &mut Arena<DReq>,
+        now: SimTime,
+        faults: &mut Faults,
+    ) -> usize {
         let dr = &mut dreqs.slots[d as usize];
         let disk = dr.disk as usize;
         let ds = &mut self.stations[disk];
-        let cylinder = ds.model.cylinder_of(dr.offset);
+        let mut cylinder = ds.model.cylinder_of(dr.offset);
+        if cylinder >= ds.cylinders {
+            let msg = format!(
+                "placed byte {} of disk {disk} on cylinder {cylinder}, but its geometry has {} \
+                 cylinders",
+                dr.offset, ds.cylinders
+            );
+            faults.plugin(super::scenario::DISK_MODEL.key, self.model, now, msg);
+            // the run is void; the schedulers never see a cylinder past the disk
+            cylinder = ds.cylinders - 1;
+        }
         dr.queued = true;
         dr.enqueued = now;
         ds.sched.enqueue(QueuedRequest {
@@ -279,6 +299,15 @@ impl Disks {
             cylinder: ds.model.head_cylinder(),
             cylinders: ds.cylinders,
         };
+        if head.cylinder >= head.cylinders {
+            let msg = format!(
+                "says the head of disk {disk} is on cylinder {}, but its geometry has {} \
+                 cylinders",
+                head.cylinder, head.cylinders
+            );
+            faults.plugin(super::scenario::DISK_MODEL.key, self.model, now, msg);
+            return;
+        }
         let held = ds.sched.len();
         let choice = ds.sched.dequeue(&head);
         let name = self.scheduler;
@@ -881,7 +910,7 @@ mod tests {
                 DiskStation::new(0, Box::new(m), Box::<Fifo>::default())
             })
             .collect();
-        let mut d = Disks::new(stations, "fifo", 1, false);
+        let mut d = Disks::new(stations, "test", "fifo", 1, false);
         if let Some(c) = cfg {
             d = d.with_buses(c, disks, per_bus);
         }
@@ -918,7 +947,7 @@ mod tests {
                         left: 1,
                         owner: crate::system::ondemand::event::NONE,
                     });
-                    let disk = d.enqueue(r, &mut reqs, now);
+                    let disk = d.enqueue(r, &mut reqs, now, &mut faults);
                     d.start(disk, now, &w, &mut reqs, &mut faults, &mut q);
                 }
                 Ev::DiskDone(disk) => {

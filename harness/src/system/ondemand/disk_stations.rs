@@ -83,6 +83,7 @@ impl DiskStations {
         let f = &scenario.file;
         let disks = Disks::new(
             self.stations,
+            scenario.plugins.required(&DISK_MODEL).name,
             scenario.plugins.required(&DISK_SCHEDULER).name,
             f.run.request_sample_every,
             figures_only,
@@ -98,9 +99,19 @@ type ModelAndScheduler = (Box<dyn DiskModel>, Box<dyn DiskScheduler>);
 fn disk(setup: &Setup<'_>, d: u32) -> Result<ModelAndScheduler, ScenarioError> {
     let p = &setup.scenario.plugins;
     let (model, sched) = (p.required(&DISK_MODEL), p.required(&DISK_SCHEDULER));
+    let name = model.name;
     let model = model
         .build(&setup.context("disk", u64::from(d)))
-        .map_err(setup.plugin_error(DISK_MODEL.key, model.name))?;
+        .map_err(setup.plugin_error(DISK_MODEL.key, name))?;
+    // a loaded model's geometry is an answer like any other: a disk has a cylinder and a byte
+    let g = model.geometry();
+    if g.cylinders == 0 || g.capacity_bytes == 0 {
+        let e = crate::plugin::PluginError::Build(format!(
+            "its geometry has {} cylinders and {} bytes; a disk has at least one of each",
+            g.cylinders, g.capacity_bytes
+        ));
+        return Err(setup.plugin_error(DISK_MODEL.key, name)(e));
+    }
     let mut c = setup.context(DISK_SCHEDULER.key, u64::from(d));
     c.geometry = Some(model.geometry());
     let sched = sched

@@ -98,7 +98,7 @@ impl Ports<'_> {
                     lead: super::event::NONE,
                     left: 1,
                 });
-                let disk = self.disks.enqueue(d, &mut self.reqs.disk, now);
+                let disk = self.disks.enqueue(d, &mut self.reqs.disk, now, self.faults);
                 self.disks.start(
                     disk,
                     now,

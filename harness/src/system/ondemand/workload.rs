@@ -176,8 +176,8 @@ impl<'s> Workload<'s> {
     }
 
     /// One pass over every event: checks them all and returns the [`Digest`]. A trace with
-    /// no event is refused (a run would report "0 glitches" for a workload that never asked
-    /// for a byte), as is a generated workload that needs more videos of their own than the
+    /// no event, or with no `start`, is refused (a run would report "0 glitches" for a
+    /// workload that never asked for a byte), as is a generated workload that needs more videos of their own than the
     /// scenario has.
     pub fn digest(&self) -> Result<Digest, ScenarioError> {
         let f = &self.scenario.file;
@@ -195,6 +195,16 @@ impl<'s> Workload<'s> {
                         "{}: holds no events, so a run would measure nothing; give a trace \
                          with at least one event",
                         self.scenario.resolve_path(tp).display()
+                    ),
+                });
+            }
+            if d.starting == 0 {
+                return Err(ScenarioError::Trace {
+                    message: format!(
+                        "{}: holds {} events but no `start`, so no viewer ever plays a video \
+                         and a run would measure nothing; give each viewer a `start`",
+                        self.scenario.resolve_path(tp).display(),
+                        d.events
                     ),
                 });
             }

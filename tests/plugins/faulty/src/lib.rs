@@ -9,14 +9,15 @@
 //! * `strict` (disk scheduler): first come, first served, with a parameter `depth` (1-64)
 //!   that its own check refuses out of range;
 //! * `wanderer` (prefetcher): asked to read ahead, names a block of a video past the
-//!   library's last.
+//!   library's last;
+//! * `stray` (disk model): places every byte on a cylinder past its own geometry.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use vodbench_plugin_api::ids::{BlockId, DiskId, PageId, RequestId, VideoId};
 use vodbench_plugin_api::plugin::*;
-use vodbench_plugin_api::time::SimTime;
+use vodbench_plugin_api::time::{SimDuration, SimTime};
 
 /// First come, first served; panics in `dequeue` after `after` requests.
 pub struct Panicky {
@@ -220,4 +221,41 @@ impl Plugin for Wanderer {
     }
 }
 
-vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict, Wanderer);
+/// A disk of 100 cylinders that places every byte on cylinder 105.
+pub struct Stray;
+
+impl DiskModel for Stray {
+    fn geometry(&self) -> DiskGeometry {
+        DiskGeometry {
+            capacity_bytes: 8 << 30,
+            cylinders: 100,
+        }
+    }
+    fn cylinder_of(&self, _offset: u64) -> u32 {
+        105
+    }
+    fn head_cylinder(&self) -> u32 {
+        0
+    }
+    fn service(&mut self, a: &DiskAccess, _now: SimTime) -> ServiceTime {
+        ServiceTime {
+            transfer: SimDuration::from_nanos(a.bytes),
+            ..ServiceTime::default()
+        }
+    }
+    fn service_bound(&self, a: &DiskAccess) -> SimDuration {
+        SimDuration::from_nanos(a.bytes)
+    }
+}
+
+impl Plugin for Stray {
+    type Kind = dyn DiskModel;
+    type Params = NoParams;
+    const NAME: &'static str = "stray";
+    const DESCRIPTION: &'static str = "places bytes past its own cylinders (test)";
+    fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskModel>, PluginError> {
+        Ok(Box::new(Stray))
+    }
+}
+
+vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict, Wanderer, Stray);

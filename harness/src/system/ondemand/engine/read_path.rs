@@ -135,7 +135,9 @@ impl<'a> Engine<'a> {
 
     pub(super) fn disk_enqueue(&mut self, d: u32) {
         let now = self.q.now();
-        let disk = self.disks.enqueue(d, &mut self.reqs.disk, now);
+        let disk = self
+            .disks
+            .enqueue(d, &mut self.reqs.disk, now, &mut self.faults);
         self.disk_start(disk);
     }
 

@@ -88,6 +88,7 @@ impl SweepSuite {
                 factor: p.factor,
             });
         }
+        check_distinct(&points, source)?;
         if let Some(table) = grid.base_check(&base) {
             let at = |key: &str, message: String| base_value_error(path, text, key, message);
             scenario_of(table, source, registry, &at)?;
@@ -148,6 +149,28 @@ impl SweepSuite {
         }
         format!("{i:03}-{s}")
     }
+}
+
+/// Refuses two points of one configuration: values spelled differently that name one
+/// setting (`"128KiB"` and `"0.125MiB"`, `"128KiB"` and `131072`) would make the same point
+/// twice, as a list naming one value twice would (refused by [`Grid::expand`]).
+fn check_distinct(points: &[SweepPoint], source: &Source) -> Result<(), ScenarioError> {
+    let mut seen = std::collections::HashMap::new();
+    for (i, p) in points.iter().enumerate() {
+        let id = serde_json::json!([p.scenario.file, p.factor]).to_string();
+        if let Some(j) = seen.insert(id, i) {
+            return Err(source.at(
+                "sweep",
+                format!(
+                    "points {j} ({}) and {i} ({}) are the same configuration: their values \
+                     name the same setting; each value makes one point",
+                    points[j].label(),
+                    p.label()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The scenario of a point's table; errors through `at`.
