@@ -369,6 +369,55 @@ fn a_status_neither_ok_nor_error_is_reported_as_what_it_is() {
 }
 
 #[test]
+fn a_c_prefetcher_asking_the_layout_for_a_block_outside_the_library_breaks_its_contract() {
+    // the lent layout refuses the block before the run's layout is asked (the striped layout
+    // indexes by video: it would panic inside vodbench)
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (call, block, why) in [
+        ("locate", "999, 99999", "the library has 8 videos"),
+        ("locate", "0, 1000000", "the video has "),
+        ("next_on_same_disk", "999, 0", "the library has 8 videos"),
+    ] {
+        let ask = if call == "locate" {
+            "VbLocation l; v->locate(v->ctx, &b, &l);"
+        } else {
+            "VbBlockId n; (void)v->next_on_same_disk(v->ctx, &b, &n);"
+        };
+        let lib = cc(
+            &format!(
+                "#include \"vodbench_plugin.h\"\n\
+                 #include <stdlib.h>\n\
+                 static void *create(const char *p, const VbBuildContext *c, VbError *e) {{ (void)p; (void)c; (void)e; return malloc(1); }}\n\
+                 static void destroy(void *s) {{ free(s); }}\n\
+                 static int32_t on_ref(void *s, const VbReference *r, const VbLayoutView *v, uint8_t *some, uint32_t *disk) {{ (void)s; (void)r; (void)disk; VbBlockId b = {{ {block} }}; {ask} *some = 0; return VB_OK; }}\n\
+                 static int32_t poll(void *s, uint32_t d, uint32_t f, uint64_t n, VbPrefetchPoll *o) {{ (void)s; (void)d; (void)f; (void)n; o->tag = VB_POLL_IDLE; return VB_OK; }}\n\
+                 static const VbPrefetcherVtable V = {{ on_ref, poll }};\n\
+                 static const VbPolicy P[] = {{{{ VB_KIND_PREFETCHER, \"stray\", \"asks for a stranger\", 0, 0, create, destroy, 0, &V }}}};\n\
+                 static const VbLibrary L = {{ VB_ABI_VERSION, VB_SIZES, 1, P }};\n\
+                 const VbLibrary *vodbench_plugin_library(void) {{ return &L; }}\n"
+            ),
+            &d.join("libstray.so"),
+            &[],
+        );
+        let file = tiny_with(d, "stray", "[prefetcher]\nname = \"stray\"\n");
+        let out = d.join("out");
+        let e = refused(&["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&lib)]);
+        let (video, index) = block.split_once(", ").unwrap();
+        for n in [
+            "prefetcher `stray`",
+            "failed in `on_reference`",
+            &format!("asked the layout's {call} for block {index} of video {video}, which does not exist"),
+            why,
+        ] {
+            assert!(e.contains(n), "{n:?} not in: {e}");
+        }
+        assert!(!e.contains("panicked"), "{e}");
+        assert!(!out.exists());
+    }
+}
+
+#[test]
 fn issue47_a_name_taken_by_a_builtin_or_another_library_is_refused_naming_both() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 use vodbench_harness::cli::{run_args, ArgsError};
-use vodbench_harness::plugin::{Origin, Registry};
+use vodbench_harness::plugin::{Kind, Origin, Registry};
 
 mod policy;
 mod types;
@@ -28,7 +28,10 @@ fn registry() -> Result<Registry, String> {
 }
 
 /// Registers a Python class as a policy of `kind`; registering the same class (same source
-/// file and class name) again replaces it (a notebook cell run twice).
+/// file and class name) under the same policy name again replaces it (a notebook cell run
+/// twice). Anything else keeps the earlier policies: a factory making several policies of
+/// one class, or one class under two names, registers them all; a name taken by another
+/// class (or a built-in) is refused.
 #[pyfunction]
 #[pyo3(signature = (kind, name, cls, description, schema, source, sha256))]
 #[allow(clippy::too_many_arguments)]
@@ -61,7 +64,7 @@ fn register(
     let mut policies = POLICIES.lock().unwrap_or_else(|e| e.into_inner());
     let mut next: Vec<Arc<policy::PyPolicy>> = policies
         .iter()
-        .filter(|q| !(q.kind == p.kind && q.origin.path == p.origin.path))
+        .filter(|q| !(q.kind == p.kind && q.name == p.name && q.origin.path == p.origin.path))
         .cloned()
         .collect();
     next.push(Arc::new(p));
@@ -137,7 +140,7 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
             py,
             "PluginError",
             (
-                f.to_string(),
+                python_class_named(&f.library, f.to_string()),
                 f.policy.clone(),
                 f.call.to_string(),
                 f.library.clone(),
@@ -145,10 +148,111 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
             ),
         ),
         ArgsError::Interrupted => PyKeyboardInterrupt::new_err("vodbench: interrupted"),
+        ArgsError::Input(m) | ArgsError::Failure(m) if breach(&m).is_some() => {
+            let b = breach(&m).expect("checked");
+            typed_error(
+                py,
+                "PluginError",
+                (b.message, b.policy, None::<String>, b.source, b.detail),
+            )
+        }
         ArgsError::Input(m) => typed_error(py, "InputError", (m,)),
         ArgsError::Failure(m) => typed_error(py, "RunError", (m,)),
     }
 }
+
+/// `message` with a Python class's `file#Class` (`source`) named as such, not as a "plugin
+/// library" (the harness's wording for every loaded policy).
+fn python_class_named(source: &str, message: String) -> String {
+    let python = POLICIES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .any(|p| p.origin.path == source);
+    if python {
+        message.replacen(
+            &format!("plugin library {source}"),
+            &format!("Python class {source}"),
+            1,
+        )
+    } else {
+        message
+    }
+}
+
+/// A loaded policy's broken contract, as `PluginError` reports it.
+#[derive(Debug, PartialEq)]
+struct Breach {
+    /// The message, a Python class named as such (not as a "plugin library").
+    message: String,
+    /// ``disk.scheduler `name` ``.
+    policy: String,
+    /// The library, or the Python class's `file#Class`.
+    source: Option<String>,
+    /// What the policy did.
+    detail: String,
+}
+
+/// The broken contract `m` reports, when a loaded policy (a Python class, a library's)
+/// broke it: the on-demand engine's "KIND `NAME` (plugin library SOURCE) broke its contract
+/// at TIME: WHAT", and, for a registered Python policy, the broadcast run's "plugin `NAME`
+/// broke its contract: WHAT" and the cache replay's "buffer pool `NAME…` at …: WHAT". A
+/// built-in's breach (a bug, `RunError`) is not one.
+fn breach(m: &str) -> Option<Breach> {
+    let policies = POLICIES.lock().unwrap_or_else(|e| e.into_inner());
+    let python = |source: &str| policies.iter().any(|p| p.origin.path == source);
+    if let Some(end) = m.find(") broke its contract at ") {
+        let open = m[..end].rfind(" (plugin library ")?;
+        let source = &m[open + " (plugin library ".len()..end];
+        let head = &m[..open];
+        let name_open = head.strip_suffix('`')?.rfind('`')?;
+        let kind_start = head[..name_open]
+            .trim_end()
+            .rfind([' ', '\n'])
+            .map_or(0, |i| i + 1);
+        let policy = head[kind_start..].to_string();
+        let what = &m[end + ") broke its contract at ".len()..];
+        let detail = what.split_once(": ").map_or(what, |(_, d)| d).to_string();
+        let message = if python(source) {
+            format!("{} (Python class {source}{}", &m[..open], &m[end..])
+        } else {
+            m.to_string()
+        };
+        return Some(Breach {
+            message,
+            policy,
+            source: Some(source.to_string()),
+            detail,
+        });
+    }
+    for p in policies.iter() {
+        let broadcast = format!("plugin `{}` broke its contract: ", p.name);
+        let pool = format!("buffer pool `{}", p.name);
+        let at = if matches!(p.kind, Kind::BroadcastSchedule | Kind::ClientBuffer) {
+            m.find(&broadcast).map(|i| i + broadcast.len())
+        } else if p.kind == Kind::BufferPool {
+            m.find(&pool)
+                .filter(|&i| m[i + pool.len()..].starts_with(['`', '{']))
+                .and_then(|i| m[i..].find(": ").map(|j| i + j + 2))
+        } else {
+            None
+        };
+        if let Some(at) = at {
+            return Some(Breach {
+                message: format!("{m} (Python class {})", p.origin.path),
+                policy: format!("{} `{}`", p.kind.key(), p.name),
+                source: Some(p.origin.path.clone()),
+                detail: m[at..].to_string(),
+            });
+        }
+    }
+    None
+}
+
+/// The note added to Ctrl-C's `KeyboardInterrupt` (or a callback's exception) when the
+/// command had finished all the same (python/README.md, "Errors are exceptions").
+const FINISHED_NOTE: &str =
+    "vodbench: the command had finished before it could stop: its output was written";
 
 /// Runs the command `args` (`["run", "zipf1.toml", "--out", "o"]`) in-process with the
 /// built-ins, the registered Python policies and the libraries its `--plugin` flags name.
@@ -210,6 +314,11 @@ fn run_command(py: Python<'_>, args: Vec<String>, poll: Option<Py<PyAny>>) -> Py
     let _ = py.allow_threads(|| worker.join());
     vodbench_harness::interrupt::clear();
     if let Some(e) = interrupted {
+        if matches!(outcome, Ok(Ok(()))) {
+            // the command finished before it reached a check: its output is written, and
+            // the exception says so (a caller must not take it for "nothing written")
+            let _ = e.value(py).call_method1("add_note", (FINISHED_NOTE,));
+        }
         return Err(e);
     }
     match outcome {
@@ -219,6 +328,35 @@ fn run_command(py: Python<'_>, args: Vec<String>, poll: Option<Py<PyAny>>) -> Py
             "vodbench failed inside (please report this): {panic}"
         ))),
     }
+}
+
+/// The points of the on-demand sweep file `path` (with the libraries `plugins` loaded, as
+/// `vodbench sweep --plugin` loads them), as JSON: `[{"index", "label", "values"}, ...]` in
+/// grid order, `index`, `label` and `values` as `sweep.json` gives them.
+#[pyfunction]
+fn sweep_points(py: Python<'_>, path: &str, plugins: Vec<String>) -> PyResult<String> {
+    use vodbench_harness::system::ondemand::outputs::values_json;
+    use vodbench_harness::system::ondemand::scenario::suite::SweepSuite;
+    let mut r = registry().map_err(|m| plugin_error(py, m))?;
+    for p in &plugins {
+        vodbench_harness::plugin_library::load(&mut r, std::path::Path::new(p))
+            .map_err(|e| typed_error(py, "InputError", (e.to_string(),)))?;
+    }
+    let suite = SweepSuite::load(std::path::Path::new(path), &r)
+        .map_err(|e| to_py(py, ArgsError::Scenario(e)))?;
+    let list: Vec<serde_json::Value> = suite
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            serde_json::json!({
+                "index": i,
+                "label": p.label(),
+                "values": values_json(&p.values),
+            })
+        })
+        .collect();
+    serde_json::to_string(&list).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The JSON listing of `vodbench plugins` for the current registry.
@@ -272,6 +410,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policies, m)?)?;
     m.add_function(wrap_pyfunction!(run_command, m)?)?;
     m.add_function(wrap_pyfunction!(plugins_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_points, m)?)?;
     m.add_function(wrap_pyfunction!(kind_methods, m)?)?;
     types::add_all(m)?;
     Ok(())

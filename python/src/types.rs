@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use vodbench_plugin_api::ids::BlockId;
 use vodbench_plugin_api::plugin::Layout;
 
@@ -165,6 +166,9 @@ record!(
 #[pyclass(frozen, module = "vodbench")]
 pub struct LayoutView {
     layout: LayoutPtr,
+    /// The library's videos' block counts: a block outside them is refused before the
+    /// layout is asked (layouts index by video and may panic on a stranger).
+    blocks: Arc<[u32]>,
     valid: AtomicBool,
     failure: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
@@ -176,13 +180,15 @@ unsafe impl Send for LayoutPtr {}
 unsafe impl Sync for LayoutPtr {}
 
 impl LayoutView {
-    /// Lends `layout` until [`LayoutView::end`].
-    pub fn lend(layout: &dyn Layout) -> LayoutView {
+    /// Lends `layout` (of a library of `blocks[v]` blocks for each video `v`) until
+    /// [`LayoutView::end`].
+    pub fn lend(layout: &dyn Layout, blocks: Arc<[u32]>) -> LayoutView {
         // SAFETY: lifetime erased; `end` is called before the borrow ends and every use
         // checks `valid`.
         let ptr: *const (dyn Layout + 'static) = unsafe { std::mem::transmute(layout) };
         LayoutView {
             layout: LayoutPtr(ptr),
+            blocks,
             valid: AtomicBool::new(true),
             failure: std::sync::Mutex::new(None),
         }
@@ -192,6 +198,21 @@ impl LayoutView {
     pub fn end(&self) -> Option<Box<dyn std::any::Any + Send>> {
         self.valid.store(false, Ordering::SeqCst);
         self.failure.lock().ok()?.take()
+    }
+
+    /// `block` when the library has it, else the `ValueError` the policy's call raises.
+    fn existing(&self, block: (u32, u32)) -> PyResult<BlockId> {
+        let (video, index) = block;
+        match self.blocks.get(video as usize) {
+            Some(&n) if index < n => Ok(self::block(block)),
+            Some(&n) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "block {index} of video {video} does not exist (the video has {n} blocks)"
+            ))),
+            None => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "block {index} of video {video} does not exist (the library has {} videos)",
+                self.blocks.len()
+            ))),
+        }
     }
 
     fn with<T>(&self, f: impl FnOnce(&dyn Layout) -> T) -> PyResult<T> {
@@ -229,17 +250,20 @@ pub fn tuple(b: BlockId) -> (u32, u32) {
 
 #[pymethods]
 impl LayoutView {
-    /// `(node, disk, offset)` of `block` (a `(video, index)` tuple).
+    /// `(node, disk, offset)` of `block` (a `(video, index)` tuple of the library; another
+    /// raises `ValueError`).
     fn locate(&self, block: (u32, u32)) -> PyResult<(u32, u32, u64)> {
+        let block = self.existing(block)?;
         self.with(|l| {
-            let at = l.locate(self::block(block));
+            let at = l.locate(block);
             (at.node.0, at.disk.0, at.offset)
         })
     }
 
-    /// The next block on the same disk, or `None`.
+    /// The next block on the same disk, or `None` (`block` as for `locate`).
     fn next_on_same_disk(&self, block: (u32, u32)) -> PyResult<Option<(u32, u32)>> {
-        self.with(|l| l.next_on_same_disk(self::block(block)).map(tuple))
+        let block = self.existing(block)?;
+        self.with(|l| l.next_on_same_disk(block).map(tuple))
     }
 }
 

@@ -84,9 +84,45 @@ def test_sweep_shows_progress_and_calls_back(tmp_path, capsys):
     points = sw.summary["points"]
     assert len(points) == 4
     assert [n for n, _ in seen] == [1, 2, 3, 4]
-    assert all(isinstance(p, dict) for _, p in seen)
+    # each call gets the point that finished, as sweep.json then gives it
+    by_index = {p["index"]: p for _, p in seen}
+    assert sorted(by_index) == [0, 1, 2, 3]
+    for saved in points:
+        p = by_index[saved["point"]]
+        assert p["label"] == saved["label"] and p["values"] == saved["values"], (p, saved)
+        assert p["max_terminals"] == saved["max_terminals"], (p, saved)
+        assert p["replications"] == saved["replications"], (p, saved)
+        assert p["converged"] == saved["converged"], (p, saved)
     err = capsys.readouterr().err
     assert "4 points done" in err or "4/" in err or "4point" in err.replace(" ", ""), err
+
+
+def test_the_readme_callback_prints_each_points_label(tmp_path, capsys):
+    vodbench.sweep(FIXTURES / "sweep_small.toml", out=tmp_path / "w", seeds=3,
+                   max_terminals=40, progress=False,
+                   callback=lambda done, point: print(done, point["label"]))
+    printed = capsys.readouterr().out.splitlines()
+    labels = [p["label"] for p in vodbench.load(tmp_path / "w").summary["points"]]
+    assert sorted(line.split(" ", 1)[1] for line in printed) == sorted(labels), printed
+
+
+def test_a_sweep_counts_only_the_points_it_writes(tmp_path):
+    def sweep(record, **kw):
+        return vodbench.sweep(FIXTURES / "sweep_small.toml", out=tmp_path / "w", seeds=3,
+                              max_terminals=40, progress=False,
+                              callback=lambda n, p: record.append((n, p["index"])), **kw)
+
+    first = []
+    sweep(first)
+    assert sorted(i for _, i in first) == [0, 1, 2, 3]
+    # one point again into the full folder: one call, for that point
+    again = []
+    sweep(again, points=[2])
+    assert again == [(1, 2)], again
+    # resumed with every point saved: nothing written, nothing counted
+    resumed = []
+    sweep(resumed, resume=True)
+    assert resumed == [], resumed
 
 
 def test_an_exception_in_the_callback_stops_the_sweep(tmp_path):
@@ -113,6 +149,54 @@ def test_ctrl_c_stops_a_run(tmp_path):
     assert not (tmp_path / "o" / "summary.json").exists()
     # the next command runs as usual
     assert vodbench.run(TINY, out=tmp_path / "next").summary
+
+
+def test_ctrl_c_stops_a_broadcast_run(tmp_path):
+    # a two-hour movie for 2000 receivers: a minute or more to the end
+    long = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "long", {
+        "frames = 1800": "frames = 216000", "clients = 2": "clients = 2000",
+        '[sweep]\n"receiver.cache" = ["5%", "10%"]': ""})
+    threading.Timer(1.0, _thread.interrupt_main).start()
+    t = time.monotonic()
+    with pytest.raises(KeyboardInterrupt) as e:
+        vodbench.run(long, out=tmp_path / "o")
+    assert time.monotonic() - t < 20
+    assert not getattr(e.value, "__notes__", None)  # stopped, not finished
+    assert not (tmp_path / "o" / "manifest.json").exists()
+    assert vodbench.run(TINY, out=tmp_path / "next").summary
+
+
+def test_a_stop_arriving_after_the_command_finished_says_its_output_was_written(tmp_path):
+    # `cache generate` never checks for a stop: one asked for meanwhile (here by the poll,
+    # as a sweep callback's exception would) arrives once it has finished and written
+    def poll():
+        raise RuntimeError("stop")
+
+    trace = tmp_path / "t.csv"
+    t = time.monotonic()
+    with pytest.raises(RuntimeError, match="stop") as e:
+        vodbench._command(["cache", "generate", "--out", trace, "--objects=1000",
+                           "--requests=2000000"], poll)
+    assert time.monotonic() - t > 0.05  # the poll ran while the command did
+    assert trace.is_file()
+    assert e.value.__notes__ == [
+        "vodbench: the command had finished before it could stop: its output was written"]
+
+
+def test_a_scenario_path_with_an_equals_sign_is_a_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "stripe=256KiB.toml").write_text(TINY.read_text())
+    assert vodbench.run("stripe=256KiB.toml", out=tmp_path / "o").summary["scenario"] == "tiny"
+    # TOML text: an error names it as the scenario text, not a deleted file
+    with pytest.raises(vodbench.ScenarioError) as e:
+        vodbench.run(TINY.read_text().replace("[terminals]", "[terminals]\nbogus = 1", 1),
+                     out=tmp_path / "p")
+    assert e.value.file == "the scenario text", e.value.file
+    assert str(e.value).startswith("the scenario text:"), str(e.value)
+    assert ".vodbench-scenario-" not in str(e.value)
+    with pytest.raises(vodbench.ScenarioError) as e:
+        vodbench.run("x = [", out=tmp_path / "q")
+    assert e.value.file == "the scenario text" and ".vodbench-" not in str(e.value)
 
 
 def test_compare_lays_runs_and_scenarios_side_by_side(tmp_path):

@@ -258,3 +258,23 @@ def test_a_python_analytic_model_is_evaluated_at_every_point(tmp_path):
         assert p["model"] == "py-model"
         assert p["analysis"]["values"]["python.quantities"] > 0
         assert p["analysis"]["notes"] == ["a Python model of a on-demand system"]
+
+
+@vodbench.plugin("receiver-buffer", name="test-chooses-none")
+class ChoosesNone(Optimum):
+    """chooses no frame although the cache is full: a broken contract"""
+
+    def choose_victims(self, cache):
+        return []
+
+
+def test_a_broadcast_policys_broken_contract_is_a_plugin_error(tmp_path):
+    s = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "none",
+                {'[receiver.buffer]\nname = "mdp"': '[receiver.buffer]\nname = "test-chooses-none"'})
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(s, out=tmp_path / "o")
+    err = e.value
+    assert err.policy == "receiver.buffer `test-chooses-none`" and err.method is None, err
+    assert err.source.endswith("test_kinds.py#ChoosesNone"), err.source
+    assert err.detail.startswith("chose no frames to write"), err.detail
+    assert "(Python class " in str(err), str(err)

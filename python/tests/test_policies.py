@@ -142,6 +142,7 @@ def test_an_exception_names_the_policy_the_method_and_the_traceback(tmp_path):
     assert "Traceback (most recent call last)" in err.detail
     assert 'raise ValueError("too many served' in err.detail
     assert "ValueError: too many served: 20" in str(err)
+    assert str(err).startswith("Python class ") and "plugin library" not in str(err), str(err)
     assert not (tmp_path / "o" / "summary.json").exists()
 
 
@@ -158,13 +159,108 @@ def test_an_answer_of_the_wrong_type_is_a_plugin_error(tmp_path):
     assert e.value.method == "dequeue" and "TypeError" in e.value.detail
 
 
+@vodbench.plugin("disk-scheduler", name="test-true-id")
+class TrueId(Raises):
+    def dequeue(self, head):
+        return (self.q.pop(0), True)[1] if self.q else None
+
+
+@vodbench.plugin("disk-scheduler", name="test-true-len")
+class TrueLen(Raises):
+    def len(self):
+        return bool(self.q)
+
+
+@pytest.mark.parametrize("name,method", [("test-true-id", "dequeue"), ("test-true-len", "len")])
+def test_a_bool_is_not_an_integer_answer(tmp_path, name, method):
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(scheduler(tmp_path, name), out=tmp_path / "o")
+    assert e.value.method == method, e.value
+    assert "(a bool) where an integer is required" in e.value.detail, e.value.detail
+
+
 def test_the_engine_checks_a_python_policys_answers_as_a_builtins(tmp_path):
-    # as for a loaded library: a contract broken is bad input (exit code 2), attributed
-    with pytest.raises(vodbench.InputError) as e:
+    # a contract broken (an answer the engine refuses, not an exception): PluginError naming
+    # the policy and the class, no method (the breach is in an answer, not in a call)
+    with pytest.raises(vodbench.PluginError) as e:
         vodbench.run(scheduler(tmp_path, "test-stranger"), out=tmp_path / "o")
-    m = str(e.value)
-    assert "test-stranger" in m and "test_policies.py#Stranger" in m, m
-    assert "returned request 4000000, which is not queued" in m, m
+    err = e.value
+    m = str(err)
+    assert err.policy == "disk.scheduler `test-stranger`" and err.method is None, m
+    assert err.source.endswith("test_policies.py#Stranger"), err.source
+    assert f"`test-stranger` (Python class {err.source}) broke its contract at " in m, m
+    assert "plugin library" not in m, m
+    assert "returned request 4000000, which is not queued" in err.detail, err.detail
+    assert not (tmp_path / "o" / "summary.json").exists()
+
+
+BLOCK = {"type": "object", "properties": {"block": {"type": "array"}}}
+
+
+@vodbench.plugin("prefetcher", name="test-locates-a-stranger", schema=BLOCK)
+class LocatesAStranger:
+    """Asks the lent layout for a block outside the library."""
+
+    def __init__(self, params, ctx):
+        self.block = tuple(params["block"])
+
+    def on_reference(self, reference, layout):
+        layout.locate(self.block)
+        return None
+
+    def poll(self, disk, in_flight, now):
+        return None
+
+
+@vodbench.plugin("prefetcher", name="test-next-of-a-stranger", schema=BLOCK)
+class NextOfAStranger(LocatesAStranger):
+    def on_reference(self, reference, layout):
+        layout.next_on_same_disk(self.block)
+        return None
+
+
+@pytest.mark.parametrize("name,block,why", [
+    ("test-locates-a-stranger", (999, 99999), "the library has 8 videos"),
+    ("test-locates-a-stranger", (0, 10**6), "the video has"),
+    ("test-next-of-a-stranger", (999, 0), "the library has 8 videos"),
+])
+def test_a_block_outside_the_library_is_the_prefetchers_error(tmp_path, name, block, why):
+    s = variant(TINY, tmp_path, "loc", before_terminals=f'[prefetcher]\nname = "{name}"\n'
+                f'block = [{block[0]}, {block[1]}]\n')
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(s, out=tmp_path / "o")
+    err = e.value
+    assert err.policy == f"prefetcher `{name}`" and err.method == "on_reference", err
+    assert f"block {block[1]} of video {block[0]} does not exist" in err.detail, err.detail
+    assert why in err.detail and "ValueError" in err.detail, err.detail
+
+
+def test_a_factory_registers_every_policy_it_makes(tmp_path):
+    def make(name, lifo):
+        @vodbench.plugin("disk-scheduler", name=name)
+        class Sched(Raises):
+            def dequeue(self, head):
+                if not self.q:
+                    return None
+                return self.q.pop() if lifo else self.q.pop(0)
+        return Sched
+
+    make("test-factory-fifo", False)
+    make("test-factory-lifo", True)
+    names = {n for _, n in _native.policies()}
+    assert {"test-factory-fifo", "test-factory-lifo"} <= names, names
+    for n in ("test-factory-fifo", "test-factory-lifo"):
+        assert vodbench.run(scheduler(tmp_path, n), out=tmp_path / n).summary
+    # one class under two names: both kept
+    vodbench.plugin("disk-scheduler", name="test-twice-a")(Stranger)
+    vodbench.plugin("disk-scheduler", name="test-twice-b")(Stranger)
+    names = [n for _, n in _native.policies()]
+    assert {"test-twice-a", "test-twice-b", "test-stranger"} <= set(names), names
+    # the same class under the same name again (a notebook cell run twice): replaced
+    before = len(names)
+    vodbench.plugin("disk-scheduler", name="test-twice-a")(Stranger)
+    assert len(_native.policies()) == before
+    assert [n for _, n in _native.policies()].count("test-twice-a") == 1
 
 
 def test_the_kinds_are_the_kinds_tables_and_an_unknown_one_lists_them():
@@ -204,6 +300,39 @@ def test_the_stub_has_a_protocol_of_every_kind_with_the_methods_it_is_called_by(
         assert doc.startswith(f"``{kind}``"), (trait, doc)
         for m in optional:
             assert f"``{m}(" in doc, f"{trait}'s docstring does not name its optional `{m}`"
+
+
+def test_every_kinds_protocol_exists_at_run_time_with_its_methods(tmp_path):
+    for kind, trait, required, optional in _native.kind_methods():
+        proto = getattr(vodbench, trait)
+        assert trait in vodbench.__all__
+        assert getattr(proto, "_is_protocol", False), trait
+        assert all(callable(getattr(proto, m)) for m in required), trait
+        assert proto.__doc__.startswith(f"``{kind}``"), proto.__doc__
+    from vodbench import BufferPool, DiskScheduler  # noqa: F401
+
+    @vodbench.plugin("disk-scheduler", name="test-typed")
+    class Typed(vodbench.DiskScheduler):
+        def __init__(self, params, ctx):
+            self.q = []
+
+        def enqueue(self, request):
+            self.q.append(request.id)
+
+        def dequeue(self, head):
+            return self.q.pop(0) if self.q else None
+
+        def len(self):
+            return len(self.q)
+
+    # a subclass that leaves a declared method undefined is refused as one without it
+    with pytest.raises(vodbench.PluginError, match="no `evict` method"):
+        @vodbench.plugin("buffer-pool", name="test-typed-incomplete")
+        class Incomplete(vodbench.BufferPool):
+            def release(self, page, referenced): ...
+            def acquire(self, page): ...
+
+    assert vodbench.run(scheduler(tmp_path, "test-typed"), out=tmp_path / "o").summary
 
 
 def test_an_unknown_kind_a_bad_name_and_a_taken_name_are_refused():

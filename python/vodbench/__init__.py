@@ -35,8 +35,9 @@ import os
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from . import _native
 from ._native import (  # noqa: F401  (re-exported: what policies receive)
@@ -61,12 +62,47 @@ __all__ = [
     "plugin",
     "plugins", "Folder", "Run", "VodbenchError", "InputError", "RunError", "ScenarioError",
     "PluginError", "KINDS",
-]
+]  # and each kind's Protocol (DiskScheduler, BufferPool, ...), made below
 
 #: The plugin kinds, as ``vodbench.plugin`` takes them (a scenario key such as
 #: ``disk.scheduler`` is accepted too), from the kinds table: ``disk-model``,
 #: ``disk-scheduler``, ``buffer-pool``, ... ``analytic``.
 KINDS: tuple[str, ...] = _native.KINDS
+
+
+def _declared(kind: str, trait: str, method: str) -> Callable[..., Any]:
+    """``method`` as a kind's Protocol declares it: a class that inherits it without
+    defining the method is refused at registration (see :func:`plugin`)."""
+
+    def declared(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__qualname__}.{method}: a {kind} policy "
+                                  f"defines it ({trait} only declares it)")
+
+    declared.__name__ = declared.__qualname__ = method
+    declared.__vodbench_declared__ = True  # type: ignore[attr-defined]
+    return declared
+
+
+def _protocols() -> dict[str, type]:
+    """Each kind's ``typing.Protocol`` (``DiskScheduler``, ``BufferPool``, ...), made from
+    the native kinds table: its required methods, by name (``__init__.pyi`` gives their
+    signatures). A policy may subclass one, for the type checker's sake."""
+    made = {}
+    for kind, trait, required, optional in _native.kind_methods():
+        doc = f"``{kind}``" + (f"; optional: {', '.join(f'``{m}``' for m in optional)}"
+                               if optional else "")
+        namespace = {m: _declared(kind, trait, m) for m in required}
+
+        def body(ns: dict, namespace: dict = namespace, doc: str = doc) -> None:
+            ns.update(namespace, __doc__=doc, __module__=__name__)
+
+        made[trait] = types.new_class(trait, (Protocol,), {}, body)
+    return made
+
+
+_PROTOCOLS = _protocols()
+globals().update(_PROTOCOLS)
+__all__ += list(_PROTOCOLS)
 
 PathLike = str | os.PathLike
 
@@ -107,8 +143,12 @@ def plugin(kind: str, name: str | None = None, *, schema: dict | str | None = No
     Its methods are those of the kind's Rust trait, by the same names (see the stubs).
 
     A method that raises ends the run with :class:`PluginError` naming the policy, the
-    method and the traceback. Registering a class of the same file and name again replaces
-    it.
+    method and the traceback; an answer the engine refuses, with :class:`PluginError` naming
+    the policy (``method`` ``None``). Registering the same class (its file and qualified
+    name) under the same ``name`` again replaces it (a notebook cell run twice); one class
+    under several names, or a factory's several classes, are all kept. The class may
+    subclass the kind's Protocol (``vodbench.DiskScheduler``, ...); a method the Protocol
+    declares and the class leaves undefined is refused here, as a missing one is.
     """
     if isinstance(schema, dict):
         schema = json.dumps(schema)
@@ -116,6 +156,11 @@ def plugin(kind: str, name: str | None = None, *, schema: dict | str | None = No
     def register(cls: type) -> type:
         if not isinstance(cls, type):
             raise TypeError("vodbench.plugin decorates a class")
+        for m in dir(cls):
+            if getattr(getattr(cls, m, None), "__vodbench_declared__", False):
+                raise PluginError(f"{kind} `{name or cls.__name__}`: the class has no `{m}` "
+                                  "method of its own (the Protocol it subclasses only "
+                                  "declares it)")
         source, digest = _source_identity(cls)
         doc = (description or (cls.__doc__ or "").strip().split("\n")[0]
                or f"a Python {kind} policy")
@@ -269,12 +314,22 @@ def _command(args: list[str], poll: Callable[[], None] | None = None) -> None:
     _native.run_command([str(a) for a in args], poll)
 
 
+#: How an error names a scenario given as TOML text (its temporary file is gone by then).
+_SCENARIO_TEXT = "the scenario text"
+
+
+def _is_text(scenario: str) -> bool:
+    """Whether the string ``scenario`` is TOML text rather than a path: it is not an existing
+    file, and it holds a newline or ``=`` (``stripe=256KiB.toml`` is a path when it exists)."""
+    return not os.path.isfile(scenario) and ("\n" in scenario or "=" in scenario)
+
+
 @contextlib.contextmanager
 def _scenario(scenario: PathLike) -> Iterator[str]:
     """A scenario file's path: ``scenario`` itself, or a TOML string written to a file in the
-    current directory (relative paths in it resolve there) for the command's time."""
-    if isinstance(scenario, os.PathLike) or (
-            isinstance(scenario, str) and "\n" not in scenario and "=" not in scenario):
+    current directory (relative paths in it resolve there) for the command's time; an error
+    about it then names it as "the scenario text" (the file is gone when it is raised)."""
+    if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _is_text(scenario)):
         yield os.fspath(scenario)
         return
     if not isinstance(scenario, str):
@@ -284,6 +339,16 @@ def _scenario(scenario: PathLike) -> Iterator[str]:
         with os.fdopen(fd, "w") as f:
             f.write(scenario)
         yield path
+    except ScenarioError as e:
+        if e.file is not None and os.path.abspath(e.file) == os.path.abspath(path):
+            e.file = _SCENARIO_TEXT
+        e.args = tuple(a.replace(path, _SCENARIO_TEXT) if isinstance(a, str) else a
+                       for a in e.args)
+        raise
+    except VodbenchError as e:
+        e.args = tuple(a.replace(path, _SCENARIO_TEXT) if isinstance(a, str) else a
+                       for a in e.args)
+        raise
     finally:
         os.unlink(path)
 
@@ -358,10 +423,21 @@ def search(scenario: PathLike, *, out: PathLike | None = None, seeds: int | None
 
 class _Progress:
     """Sweep progress: tqdm when it is installed, else one line on standard error, and the
-    user's callback, from the points saved as they finish."""
+    user's callback, from the points this command saves as they finish.
 
-    def __init__(self, folder: Path, show: bool, callback) -> None:
+    What ``points/`` held before the command started (each file's name, size, modification
+    time and, with ``resume``, content) is noted first: a checkpoint counts once this command
+    has written it, and only for a point it searches (``searched``: the grid indices, or
+    ``None`` for all). The command writes every checkpoint of the folder again at its end,
+    so a point it did not search (not asked for; kept by ``resume``, whose checkpoint is
+    then written again unchanged) is never counted."""
+
+    def __init__(self, folder: Path, show: bool, callback, points: list[dict] | None,
+                 total: int | None, searched: set[int] | None, resume: bool) -> None:
         self.folder, self.callback, self.seen = folder / "points", callback, set()
+        self.points = points or []
+        self.searched, self.resume = searched, resume
+        self.before = self._snapshot()
         self.bar = None
         self.show = show
         self.started = time.monotonic()
@@ -369,9 +445,42 @@ class _Progress:
             try:
                 from tqdm.auto import tqdm
 
-                self.bar = tqdm(desc="sweep", unit="point")
+                self.bar = tqdm(desc="sweep", unit="point", total=total)
             except ImportError:
                 self.bar = None
+
+    def _snapshot(self) -> dict[str, tuple[int, int, bytes | None]]:
+        if not self.folder.is_dir():
+            return {}
+        out = {}
+        for f in self.folder.glob("[0-9]*.json"):
+            try:
+                st = f.stat()
+                text = f.read_bytes() if self.resume else None
+            except OSError:
+                continue
+            out[f.name] = (st.st_size, st.st_mtime_ns, text)
+        return out
+
+    def _point(self, f: Path, saved: dict) -> dict:
+        """Point ``f.stem``'s entry: ``index``, ``label``, ``values`` (as ``sweep.json``
+        will give them), ``max_terminals`` (the replications' mean answer, rounded, as
+        ``sweep.json``'s), ``replications``, ``converged`` and ``file`` (the checkpoint)."""
+        index = int(f.stem)
+        known = self.points[index] if index < len(self.points) else {}
+        answers = [r["max_terminals"] for r in saved.get("replications", [])]
+        capped = any(r.get("capped") for r in saved.get("replications", []))
+        mean = sum(answers) / len(answers) if answers else 0.0
+        return {
+            "index": index,
+            "label": known.get("label"),
+            "values": known.get("values"),
+            # Rust's f64::round: halves away from zero (the mean is never negative)
+            "max_terminals": int(mean + 0.5) if answers else None,
+            "replications": len(answers),
+            "converged": bool(saved.get("converged")) and not capped,
+            "file": str(f),
+        }
 
     def __call__(self) -> None:
         if not self.folder.is_dir():
@@ -380,8 +489,17 @@ class _Progress:
             # points/NNN.json, written atomically (a temporary name first, then renamed)
             if f.name in self.seen or not f.stem.isdigit():
                 continue
+            if self.searched is not None and int(f.stem) not in self.searched:
+                continue  # a point this command does not search
             try:
-                point = json.loads(f.read_text())
+                st = f.stat()
+                old = self.before.get(f.name)
+                if old is not None and old[:2] == (st.st_size, st.st_mtime_ns):
+                    continue  # an earlier sweep's, not written again (yet)
+                text = f.read_bytes()
+                if old is not None and self.resume and old[2] == text:
+                    continue  # kept by resume: written again as it was
+                saved = json.loads(text)
             except (OSError, ValueError):
                 continue  # being written: next time
             self.seen.add(f.name)
@@ -392,7 +510,7 @@ class _Progress:
                       f"({time.monotonic() - self.started:.0f} s)", end="", file=sys.stderr,
                       flush=True)
             if self.callback is not None:
-                self.callback(len(self.seen), point)
+                self.callback(len(self.seen), self._point(f, saved))
 
     def close(self, final: bool = True) -> None:
         if final:
@@ -413,24 +531,38 @@ def sweep(scenario: PathLike, *, out: PathLike | None = None, points: Sequence[i
 
     Progress shows as a tqdm bar when tqdm is installed (else one line on standard error);
     ``progress=False`` hides it. ``callback(done, point)`` is called on the calling thread
-    as each point finishes, with the number done and the point's saved result (a dict);
-    an exception it raises stops the sweep and is raised again."""
+    as each point this command searches finishes, with the number of points done so far and
+    the point that finished: a dict with ``index`` (its grid index, ``points/NNN.json``),
+    ``label`` and ``values`` (as ``sweep.json`` will give them), ``max_terminals`` (as
+    ``sweep.json`` will give it), ``replications``, ``converged`` and ``file`` (its saved
+    checkpoint). Points an earlier sweep into the same folder saved (and ``resume=True``
+    keeps) are not counted. An exception the callback raises stops the sweep and is raised
+    again."""
     out = _out(out, "sweep")
+    libraries = _plugin_args(plugins)
     args = ["sweep", "--out", out, "--quiet",
             *_limits(seeds, min_seeds, max_terminals, threads, stop_at_glitch, cache),
-            *_plugin_args(plugins)]
+            *libraries]
     if points:
         args += ["--points", ",".join(str(p) for p in points)]
     if resume:
         args.append("--resume")
-    shown = _Progress(Path(out), progress, callback)
-    try:
-        with _scenario(scenario) as path:
+    with _scenario(scenario) as path:
+        grid = None
+        if callback is not None or progress:
+            try:
+                grid = json.loads(_native.sweep_points(path, libraries[1::2]))
+            except VodbenchError:
+                grid = None  # the command reports what is wrong with the file
+        total = None if resume or grid is None else (len(points) if points else len(grid))
+        searched = set(points) if points else None
+        shown = _Progress(Path(out), progress, callback, grid, total, searched, resume)
+        try:
             _command([*args, path], shown)
-    except BaseException:
-        shown.close(final=False)
-        raise
-    shown.close()
+        except BaseException:
+            shown.close(final=False)
+            raise
+        shown.close()
     return Sweep(out)
 
 

@@ -44,11 +44,16 @@ def sweep(scenario: PathLike, *, out: PathLike | None = None, points: Sequence[i
           seeds: int | None = None, min_seeds: int | None = None,
           max_terminals: int | None = None, threads: int | None = None,
           stop_at_glitch: bool = False, cache: PathLike | None = None, resume: bool = False,
-          progress: bool = True, callback: Callable[[int, dict], None] | None = None,
+          progress: bool = True,
+          callback: Callable[[int, dict[str, Any]], None] | None = None,
           plugins: Sequence[PathLike | type] = ()) -> Sweep:
     """``vodbench sweep``: a search at every point of ``[sweep]``. Progress as a tqdm bar
     (when installed; else a line on standard error); ``callback(done, point)`` as each point
-    finishes (an exception it raises stops the sweep)."""
+    this call searches finishes (an exception it raises stops the sweep): ``done`` counts
+    them, ``point`` is ``{"index": int, "label": str, "values": dict, "max_terminals": int,
+    "replications": int, "converged": bool, "file": str}`` (index, label, values and
+    max_terminals as ``sweep.json`` gives them). An earlier sweep's points in ``out`` (and
+    those ``resume=True`` keeps) are not counted."""
 
 def compare(*inputs: PathLike | Folder, out: PathLike | None = None,
             replications: int | None = None, terminals: int | None = None,
@@ -86,7 +91,9 @@ def plugin(kind: str, name: str | None = None, *, schema: dict[str, Any] | str |
     ``name`` (default: the class name). It is built as ``cls(params, ctx)``: ``params`` the
     scenario table's parameters (checked against the JSON Schema ``schema``, defaults filled
     in; no schema: no parameters), ``ctx`` the build context as a dict. Its methods are the
-    kind's, below (``DiskScheduler``, ``BufferPool``, ...)."""
+    kind's, below (``DiskScheduler``, ``BufferPool``, ...: these Protocols exist at run
+    time too, and a class may subclass one). The same class under the same name again
+    replaces its earlier registration; other policies are kept."""
 
 # ---------------------------------------------------------------------------------------
 # output folders

@@ -12,7 +12,8 @@ class InputError(VodbenchError):
 
 
 class RunError(VodbenchError):
-    """The run failed: a plugin broke its contract, an output could not be written."""
+    """The run failed: a built-in plugin broke its contract (a bug in vodbench), an output
+    could not be written. A loaded policy's broken contract is a :class:`PluginError`."""
 
 
 class ScenarioError(InputError):
@@ -34,13 +35,18 @@ class ScenarioError(InputError):
 
 class PluginError(VodbenchError):
     """A policy failed: a Python policy raised (or answered a value of the wrong type), or a
-    loaded library's call failed, or a policy could not be registered.
+    loaded library's call failed, or a loaded policy (a Python class, a library's) broke its
+    contract (an answer the engine refused: the command line's exit code 2), or a policy
+    could not be registered.
 
     Attributes:
-        policy: the policy's kind and name (``disk.scheduler `my-sstf```), when a call failed.
-        method: the method that failed (``dequeue``).
+        policy: the policy's kind and name (``disk.scheduler `my-sstf```), when a call failed
+            or a contract was broken.
+        method: the method that failed (``dequeue``); ``None`` for a broken contract (the
+            fault is in an answer, not in a call).
         source: the library, or the Python class's ``file#Class``.
-        detail: what the policy said: for a Python policy, the formatted traceback.
+        detail: what the policy said (for a Python policy that raised, the formatted
+            traceback), or, for a broken contract, what it did.
     """
 
     def __init__(self, message: str, policy: str | None = None, method: str | None = None,

@@ -36,6 +36,9 @@ use vodbench_plugin_api::time::SimTime;
 pub(crate) struct Instance {
     policy: Arc<Policy>,
     state: *mut c_void,
+    /// The build context's `video_blocks`: a loaded prefetcher asking the lent layout for a
+    /// block outside them breaks its contract.
+    video_blocks: Arc<[u32]>,
 }
 
 // SAFETY: an instance is used as its Rust trait allows (see `Policy`).
@@ -165,6 +168,7 @@ fn add<K: ImportKind + ?Sized>(
             Ok(K::wrap(Instance {
                 policy: Arc::clone(&p2),
                 state,
+                video_blocks: ctx.video_blocks.into(),
             }))
         },
     );

@@ -192,6 +192,7 @@ impl PyPolicy {
             Ok(Instance {
                 policy: Arc::clone(this),
                 methods: bound,
+                video_blocks: ctx.video_blocks.into(),
             })
         });
         made.unwrap_or_else(|e| this.fail("__init__", Python::with_gil(|py| traceback(py, &e))))
@@ -246,6 +247,9 @@ fn add<K: PyKind + ?Sized>(
 pub struct Instance {
     policy: Arc<PyPolicy>,
     methods: Vec<Option<Py<PyAny>>>,
+    /// The build context's `video_blocks` (what a prefetcher's lent layout checks blocks
+    /// against).
+    video_blocks: Arc<[u32]>,
 }
 
 impl Instance {
@@ -257,6 +261,21 @@ impl Instance {
     /// Calls method `i` (`name`) with the arguments `args` makes, converting the answer
     /// with `convert`; an exception or an unconvertible answer abandons the run.
     fn call<T>(
+        &self,
+        i: usize,
+        name: &'static str,
+        args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>>,
+        convert: impl for<'py> FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
+    ) -> T {
+        self.call_unchecked(i, name, args, |o| {
+            refuse_bool(name, o)?;
+            convert(o)
+        })
+    }
+
+    /// [`Instance::call`] without refusing a `bool` answer (for calls whose answer is
+    /// ignored).
+    fn call_unchecked<T>(
         &self,
         i: usize,
         name: &'static str,
@@ -282,12 +301,59 @@ impl Instance {
         name: &'static str,
         args: impl for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyTuple>>,
     ) {
-        self.call(i, name, args, |_| Ok(()))
+        self.call_unchecked(i, name, args, |_| Ok(()))
     }
 
     fn fail(&self, call: &'static str, message: String) -> ! {
         self.policy.fail(call, message)
     }
+}
+
+/// The methods whose answers hold a `bool` where one is meant (`admit`'s, `observes`',
+/// `uses_chunk_hint`'s, `needs_next_access`' — converted as `bool`s, which refuse an `int` —,
+/// `evaluate`'s JSON, `service`'s last element).
+const BOOL_ANSWERS: &[&str] = &[
+    "admit",
+    "observes",
+    "uses_chunk_hint",
+    "needs_next_access",
+    "evaluate",
+];
+
+/// Refuses a `bool` in method `name`'s answer where an integer is meant (Python's `True` is
+/// an `int`, which the integer conversions would take as 1).
+fn refuse_bool(name: &str, o: &Bound<'_, PyAny>) -> PyResult<()> {
+    if BOOL_ANSWERS.contains(&name) {
+        return Ok(());
+    }
+    if name == "service" {
+        // (overhead, seek, rotation, transfer, hit): only the last is a bool
+        if let Ok(t) = o.downcast::<PyTuple>() {
+            for x in t.iter().take(4) {
+                no_bool(name, &x)?;
+            }
+        }
+        return Ok(());
+    }
+    no_bool(name, o)
+}
+
+fn no_bool(name: &str, o: &Bound<'_, PyAny>) -> PyResult<()> {
+    if o.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} answered {o} (a bool) where an integer is required"
+        )));
+    }
+    if let Ok(t) = o.downcast::<PyTuple>() {
+        for x in t.iter() {
+            no_bool(name, &x)?;
+        }
+    } else if let Ok(l) = o.downcast::<pyo3::types::PyList>() {
+        for x in l.iter() {
+            no_bool(name, &x)?;
+        }
+    }
+    Ok(())
 }
 
 /// This thread's Python thread state, made on its first call into a policy and kept until

@@ -4,6 +4,7 @@
 use super::{ns, Instance, PyKind};
 use crate::types::{self, LayoutView};
 use pyo3::prelude::*;
+use std::sync::Arc;
 use vodbench_plugin_api::ids::{DiskId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
@@ -29,8 +30,13 @@ impl Prefetcher for PyPrefetcher {
             now: ns(r.now),
             hint: r.hint.map(|h| (types::tuple(h.block), ns(h.deadline))),
         };
-        let view = Python::with_gil(|py| Py::new(py, LayoutView::lend(layout)))
-            .unwrap_or_else(|e| self.0.fail("on_reference", e.to_string()));
+        let view = Python::with_gil(|py| {
+            Py::new(
+                py,
+                LayoutView::lend(layout, Arc::clone(&self.0.video_blocks)),
+            )
+        })
+        .unwrap_or_else(|e| self.0.fail("on_reference", e.to_string()));
         let v2 = Python::with_gil(|py| view.clone_ref(py));
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.0.call(

@@ -4,24 +4,49 @@
 use super::{block, ns, req, vb_block, ImportKind, Instance};
 use std::ffi::c_void;
 use vodbench_plugin_api::abi::*;
-use vodbench_plugin_api::ids::{DiskId, TerminalId};
+use vodbench_plugin_api::ids::{BlockId, DiskId, TerminalId};
 use vodbench_plugin_api::plugin::*;
 use vodbench_plugin_api::time::SimTime;
 
 /// The run's layout lent to a loaded prefetcher for one call; a failure inside it (a loaded
 /// layout's) is held and raised again once the prefetcher's call has returned, never
-/// unwound through the library's frames.
+/// unwound through the library's frames. A block outside the library (`blocks[v]` blocks
+/// for each video `v`) is refused before the layout is asked: the prefetcher's breach,
+/// reported once its call has returned.
 struct LentLayout<'a> {
     layout: &'a dyn Layout,
+    blocks: &'a [u32],
     failure: Option<Box<dyn std::any::Any + Send>>,
+    refused: Option<String>,
+}
+
+impl LentLayout<'_> {
+    /// Whether the call must not go on (an earlier failure or refusal, or `b` not in the
+    /// library: then refused, naming `call`).
+    fn stopped(&mut self, call: &str, b: BlockId) -> bool {
+        if self.failure.is_some() || self.refused.is_some() {
+            return true;
+        }
+        let (video, index) = (b.video.0, b.index);
+        let why = match self.blocks.get(video as usize) {
+            Some(&n) if index < n => return false,
+            Some(&n) => format!("the video has {n} blocks"),
+            None => format!("the library has {} videos", self.blocks.len()),
+        };
+        self.refused = Some(format!(
+            "asked the layout's {call} for block {index} of video {video}, which does not \
+             exist ({why})"
+        ));
+        true
+    }
 }
 
 unsafe extern "C" fn view_locate(ctx: *const c_void, b: *const VbBlockId, out: *mut VbLocation) {
     let lent = &mut *(ctx as *mut LentLayout<'_>);
-    if lent.failure.is_some() {
+    let b = block(&*b);
+    if lent.stopped("locate", b) {
         return;
     }
-    let b = block(&*b);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lent.layout.locate(b))) {
         Ok(l) => {
             *out = VbLocation {
@@ -36,10 +61,10 @@ unsafe extern "C" fn view_locate(ctx: *const c_void, b: *const VbBlockId, out: *
 
 unsafe extern "C" fn view_next(ctx: *const c_void, b: *const VbBlockId, out: *mut VbBlockId) -> u8 {
     let lent = &mut *(ctx as *mut LentLayout<'_>);
-    if lent.failure.is_some() {
+    let b = block(&*b);
+    if lent.stopped("next_on_same_disk", b) {
         return 0;
     }
-    let b = block(&*b);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         lent.layout.next_on_same_disk(b)
     })) {
@@ -86,7 +111,9 @@ impl Prefetcher for CPrefetcher {
         };
         let mut lent = LentLayout {
             layout,
+            blocks: &self.0.video_blocks,
             failure: None,
+            refused: None,
         };
         let view = VbLayoutView {
             ctx: (&mut lent as *mut LentLayout<'_>).cast_const().cast(),
@@ -98,6 +125,9 @@ impl Prefetcher for CPrefetcher {
             unsafe { req(vt.on_reference)(self.0.state, &reference, &view, &mut some, &mut disk) };
         if let Some(p) = lent.failure.take() {
             std::panic::resume_unwind(p);
+        }
+        if let Some(m) = lent.refused.take() {
+            self.0.fail("on_reference", m);
         }
         self.0.ok("on_reference", status);
         (some != 0).then_some(DiskId(disk))

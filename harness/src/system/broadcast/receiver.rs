@@ -668,6 +668,11 @@ pub fn receive(
     };
     let join_ns = u64::from(join) * d.instant_ns;
     for r in 0..span as u32 {
+        if r & 0xFFF == 0 {
+            // Ctrl-C in the Python package: a long movie's receiver stops within a few
+            // thousand instants, as the on-demand engine within a few thousand events
+            crate::interrupt::check();
+        }
         let now_ns = u64::from(join + r) * d.instant_ns;
         rx.refresh_pin(now_ns);
         // 1. arrivals

@@ -279,6 +279,7 @@ pub fn run_suite(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<SuiteResults, BroadcastError> {
     let base_dir = suite.base_dir.as_path();
+    crate::interrupt::check();
     let plans: Vec<Plan> = suite
         .points
         .iter()
@@ -295,6 +296,8 @@ pub fn run_suite(
         .par_iter()
         .map(|&(_, i)| build_schedule(&suite.points[i], &plans[i].spec, base_dir).map(Arc::new))
         .collect();
+    // a stop requested while the schedules were built: no receiver starts
+    crate::interrupt::check();
     let mut schedules: BTreeMap<&str, Arc<Schedule>> = BTreeMap::new();
     for ((k, _), b) in keys.iter().zip(built) {
         schedules.insert(k, b?);
