@@ -126,6 +126,17 @@ fn every_writer_refuses(target: &Path, run: &Path, store: &Path, named: &[String
     }
 }
 
+/// Runs `args`, which must be refused with exit 2 saying `says`.
+fn refused_saying(args: &[&str], says: &str) {
+    let o = vodbench(args);
+    let (_, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(says),
+        "{args:?}: `{says}` missing from: {stderr}"
+    );
+}
+
 /// A command replaces only a folder it wrote itself: a sweep's folder survives every other
 /// command that writes a folder, `report --out` among them, each refused with exit 2 naming
 /// the command that wrote it; `sweep` itself still resumes it.
@@ -161,14 +172,9 @@ fn another_commands_output_folder_survives_every_other_writer() {
         assert_eq!(tree(&sweep), before, "{args:?} changed the folder");
     }
     // rerun reproduces single runs: a sweep's manifest is refused before any work
-    let o = vodbench(&["rerun", sw, "-q"]);
-    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
-    assert!(
-        text(&o)
-            .1
-            .contains("the manifest of a sweep (kind `sweep`)"),
-        "{:?}",
-        text(&o)
+    refused_saying(
+        &["rerun", sw, "-q"],
+        "the manifest of a sweep (kind `sweep`)",
     );
     assert_eq!(tree(&sweep), before, "rerun changed the folder");
     let o = vodbench(&[
@@ -183,9 +189,10 @@ fn another_commands_output_folder_survives_every_other_writer() {
     // a run's folder is not replaced by the report of another run either
     let other = tmp.path().join("other");
     run_tiny(&other);
-    let o = vodbench(&["report", r, "--out", other.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
-    assert!(text(&o).1.contains("holds the output of `vodbench run`"));
+    refused_saying(
+        &["report", r, "--out", other.to_str().unwrap()],
+        "holds the output of `vodbench run`",
+    );
     assert!(other.join("summary.json").is_file());
     // a comparison's folder where a run is expected is named for what it is
     let cmp = tmp.path().join("cmp");
@@ -193,35 +200,20 @@ fn another_commands_output_folder_survives_every_other_writer() {
     let o = vodbench(&["compare", r, o_, "-q", "--out", c_]);
     assert!(o.status.success(), "{:?}", text(&o));
     let again = tmp.path().join("again");
-    let o = vodbench(&["compare", r, c_, "-q", "--out", again.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
-    assert!(
-        text(&o)
-            .1
-            .contains("the output of `vodbench compare`, not a run"),
-        "{:?}",
-        text(&o)
+    refused_saying(
+        &["compare", r, c_, "-q", "--out", again.to_str().unwrap()],
+        "the output of `vodbench compare`, not a run",
     );
     // flags for scenario inputs are refused, not ignored, when every input is a folder
     for flag in [["--terminals", "99"], ["--replications", "3"]] {
         let x = tmp.path().join("x");
         let mut args = vec!["compare", r, o_, "-q", "--out", x.to_str().unwrap()];
         args.extend(flag);
-        let o = vodbench(&args);
-        assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
-        assert!(
-            text(&o)
-                .1
-                .contains(&format!("{} applies to scenario inputs", flag[0])),
-            "{:?}",
-            text(&o)
-        );
+        refused_saying(&args, &format!("{} applies to scenario inputs", flag[0]));
         assert!(!x.exists());
     }
     // and sweep-table says what it takes
-    let o = vodbench(&["sweep-table", r]);
-    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
-    assert!(text(&o).1.contains("holds no sweep.json"), "{:?}", text(&o));
+    refused_saying(&["sweep-table", r], "holds no sweep.json");
 }
 
 /// Issue 49, item 3: while one command writes an output (here this test holds its lock, as
