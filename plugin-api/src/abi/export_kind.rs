@@ -50,15 +50,6 @@ pub unsafe fn set_error(err: *mut VbError, key: &str, message: &str) {
     copy(&mut e.message, message);
 }
 
-pub(super) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    let m = p
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic with no message".into());
-    format!("panicked: {m}")
-}
-
 pub(super) fn plugin_error(e: &PluginError) -> (String, String) {
     match e {
         PluginError::InvalidParam { path, message } => (path.clone(), message.clone()),

@@ -6,7 +6,6 @@
 //! [`install_hook`] sets instead records the location and prints nothing while a guarded
 //! call runs, and hands every other panic of the library to the hook it replaced.
 
-use super::export_kind::panic_message;
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -31,6 +30,16 @@ pub(crate) fn install_hook() {
             }
         }));
     });
+}
+
+/// A panic's message (`panicked: MESSAGE`), from its payload.
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    let m = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".into());
+    format!("panicked: {m}")
 }
 
 /// Runs `f`, catching a panic: `Err` with its message, and where it happened when the hook
