@@ -45,16 +45,28 @@ fn register(
     source: &str,
     sha256: &str,
 ) -> PyResult<()> {
-    let kind = policy::kind_named(kind).ok_or_else(|| {
-        let kinds = kind_names();
-        plugin_error(
-            py,
-            format!(
-                "unknown plugin kind `{kind}`; the kinds: {}",
-                kinds.join(", ")
-            ),
-        )
-    })?;
+    let kind = match policy::kind_named(kind) {
+        Some(k) if k.abi_id().is_some() => k,
+        Some(k) => {
+            return Err(plugin_error(
+                py,
+                format!(
+                    "plugin kind `{kind}` is not exported in this vodbench: Rust crates \
+                     implement {} policies, Python classes and C libraries cannot yet",
+                    k.key()
+                ),
+            ))
+        }
+        None => {
+            return Err(plugin_error(
+                py,
+                format!(
+                    "unknown plugin kind `{kind}`; the kinds: {}",
+                    kind_names().join(", ")
+                ),
+            ))
+        }
+    };
     let origin = Origin {
         path: source.to_string(),
         sha256: sha256.to_string(),
@@ -378,10 +390,10 @@ fn plugins_json(py: Python<'_>) -> PyResult<String> {
     serde_json::to_string(&list).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Every plugin kind as `vodbench.plugin` takes it (`disk-scheduler`), in the kinds table's
-/// order: the package's `KINDS`.
+/// Every kind a Python class can implement (the exported kinds), as `vodbench.plugin` takes
+/// it (`disk-scheduler`), in the kinds table's order: the package's `KINDS`.
 fn kind_names() -> Vec<String> {
-    vodbench_harness::plugin::Kind::ALL
+    vodbench_harness::plugin::Kind::EXPORTED
         .iter()
         .map(|k| k.key().replace(['.', '_'], "-"))
         .collect()
@@ -392,7 +404,7 @@ fn kind_names() -> Vec<String> {
 /// required methods, the optional ones).
 #[pyfunction]
 fn kind_methods() -> Vec<(String, &'static str, Vec<&'static str>, Vec<&'static str>)> {
-    vodbench_harness::plugin::Kind::ALL
+    vodbench_harness::plugin::Kind::EXPORTED
         .iter()
         .zip(kind_names())
         .map(|(&k, name)| {

@@ -372,7 +372,7 @@ fn policy(lib: &Arc<LoadedLibrary>, i: usize, p: &VbPolicy) -> Result<Policy, St
              this vodbench is older than the library, which uses a kind added since; load it \
              with a vodbench that has kind {}",
             p.kind,
-            Kind::ALL.len(),
+            Kind::EXPORTED.len(),
             p.kind
         )
     })?;

@@ -114,7 +114,9 @@ where
 {
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<P::Params>();
     VbPolicy {
-        kind: <P::Kind as PluginKind>::KIND.abi_id(),
+        kind: <P::Kind as PluginKind>::KIND
+            .abi_id()
+            .expect("a kind with ExportKind is in the exported table"),
         name: leak(P::NAME),
         description: leak(P::DESCRIPTION),
         params_schema: leak(&schema.as_value().to_string()),

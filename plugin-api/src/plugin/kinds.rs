@@ -1,13 +1,18 @@
 //! The plugin kinds, declared once.
 //!
-//! The table at the bottom of this file ([`for_each_kind!`](crate::for_each_kind)) is the
-//! only list of plugin kinds. From it come each kind's `mod` lines in every layer, [`Kind`] (every kind, its scenario key and what it decides), the
+//! The kinds table at the bottom of this file ([`for_each_kind!`](crate::for_each_kind)) is
+//! the only list of plugin kinds. From it come each kind's `mod` lines (its trait, its
+//! built-ins' folder), [`Kind`] (every kind, its scenario key and what it decides), the
 //! [`Registry`](super::Registry)'s storage, the [`PluginKind`] marker of each trait object,
-//! and [`Registry::infos`](super::Registry::infos), through
-//! which everything that goes over all kinds (`vodbench plugins`, the JSON Schema's plugin
-//! tables, manifests, compare's columns, conformance tests) reads the registered plugins.
-//! Adding a kind starts with one line in the table; the compiler then names the kind's file
-//! in each layer, and `ARCHITECTURE.md` ("Adding a kind") lists the rest, as measured.
+//! and [`Registry::infos`](super::Registry::infos), through which everything that goes over
+//! all kinds (`vodbench plugins`, the JSON Schema's plugin tables, manifests, compare's
+//! columns, conformance tests) reads the registered plugins. The exported table beside it
+//! ([`for_each_exported_kind!`](crate::for_each_exported_kind)) lists the kinds C libraries
+//! and Python classes implement — today every kind — and gives each its C form's and
+//! adapters' `mod` lines, its C names and number ([`Kind::abi_id`]). Adding a kind starts
+//! with one line in the kinds table, exporting it with one in the exported table; the
+//! compiler then names the files each step needs, and `ARCHITECTURE.md` ("Adding a kind")
+//! lists the rest, as measured.
 
 use super::error::PluginError;
 use super::resolved::{BuildFn, Origin, Resolved};
@@ -208,7 +213,7 @@ impl std::fmt::Debug for EntryInfo {
 }
 
 macro_rules! kinds {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $module:ident, $decides:literal; )*) => {
         /// A plugin kind: one policy trait, chosen by name in a scenario table.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -234,22 +239,6 @@ macro_rules! kinds {
             /// The name of the kind's trait (`DiskScheduler`).
             pub fn trait_name(self) -> &'static str {
                 match self { $(Kind::$variant => stringify!($trait),)* }
-            }
-
-            /// The Rust name of the kind's C function table (`VbDiskSchedulerVtable`), as the
-            /// header names its `typedef`.
-            pub fn c_table_name(self) -> &'static str {
-                match self { $(Kind::$variant => stringify!($table),)* }
-            }
-
-            /// The kind's number in the C ABI (`VbPolicy::kind`: `VB_KIND_DISK_SCHEDULER`).
-            pub fn abi_id(self) -> u32 {
-                match self { $(Kind::$variant => crate::abi::kinds::$abi,)* }
-            }
-
-            /// The kind whose C ABI number is `id`.
-            pub fn from_abi_id(id: u32) -> Option<Kind> {
-                match id { $(crate::abi::kinds::$abi => Some(Kind::$variant),)* _ => None }
             }
         }
 
@@ -316,15 +305,6 @@ macro_rules! kinds {
             }
         }
 
-        /// Every kind has its C ABI: a function table and the adapter that exports a Rust
-        /// policy through it ([`crate::abi::export::ExportKind`]). A kind added to the table
-        /// without them does not compile.
-        #[allow(dead_code)]
-        fn every_kind_has_an_abi() {
-            fn has_abi<K: crate::abi::export::ExportKind + ?Sized>() {}
-            $( has_abi::<dyn $trait>(); )*
-        }
-
         $(
             impl PluginKind for dyn $trait {
                 const KIND: Kind = Kind::$variant;
@@ -351,54 +331,129 @@ macro_rules! kinds {
 ///
 /// ```text
 /// $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal,
-///     $abi:ident, $module:ident, $table:ident, $decides:literal;
+///     $module:ident, $decides:literal;
 /// ```
 ///
-/// — the [`Kind`] variant, its trait, the registry's field, its scenario key, its
-/// `VB_KIND_*` number, the module that holds it in each layer (its trait in
-/// `plugin-api/src/plugin/`, its C form in `plugin-api/src/abi/kinds/`, its adapters in the
-/// harness and the Python package), the type of its C function table, and what it decides.
-/// Everything that goes over all kinds is generated from it, in this crate and beside it:
-/// adding a line makes the compiler name each file the new kind still needs.
+/// — the [`Kind`] variant, its trait, the registry's field, its scenario key, the module
+/// that holds it in each layer (its trait in `plugin-api/src/plugin/`, its built-ins in
+/// `plugins/src/`, and, once it is exported ([`for_each_exported_kind!`](crate::for_each_exported_kind)),
+/// its C form and its adapters), and what it decides. Everything that goes over all kinds is
+/// generated from it, in this crate and beside it: adding a line makes the compiler name each
+/// file the new kind still needs.
 #[macro_export]
 macro_rules! for_each_kind {
     ($callback:ident) => {
         $callback! {
             /// `[disk.model]`: [`DiskModel`].
-            DiskModel => dyn DiskModel, disk_models, "disk.model", VB_KIND_DISK_MODEL, disk_model, VbDiskModelVtable,
+            DiskModel => dyn DiskModel, disk_models, "disk.model", disk_model,
                 "service time of one request, from head and rotational state";
             /// `[disk.scheduler]`: [`DiskScheduler`].
-            DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler", VB_KIND_DISK_SCHEDULER, disk_scheduler, VbDiskSchedulerVtable,
+            DiskScheduler => dyn DiskScheduler, schedulers, "disk.scheduler", disk_scheduler,
                 "which queued request a disk serves next";
             /// `[buffer_pool]`: [`BufferPool`].
-            BufferPool => dyn BufferPool, pools, "buffer_pool", VB_KIND_BUFFER_POOL, buffer_pool, VbBufferPoolVtable,
+            BufferPool => dyn BufferPool, pools, "buffer_pool", buffer_pool,
                 "which evictable page a node reuses";
             /// `[prefetcher]`: [`Prefetcher`].
-            Prefetcher => dyn Prefetcher, prefetchers, "prefetcher", VB_KIND_PREFETCHER, prefetcher, VbPrefetcherVtable,
+            Prefetcher => dyn Prefetcher, prefetchers, "prefetcher", prefetcher,
                 "which blocks to read ahead, and when";
             /// `[layout]`: [`Layout`].
-            Layout => dyn Layout, layouts, "layout", VB_KIND_LAYOUT, layout, VbLayoutVtable,
+            Layout => dyn Layout, layouts, "layout", layout,
                 "where each stripe block lives (node, disk, byte address)";
             /// `[server.network]`: [`Interconnect`].
-            Interconnect => dyn Interconnect, interconnects, "server.network", VB_KIND_INTERCONNECT, interconnect, VbInterconnectVtable,
+            Interconnect => dyn Interconnect, interconnects, "server.network", interconnect,
                 "which links a message holds and for how long";
             /// `[admission]`: [`Admission`].
-            Admission => dyn Admission, admissions, "admission", VB_KIND_ADMISSION, admission, VbAdmissionVtable,
+            Admission => dyn Admission, admissions, "admission", admission,
                 "whether a new stream is accepted";
             /// `[transmission]`: [`Transmission`].
-            Transmission => dyn Transmission, transmissions, "transmission", VB_KIND_TRANSMISSION, transmission, VbTransmissionVtable,
+            Transmission => dyn Transmission, transmissions, "transmission", transmission,
                 "which packet the egress link sends next, and when";
             /// `[broadcast.schedule]`: [`BroadcastSchedule`].
-            BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule", VB_KIND_BROADCAST_SCHEDULE, broadcast_schedule, VbBroadcastScheduleVtable,
+            BroadcastSchedule => dyn BroadcastSchedule, schedules, "broadcast.schedule", broadcast_schedule,
                 "which frames a periodic broadcast sends when";
             /// `[receiver.buffer]`: [`ClientBuffer`].
-            ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer", VB_KIND_CLIENT_BUFFER, client_buffer, VbClientBufferVtable,
+            ClientBuffer => dyn ClientBuffer, client_buffers, "receiver.buffer", client_buffer,
                 "which frames a broadcast receiver spills to disk together";
             /// `[analytic]`: [`AnalyticModel`].
-            AnalyticModel => dyn AnalyticModel, analytic_models, "analytic", VB_KIND_ANALYTIC_MODEL, analytic_model, VbAnalyticModelVtable,
+            AnalyticModel => dyn AnalyticModel, analytic_models, "analytic", analytic_model,
                 "what a closed-form model predicts at a scenario point";
         }
     };
 }
 
+/// The exported kinds: those of the kinds table that C libraries and Python classes can
+/// implement, each with its C form. `for_each_exported_kind!(callback)` calls
+/// `callback! { ... }` with the lines, each
+///
+/// ```text
+/// $variant:ident => dyn $trait:ident, $abi:ident, $module:ident, $table:ident;
+/// ```
+///
+/// — the [`Kind`] variant and its trait (as in the kinds table), its `VB_KIND_*` number, its
+/// module (its C form in `plugin-api/src/abi/kinds/`, its C adapter in the harness's
+/// `plugin_library/imported/`, its Python adapter in `python/src/policy/`) and the type of its
+/// C function table. Every kind vodbench has today is exported. A new kind may start in the
+/// kinds table alone, while its contract settles, and be exported later with its line here:
+/// that freezes its function table in the ABI (a kind exported later keeps
+/// `VB_ABI_VERSION`, see [`crate::abi`]). Until then `vodbench plugins` lists it, built-ins and
+/// Rust crates implement it, and a library or a Python class cannot.
+#[macro_export]
+macro_rules! for_each_exported_kind {
+    ($callback:ident) => {
+        $callback! {
+            DiskModel => dyn DiskModel, VB_KIND_DISK_MODEL, disk_model, VbDiskModelVtable;
+            DiskScheduler => dyn DiskScheduler, VB_KIND_DISK_SCHEDULER, disk_scheduler, VbDiskSchedulerVtable;
+            BufferPool => dyn BufferPool, VB_KIND_BUFFER_POOL, buffer_pool, VbBufferPoolVtable;
+            Prefetcher => dyn Prefetcher, VB_KIND_PREFETCHER, prefetcher, VbPrefetcherVtable;
+            Layout => dyn Layout, VB_KIND_LAYOUT, layout, VbLayoutVtable;
+            Interconnect => dyn Interconnect, VB_KIND_INTERCONNECT, interconnect, VbInterconnectVtable;
+            Admission => dyn Admission, VB_KIND_ADMISSION, admission, VbAdmissionVtable;
+            Transmission => dyn Transmission, VB_KIND_TRANSMISSION, transmission, VbTransmissionVtable;
+            BroadcastSchedule => dyn BroadcastSchedule, VB_KIND_BROADCAST_SCHEDULE, broadcast_schedule, VbBroadcastScheduleVtable;
+            ClientBuffer => dyn ClientBuffer, VB_KIND_CLIENT_BUFFER, client_buffer, VbClientBufferVtable;
+            AnalyticModel => dyn AnalyticModel, VB_KIND_ANALYTIC_MODEL, analytic_model, VbAnalyticModelVtable;
+        }
+    };
+}
+
 crate::for_each_kind!(kinds);
+
+/// What the exported kinds add to [`Kind`]: their C names and numbers.
+macro_rules! exported {
+    ($( $variant:ident => dyn $trait:ident, $abi:ident, $module:ident, $table:ident; )*) => {
+        impl Kind {
+            /// The kinds C libraries and Python classes can implement
+            /// ([`for_each_exported_kind!`](crate::for_each_exported_kind)), in its order.
+            pub const EXPORTED: &'static [Kind] = &[$(Kind::$variant),*];
+
+            /// The Rust name of the kind's C function table (`VbDiskSchedulerVtable`), as the
+            /// header names its `typedef`; `None` for a kind not exported.
+            pub fn c_table_name(self) -> Option<&'static str> {
+                #[allow(unreachable_patterns)]
+                match self { $(Kind::$variant => Some(stringify!($table)),)* _ => None }
+            }
+
+            /// The kind's number in the C ABI (`VbPolicy::kind`: `VB_KIND_DISK_SCHEDULER`);
+            /// `None` for a kind not exported.
+            pub fn abi_id(self) -> Option<u32> {
+                #[allow(unreachable_patterns)]
+                match self { $(Kind::$variant => Some(crate::abi::kinds::$abi),)* _ => None }
+            }
+
+            /// The exported kind whose C ABI number is `id`.
+            pub fn from_abi_id(id: u32) -> Option<Kind> {
+                match id { $(crate::abi::kinds::$abi => Some(Kind::$variant),)* _ => None }
+            }
+        }
+
+        /// Every exported kind has its C form: a function table and the adapter that exports
+        /// a Rust policy through it ([`crate::abi::export::ExportKind`]). A kind exported
+        /// without them does not compile.
+        #[allow(dead_code)]
+        fn every_exported_kind_has_an_abi() {
+            fn has_abi<K: crate::abi::export::ExportKind + ?Sized>() {}
+            $( has_abi::<dyn $trait>(); )*
+        }
+    };
+}
+crate::for_each_exported_kind!(exported);

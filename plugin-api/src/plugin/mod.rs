@@ -25,7 +25,7 @@ pub use context::BuildContext;
 /// Each kind's module (its trait and the types of its calls, in the file named as the
 /// table's `$module`), declared and re-exported from the kinds table.
 macro_rules! kind_modules {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $module:ident, $decides:literal; )*) => {
         $( mod $module; pub use $module::*; )*
     };
 }

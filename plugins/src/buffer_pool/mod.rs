@@ -13,9 +13,9 @@ pub mod lfu;
 pub mod love_prefetch;
 pub mod s3_fifo;
 
-use vodbench_plugin_api::plugin::Registry;
+use vodbench_plugin_api::plugin::{BufferPool, Kind, Registry};
 
-/// Registers the built-in buffer pools.
+/// Registers the built-in buffer pools; `global-lru` is `[buffer_pool]`'s default.
 pub fn register(r: &mut Registry) {
     r.add::<global_lru::GlobalLru>();
     r.add::<love_prefetch::LovePrefetch>();
@@ -25,4 +25,5 @@ pub fn register(r: &mut Registry) {
     r.add::<arc::Arc>();
     r.add::<s3_fifo::S3Fifo>();
     r.add::<belady::Belady>();
+    r.set_default::<dyn BufferPool>(Kind::BufferPool.key(), "global-lru", toml::Table::new());
 }

@@ -5,14 +5,15 @@ pub mod ideal;
 pub mod mesh2d;
 pub mod ports;
 
-use vodbench_plugin_api::plugin::{PluginError, Registry};
+use vodbench_plugin_api::plugin::{Interconnect, Kind, PluginError, Registry};
 use vodbench_plugin_api::units::{fmt_duration_ns, Bandwidth};
 
-/// Registers the built-in interconnects.
+/// Registers the built-in interconnects; `ideal` is `[server.network]`'s default.
 pub fn register(r: &mut Registry) {
     r.add::<ideal::Ideal>();
     r.add::<ports::Ports>();
     r.add::<mesh2d::Mesh2d>();
+    r.set_default::<dyn Interconnect>(Kind::Interconnect.key(), "ideal", toml::Table::new());
 }
 
 /// A link's `bandwidth` within what every interconnect allows (1 kbit/s to 10 Tbit/s).

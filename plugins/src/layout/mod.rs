@@ -5,14 +5,15 @@ pub mod non_striped;
 pub mod stripe_factor;
 pub mod striped;
 
-use vodbench_plugin_api::plugin::{BuildContext, PluginError, Registry};
+use vodbench_plugin_api::plugin::{BuildContext, Kind, Layout, PluginError, Registry};
 
-/// Registers the built-in layouts.
+/// Registers the built-in layouts; `striped` is `[layout]`'s default.
 pub fn register(r: &mut Registry) {
     r.add::<striped::Striped>();
     r.add::<non_striped::NonStriped>();
     r.add::<stripe_factor::StripeFactor>();
     r.add::<fine_striped::FineStriped>();
+    r.set_default::<dyn Layout>(Kind::Layout.key(), "striped", toml::Table::new());
 }
 
 /// Checks that `needed` bytes fit on disk `disk`.

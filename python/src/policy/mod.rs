@@ -1,26 +1,27 @@
 //! Policies written as Python classes: registered in the [`Registry`] beside the built-ins
-//! (one entry per class), and one adapter per kind implementing the kind's Rust trait over a
+//! (one entry per class), and one adapter per exported kind implementing the kind's Rust trait over a
 //! Python object, as `vodbench_harness::plugin_library`'s adapters do over C function tables.
 //! This file holds what every adapter shares (the registered class, one instance's bound
-//! methods, the thread state, tracebacks) and, generated from the kinds table
-//! ([`vodbench_plugin_api::for_each_kind!`]), each kind's method list and the registration.
+//! methods, the thread state, tracebacks) and, generated from the exported table
+//! ([`vodbench_plugin_api::for_each_exported_kind!`]), each kind's method list and the
+//! registration.
 //! Each kind's adapter is in the file the table names as the kind's `$module`, with
 //! everything about the kind: its required and optional methods, its adapter and how an
-//! instance is wrapped in it ([`PyKind`]). A kind added to the table without that file or
-//! that impl does not compile.
+//! instance is wrapped in it ([`PyKind`]). A kind exported without that file or that impl
+//! does not compile; a kind not exported is refused by name (`vodbench.plugin`).
 //!
 //! An adapter only translates; the engine checks every answer as it checks a built-in's. A
 //! Python exception, or an answer of the wrong type, abandons the run with a
 //! [`PluginFailure`] naming the class's source, the policy, the method and the traceback.
 
-/// Each kind's adapter, in the file named as the kinds table's `$module`: a kind added to the
-/// table without its file does not compile.
+/// Each exported kind's adapter, in the file named as the exported table's `$module`: a kind
+/// exported without its file does not compile.
 macro_rules! adapter_modules {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+    ($( $variant:ident => dyn $trait:ident, $abi:ident, $module:ident, $table:ident; )*) => {
         $( mod $module; )*
     };
 }
-vodbench_plugin_api::for_each_kind!(adapter_modules);
+vodbench_plugin_api::for_each_exported_kind!(adapter_modules);
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -46,8 +47,8 @@ pub struct PyPolicy {
 
 /// A kind's Python adapter: the methods a class of the kind has and how an instance is
 /// wrapped in the adapter implementing the kind's trait. Implemented for each kind's `dyn`
-/// trait in the kind's file of this folder; the kinds table requires it of every kind (see
-/// [`methods`] and [`register`]).
+/// trait in the kind's file of this folder; the exported table requires it of every kind it
+/// lists (see [`methods`] and [`register`]).
 trait PyKind: PluginKind {
     /// The methods a class must have, in the order messages list them; an adapter calls
     /// method `i` of an instance by its place in `REQUIRED` then `OPTIONAL`.
@@ -60,9 +61,9 @@ trait PyKind: PluginKind {
     fn wrap(instance: Instance) -> Box<Self>;
 }
 
-/// `methods` and `register`, one arm per kind of the kinds table.
+/// `methods` and `register`, one arm per exported kind.
 macro_rules! dispatch {
-    ($( $(#[$doc:meta])* $variant:ident => dyn $trait:ident, $field:ident, $key:literal, $abi:ident, $module:ident, $table:ident, $decides:literal; )*) => {
+    ($( $variant:ident => dyn $trait:ident, $abi:ident, $module:ident, $table:ident; )*) => {
         /// Each kind's methods: required first, then optional.
         pub fn methods(kind: Kind) -> (&'static [&'static str], &'static [&'static str]) {
             match kind {
@@ -70,6 +71,8 @@ macro_rules! dispatch {
                     <dyn $trait as PyKind>::REQUIRED,
                     <dyn $trait as PyKind>::OPTIONAL,
                 ),)*
+                #[allow(unreachable_patterns)]
+                _ => unreachable!("{kind:?} is not exported: `register` refuses it"),
             }
         }
 
@@ -77,11 +80,16 @@ macro_rules! dispatch {
         pub fn register(registry: &mut Registry, policy: Arc<PyPolicy>) -> Result<(), PluginError> {
             match policy.kind {
                 $(Kind::$variant => add::<dyn $trait>(registry, policy),)*
+                #[allow(unreachable_patterns)]
+                _ => Err(PluginError::Build(format!(
+                    "kind {} has no Python form in this vodbench",
+                    policy.kind.key()
+                ))),
             }
         }
     };
 }
-vodbench_plugin_api::for_each_kind!(dispatch);
+vodbench_plugin_api::for_each_exported_kind!(dispatch);
 
 /// The kind whose scenario key (`disk.scheduler`) or listing name (`disk-scheduler`) is `s`.
 pub fn kind_named(s: &str) -> Option<Kind> {

@@ -22,10 +22,10 @@ pub mod waldvogel_bandwidth;
 pub mod wu_blocksize;
 pub mod wu_continuity;
 
-use vodbench_plugin_api::plugin::{PluginError, Registry};
+use vodbench_plugin_api::plugin::{slot_keys, AnalyticModel, PluginError, Registry};
 use vodbench_plugin_api::units::{Bandwidth, Duration};
 
-/// Registers the built-in analytic models.
+/// Registers the built-in analytic models; `waldvogel-bandwidth` is a broadcast scenario's default (`[analytic]` has none for on-demand scenarios).
 pub fn register(r: &mut Registry) {
     r.add::<wu_blocksize::WuBlocksize>();
     r.add::<wu_continuity::WuContinuity>();
@@ -33,6 +33,13 @@ pub fn register(r: &mut Registry) {
     r.add::<pappas_memory::PappasMemory>();
     r.add::<waldvogel_bandwidth::WaldvogelBandwidth>();
     r.add::<spiffi_capacity::SpiffiCapacity>();
+    // a broadcast scenario's `vodbench analyze` without `[analytic]`
+    let waldvogel = "waldvogel-bandwidth";
+    r.set_default::<dyn AnalyticModel>(
+        slot_keys::BROADCAST_ANALYTIC,
+        waldvogel,
+        toml::Table::new(),
+    );
 }
 
 /// A bandwidth in bytes per second.

@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn matches_the_sweep_rule_under_random_interleavings() {
         // the reference: the SCAN rule of `sweep`, by linear search over what is queued
-        use crate::scheduler::sweep::Sweep;
+        use crate::disk_scheduler::sweep::Sweep;
         use rand::{Rng, SeedableRng};
         let mut rng = vodbench_plugin_api::rng::SimRng::seed_from_u64(11);
         let mut e = Elevator::new();

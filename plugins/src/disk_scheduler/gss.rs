@@ -181,9 +181,9 @@ impl Plugin for Gss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::elevator::Elevator;
-    use crate::scheduler::round_robin::tests::{head, req};
-    use crate::scheduler::round_robin::RoundRobin;
+    use crate::disk_scheduler::elevator::Elevator;
+    use crate::disk_scheduler::round_robin::tests::{head, req};
+    use crate::disk_scheduler::round_robin::RoundRobin;
 
     /// Serves everything, moving the head to each served request's cylinder.
     fn drain(s: &mut dyn DiskScheduler, cyl: &[u32], start: u32) -> Vec<u32> {

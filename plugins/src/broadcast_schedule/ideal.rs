@@ -65,7 +65,7 @@ mod tests {
         let expected: u64 = (3..=12u64).map(|l| 27_720 / l).sum();
         assert_eq!(s.total_transmissions(), expected);
         let (mean, _) = s.bandwidth(1);
-        let eq1 = crate::analytic::waldvogel_bandwidth::ideal_bandwidth(10, 2);
+        let eq1 = crate::analytic_model::waldvogel_bandwidth::ideal_bandwidth(10, 2);
         assert!((mean - eq1).abs() < 1e-12, "{mean} vs {eq1}");
     }
 }

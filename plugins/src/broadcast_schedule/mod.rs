@@ -6,11 +6,16 @@ pub mod chunked;
 pub mod fuzzycast;
 pub mod ideal;
 
-use vodbench_plugin_api::plugin::Registry;
+use vodbench_plugin_api::plugin::{BroadcastSchedule, Kind, Registry};
 
-/// Registers the built-in broadcast schedules.
+/// Registers the built-in broadcast schedules; `ideal` is `[broadcast.schedule]`'s default.
 pub fn register(r: &mut Registry) {
     r.add::<ideal::Ideal>();
     r.add::<fuzzycast::Fuzzycast>();
     r.add::<chunked::Chunked>();
+    r.set_default::<dyn BroadcastSchedule>(
+        Kind::BroadcastSchedule.key(),
+        "ideal",
+        toml::Table::new(),
+    );
 }

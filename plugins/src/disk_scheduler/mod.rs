@@ -10,9 +10,9 @@ pub mod round_robin;
 pub mod scan_edf;
 mod sweep;
 
-use vodbench_plugin_api::plugin::Registry;
+use vodbench_plugin_api::plugin::{DiskScheduler, Kind, Registry};
 
-/// Registers the built-in disk schedulers.
+/// Registers the built-in disk schedulers; `elevator` is `[disk.scheduler]`'s default.
 pub fn register(r: &mut Registry) {
     r.add::<fcfs::Fcfs>();
     r.add::<elevator::Elevator>();
@@ -22,4 +22,5 @@ pub fn register(r: &mut Registry) {
     r.add::<real_time::RealTime>();
     r.add::<edf::Edf>();
     r.add::<scan_edf::ScanEdf>();
+    r.set_default::<dyn DiskScheduler>(Kind::DiskScheduler.key(), "elevator", toml::Table::new());
 }

@@ -14,7 +14,7 @@
 //! `peak` defaults to `⌈Σ 1/(w + f)⌉ + 1`, one frame above the mean. The least-crowded search
 //! is a range-minimum over a segment tree, `O(log horizon)` per copy.
 
-use crate::analytic::waldvogel_bandwidth::ideal_bandwidth;
+use crate::analytic_model::waldvogel_bandwidth::ideal_bandwidth;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vodbench_plugin_api::plugin::{
@@ -181,7 +181,7 @@ impl Plugin for Fuzzycast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broadcast::ideal::Ideal;
+    use crate::broadcast_schedule::ideal::Ideal;
 
     fn spec(frames: u32, delay: u32) -> ScheduleSpec {
         ScheduleSpec {

@@ -128,8 +128,8 @@ mod tests {
     /// schedule says it ignores the hint: it must then be the same whatever the hint.
     #[test]
     fn schedules_that_ignore_the_chunk_hint_are_the_same_for_any_hint() {
-        use crate::broadcast::fuzzycast::{Fuzzycast, FuzzycastParams};
-        use crate::broadcast::ideal::Ideal;
+        use crate::broadcast_schedule::fuzzycast::{Fuzzycast, FuzzycastParams};
+        use crate::broadcast_schedule::ideal::Ideal;
         let spec = |chunk_hint| ScheduleSpec {
             frames: 300,
             delay: 30,
