@@ -593,6 +593,21 @@ fn issue47_answers_out_of_range_are_caught_as_for_builtins() {
         assert!(e.contains(n), "{n:?} not in: {e}");
     }
     assert!(!out.exists());
+    // a disk model of no cylinder and no byte is refused when the disks are built
+    let flat = t.replace(
+        "[disk.model]\nname = \"analytic\"\nspec = \"st15150n\"\n",
+        "[disk.model]\nname = \"flat\"\n",
+    );
+    let file = dir.path().join("flat.toml");
+    std::fs::write(&file, flat).unwrap();
+    let e = refused(&["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&lib)]);
+    for n in [
+        "disk.model `flat`",
+        "its geometry has 0 cylinders and 0 bytes; a disk has at least one of each",
+    ] {
+        assert!(e.contains(n), "{n:?} not in: {e}");
+    }
+    assert!(!out.exists());
 }
 
 #[test]

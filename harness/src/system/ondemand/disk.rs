@@ -980,6 +980,71 @@ mod tests {
         assert_eq!(ended, vec![(0, 14.0), (1, 14.0)]);
     }
 
+    /// A model that says its head is on a cylinder its own geometry does not have.
+    struct Lost(Fixed);
+    impl DiskModel for Lost {
+        fn geometry(&self) -> DiskGeometry {
+            self.0.geometry()
+        }
+        fn cylinder_of(&self, offset: u64) -> u32 {
+            self.0.cylinder_of(offset)
+        }
+        fn head_cylinder(&self) -> u32 {
+            7
+        }
+        fn service(&mut self, a: &DiskAccess, now: SimTime) -> ServiceTime {
+            self.0.service(a, now)
+        }
+        fn service_bound(&self, a: &DiskAccess) -> SimDuration {
+            self.0.service_bound(a)
+        }
+    }
+
+    #[test]
+    fn a_head_past_the_models_geometry_stops_the_run_naming_the_model() {
+        let m = Lost(Fixed {
+            media: SimDuration::from_millis(4),
+        });
+        let station = DiskStation::new(0, Box::new(m), Box::<Fifo>::default());
+        let mut d = Disks::new(vec![station], "lost", "fifo", 1, false);
+        let w = Window {
+            span: (SimTime::ZERO, SimTime::ZERO + SimDuration::from_secs(1)),
+            measuring: true,
+        };
+        d.open(SimTime::ZERO);
+        let (mut q, mut reqs, mut faults) = (EventQueue::new(), Arena::new(), Faults::default());
+        let r = reqs.put(DReq {
+            page: 0,
+            node: 0,
+            disk: 0,
+            class: RequestClass::Demand,
+            enqueued: SimTime::ZERO,
+            offset: 0,
+            bytes: BYTES,
+            queued: false,
+            deadline: None,
+            terminal: 0,
+            lead: crate::system::ondemand::event::NONE,
+            left: 1,
+            owner: crate::system::ondemand::event::NONE,
+        });
+        let disk = d.enqueue(r, &mut reqs, SimTime::ZERO, &mut faults);
+        assert!(!faults.any());
+        d.start(disk, SimTime::ZERO, &w, &mut reqs, &mut faults, &mut q);
+        let e = faults
+            .take()
+            .expect("the model broke its contract")
+            .to_string();
+        assert!(
+            e.contains("lost")
+                && e.contains("head of disk 0 is on cylinder 7")
+                && e.contains("has 1 cylinders"),
+            "{e}"
+        );
+        // nothing was started on the disk
+        assert!(q.pop().is_none());
+    }
+
     #[test]
     fn two_disks_on_one_bus_never_transfer_at_once() {
         let c = bus(true, false, Arbitration::Priority);

@@ -258,4 +258,41 @@ impl Plugin for Stray {
     }
 }
 
-vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict, Wanderer, Stray);
+/// A disk with no cylinder and no byte.
+pub struct Flat;
+
+impl DiskModel for Flat {
+    fn geometry(&self) -> DiskGeometry {
+        DiskGeometry {
+            capacity_bytes: 0,
+            cylinders: 0,
+        }
+    }
+    fn cylinder_of(&self, _offset: u64) -> u32 {
+        0
+    }
+    fn head_cylinder(&self) -> u32 {
+        0
+    }
+    fn service(&mut self, a: &DiskAccess, _now: SimTime) -> ServiceTime {
+        ServiceTime {
+            transfer: SimDuration::from_nanos(a.bytes),
+            ..ServiceTime::default()
+        }
+    }
+    fn service_bound(&self, a: &DiskAccess) -> SimDuration {
+        SimDuration::from_nanos(a.bytes)
+    }
+}
+
+impl Plugin for Flat {
+    type Kind = dyn DiskModel;
+    type Params = NoParams;
+    const NAME: &'static str = "flat";
+    const DESCRIPTION: &'static str = "a disk of no cylinder and no byte (test)";
+    fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskModel>, PluginError> {
+        Ok(Box::new(Flat))
+    }
+}
+
+vodbench_plugin_api::export_plugins!(Panicky, Liar, Hoarder, Strict, Wanderer, Stray, Flat);
