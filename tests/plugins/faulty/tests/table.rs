@@ -33,6 +33,7 @@ fn the_table_lists_every_policy_with_its_kind_and_schema() {
             (VB_KIND_DISK_SCHEDULER, "strict".to_string()),
             (VB_KIND_PREFETCHER, "wanderer".to_string()),
             (VB_KIND_DISK_MODEL, "stray".to_string()),
+            (VB_KIND_DISK_MODEL, "flat".to_string()),
         ]
     );
     // SAFETY: a NUL-terminated JSON Schema.
