@@ -660,10 +660,15 @@ fn the_plugin_guide_lists_every_plugin_kind_and_the_readme_links_it() {
     for kind in Kind::ALL {
         let key = format!("`[{}]`", kind.key());
         let tr = format!("`{}`", kind.trait_name());
+        // an exported kind's row names its C table; a kind not exported says so
+        let c = kind
+            .c_table_name()
+            .map_or("— (Rust only)".to_string(), |t| format!("`{t}`"));
         assert!(
-            rows.iter()
-                .any(|r| r.contains(&key) && r.contains(&tr) && r.contains(kind.decides())),
-            "docs/plugins.md: no table row names the kind {key} with its trait {tr} and what it \
+            rows.iter().any(|r| r.contains(&key)
+                && r.contains(&format!("{tr} / {c}"))
+                && r.contains(kind.decides())),
+            "docs/plugins.md: no table row names the kind {key} with `{tr} / {c}` and what it \
              decides ({})",
             kind.decides()
         );
