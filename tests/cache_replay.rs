@@ -93,6 +93,50 @@ fn issue33_cache_replay_writes_results_tables_and_report() {
     let o = vodbench(&["report", two.to_str().unwrap()]);
     assert!(o.status.success(), "{:?}", text(&o));
     common::assert_same_files(&one, &two, &["report.html"], "after vodbench report");
+    // `-q`: both commands print nothing, and write the same files (the replay names its
+    // trace in cache.json, so it replays the first one)
+    let quiet = tmp.path().join("quiet.oracleGeneral.zst");
+    let q = quiet.to_str().unwrap();
+    let o = vodbench(&[
+        "cache",
+        "generate",
+        "-q",
+        "--objects",
+        "2000",
+        "--requests",
+        "50000",
+        "--seed",
+        "5",
+        "--out",
+        q,
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(text(&o), (String::new(), String::new()));
+    assert_eq!(std::fs::read(q).unwrap(), std::fs::read(t).unwrap());
+    let three = tmp.path().join("three");
+    let o = vodbench(&[
+        "cache",
+        "replay",
+        "--quiet",
+        "--trace",
+        t,
+        "--pool",
+        "global-lru,s3-fifo{small_ratio = 0.2}",
+        "--pool",
+        "belady",
+        "--size",
+        "50,500",
+        "--out",
+        three.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(text(&o), (String::new(), String::new()));
+    common::assert_same_files(
+        &one,
+        &three,
+        &["cache.json", "cache.csv", "cache.parquet", "report.html"],
+        "with --quiet",
+    );
 }
 
 #[test]

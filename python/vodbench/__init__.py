@@ -609,7 +609,7 @@ def cache_replay(trace: PathLike, *, pools: str | Sequence[str], sizes: Any,
     out = _out(out, "cache")
     pools = [pools] if isinstance(pools, str) else list(pools)
     sizes = [sizes] if isinstance(sizes, (str, int)) else list(sizes)
-    args = ["cache", "replay", "--trace", os.fspath(trace), "--out", out,
+    args = ["cache", "replay", "-q", "--trace", os.fspath(trace), "--out", out,
             "--pool", ",".join(pools), "--size", ",".join(str(s) for s in sizes),
             *_plugin_args(plugins)]
     if format is not None:
@@ -626,7 +626,7 @@ def cache_generate(path: PathLike, *, objects: int, requests: int, alpha: float 
     """``vodbench cache generate``: a synthetic request trace with Zipf(``alpha``)
     popularity over ``objects`` objects (oracleGeneral, zstd-compressed when ``path`` ends
     in ``.zst``, CSV when in ``.csv``); its path."""
-    args = ["cache", "generate", "--out", os.fspath(path), f"--objects={objects}",
+    args = ["cache", "generate", "-q", "--out", os.fspath(path), f"--objects={objects}",
             f"--requests={requests}", f"--alpha={float(alpha)!r}", f"--bytes={bytes}",
             f"--seed={seed}"]
     if sparse_ids:

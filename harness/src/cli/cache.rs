@@ -95,6 +95,9 @@ pub(crate) struct ReplayFlags {
     /// vodbench traces: every video's length.
     #[arg(long, default_value = "1h")]
     video_length: String,
+    /// Print nothing but errors (the miss ratios are in the output folder).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Arguments of `vodbench cache generate`.
@@ -129,6 +132,9 @@ pub(crate) struct GenerateFlags {
     /// built whole, as its next-access column needs every request.
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// `vodbench cache …`.
@@ -290,12 +296,14 @@ fn replay(registry: &Registry, outputs: &Outputs, f: ReplayFlags) -> Result<(), 
         &replay.folder(),
         outputs.writers(),
     )?;
-    print!("{}", replay.text());
-    println!(
-        "wall time {:.1}s; output: {}",
-        started.elapsed().as_secs_f64(),
-        dir.display()
-    );
+    if !f.quiet {
+        print!("{}", replay.text());
+        println!(
+            "wall time {:.1}s; output: {}",
+            started.elapsed().as_secs_f64(),
+            dir.display()
+        );
+    }
     Ok(())
 }
 
@@ -359,7 +367,9 @@ fn generate(f: &GenerateFlags) -> Result<(), CommandError> {
     }
     write_file(&f.out, &bytes)?;
     file_mark::mark(&f.out, REQUEST_TRACE)?;
-    println!("wrote {} requests to {}", f.requests, f.out.display());
+    if !f.quiet {
+        println!("wrote {} requests to {}", f.requests, f.out.display());
+    }
     Ok(())
 }
 
