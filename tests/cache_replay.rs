@@ -11,37 +11,36 @@ fn issue33_cache_replay_writes_results_tables_and_report() {
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("zipf.oracleGeneral.zst");
     let t = trace.to_str().unwrap();
-    let o = vodbench(&[
-        "cache",
-        "generate",
-        "--objects",
-        "2000",
-        "--requests",
-        "50000",
-        "--seed",
-        "5",
-        "--out",
-        t,
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
-    let run = |threads: &str, out: &str| {
-        let dir = tmp.path().join(out);
-        let o = vodbench(&[
+    let generate = |out: &str, extra: &[&str]| {
+        let mut args = vec![
             "cache",
-            "replay",
-            "--trace",
-            t,
+            "generate",
+            "--objects",
+            "2000",
+            "--requests",
+            "50000",
+        ];
+        args.extend(["--seed", "5", "--out", out]);
+        args.extend_from_slice(extra);
+        vodbench(&args)
+    };
+    let replay = |dir: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["cache", "replay", "--trace", t];
+        args.extend([
             "--pool",
             "global-lru,s3-fifo{small_ratio = 0.2}",
             "--pool",
             "belady",
-            "--size",
-            "50,500",
-            "--threads",
-            threads,
-            "--out",
-            dir.to_str().unwrap(),
         ]);
+        args.extend(["--size", "50,500", "--out", dir.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        vodbench(&args)
+    };
+    let o = generate(t, &[]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let run = |threads: &str, out: &str| {
+        let dir = tmp.path().join(out);
+        let o = replay(&dir, &["--threads", threads]);
         assert!(o.status.success(), "{:?}", text(&o));
         (dir, text(&o).0)
     };
@@ -97,38 +96,12 @@ fn issue33_cache_replay_writes_results_tables_and_report() {
     // trace in cache.json, so it replays the first one)
     let quiet = tmp.path().join("quiet.oracleGeneral.zst");
     let q = quiet.to_str().unwrap();
-    let o = vodbench(&[
-        "cache",
-        "generate",
-        "-q",
-        "--objects",
-        "2000",
-        "--requests",
-        "50000",
-        "--seed",
-        "5",
-        "--out",
-        q,
-    ]);
+    let o = generate(q, &["-q"]);
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(text(&o), (String::new(), String::new()));
     assert_eq!(std::fs::read(q).unwrap(), std::fs::read(t).unwrap());
     let three = tmp.path().join("three");
-    let o = vodbench(&[
-        "cache",
-        "replay",
-        "--quiet",
-        "--trace",
-        t,
-        "--pool",
-        "global-lru,s3-fifo{small_ratio = 0.2}",
-        "--pool",
-        "belady",
-        "--size",
-        "50,500",
-        "--out",
-        three.to_str().unwrap(),
-    ]);
+    let o = replay(&three, &["--quiet"]);
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(text(&o), (String::new(), String::new()));
     common::assert_same_files(

@@ -876,6 +876,25 @@ mod tests {
 
     const BYTES: u64 = 40_000;
 
+    /// A demand read of `BYTES` at offset 0 of `disk`, enqueued at `now`.
+    fn demand(disk: u32, now: SimTime) -> DReq {
+        DReq {
+            page: 0,
+            node: 0,
+            disk,
+            class: RequestClass::Demand,
+            enqueued: now,
+            offset: 0,
+            bytes: BYTES,
+            queued: false,
+            deadline: None,
+            terminal: 0,
+            lead: crate::system::ondemand::event::NONE,
+            left: 1,
+            owner: crate::system::ondemand::event::NONE,
+        }
+    }
+
     /// Phases started: (time in ms, disk, phase).
     type Timeline = Vec<(f64, usize, Phase)>;
 
@@ -932,21 +951,7 @@ mod tests {
         while let Some((now, ev)) = q.pop() {
             match ev {
                 Ev::Trace(disk) => {
-                    let r = reqs.put(DReq {
-                        page: 0,
-                        node: 0,
-                        disk,
-                        class: RequestClass::Demand,
-                        enqueued: now,
-                        offset: 0,
-                        bytes: BYTES,
-                        queued: false,
-                        deadline: None,
-                        terminal: 0,
-                        lead: crate::system::ondemand::event::NONE,
-                        left: 1,
-                        owner: crate::system::ondemand::event::NONE,
-                    });
+                    let r = reqs.put(demand(disk, now));
                     let disk = d.enqueue(r, &mut reqs, now, &mut faults);
                     d.start(disk, now, &w, &mut reqs, &mut faults, &mut q);
                 }
@@ -1013,21 +1018,7 @@ mod tests {
         };
         d.open(SimTime::ZERO);
         let (mut q, mut reqs, mut faults) = (EventQueue::new(), Arena::new(), Faults::default());
-        let r = reqs.put(DReq {
-            page: 0,
-            node: 0,
-            disk: 0,
-            class: RequestClass::Demand,
-            enqueued: SimTime::ZERO,
-            offset: 0,
-            bytes: BYTES,
-            queued: false,
-            deadline: None,
-            terminal: 0,
-            lead: crate::system::ondemand::event::NONE,
-            left: 1,
-            owner: crate::system::ondemand::event::NONE,
-        });
+        let r = reqs.put(demand(0, SimTime::ZERO));
         let disk = d.enqueue(r, &mut reqs, SimTime::ZERO, &mut faults);
         assert!(!faults.any());
         d.start(disk, SimTime::ZERO, &w, &mut reqs, &mut faults, &mut q);

@@ -221,18 +221,19 @@ impl Plugin for Wanderer {
     }
 }
 
-/// A disk of 100 cylinders that places every byte on cylinder 105.
-pub struct Stray;
+/// A disk model that reports the geometry and the cylinder it is given, whatever they are,
+/// and takes a nanosecond per byte.
+struct Reported {
+    geometry: DiskGeometry,
+    cylinder: u32,
+}
 
-impl DiskModel for Stray {
+impl DiskModel for Reported {
     fn geometry(&self) -> DiskGeometry {
-        DiskGeometry {
-            capacity_bytes: 8 << 30,
-            cylinders: 100,
-        }
+        self.geometry
     }
     fn cylinder_of(&self, _offset: u64) -> u32 {
-        105
+        self.cylinder
     }
     fn head_cylinder(&self) -> u32 {
         0
@@ -247,6 +248,9 @@ impl DiskModel for Stray {
         SimDuration::from_nanos(a.bytes)
     }
 }
+
+/// A disk of 100 cylinders that places every byte on cylinder 105.
+pub struct Stray;
 
 impl Plugin for Stray {
     type Kind = dyn DiskModel;
@@ -254,36 +258,19 @@ impl Plugin for Stray {
     const NAME: &'static str = "stray";
     const DESCRIPTION: &'static str = "places bytes past its own cylinders (test)";
     fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskModel>, PluginError> {
-        Ok(Box::new(Stray))
+        let geometry = DiskGeometry {
+            capacity_bytes: 8 << 30,
+            cylinders: 100,
+        };
+        Ok(Box::new(Reported {
+            geometry,
+            cylinder: 105,
+        }))
     }
 }
 
 /// A disk with no cylinder and no byte.
 pub struct Flat;
-
-impl DiskModel for Flat {
-    fn geometry(&self) -> DiskGeometry {
-        DiskGeometry {
-            capacity_bytes: 0,
-            cylinders: 0,
-        }
-    }
-    fn cylinder_of(&self, _offset: u64) -> u32 {
-        0
-    }
-    fn head_cylinder(&self) -> u32 {
-        0
-    }
-    fn service(&mut self, a: &DiskAccess, _now: SimTime) -> ServiceTime {
-        ServiceTime {
-            transfer: SimDuration::from_nanos(a.bytes),
-            ..ServiceTime::default()
-        }
-    }
-    fn service_bound(&self, a: &DiskAccess) -> SimDuration {
-        SimDuration::from_nanos(a.bytes)
-    }
-}
 
 impl Plugin for Flat {
     type Kind = dyn DiskModel;
@@ -291,7 +278,14 @@ impl Plugin for Flat {
     const NAME: &'static str = "flat";
     const DESCRIPTION: &'static str = "a disk of no cylinder and no byte (test)";
     fn build(_: &NoParams, _: &BuildContext<'_>) -> Result<Box<dyn DiskModel>, PluginError> {
-        Ok(Box::new(Flat))
+        let geometry = DiskGeometry {
+            capacity_bytes: 0,
+            cylinders: 0,
+        };
+        Ok(Box::new(Reported {
+            geometry,
+            cylinder: 0,
+        }))
     }
 }
 
