@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 use vodbench_harness::cli::{run_args, ArgsError};
+use vodbench_harness::interrupt::StopToken;
 use vodbench_harness::plugin::{Kind, Origin, Registry};
 
 mod policy;
@@ -271,7 +272,8 @@ const FINISHED_NOTE: &str =
 ///
 /// The command runs on a thread of its own without the GIL (a Python policy takes it for
 /// each of its calls); this thread waits, checking for signals every 50 ms: Ctrl-C stops
-/// the command at its next check and raises `KeyboardInterrupt`.
+/// the command at its next check and raises `KeyboardInterrupt`. The stop belongs to this
+/// call (a [`StopToken`] of its own): commands run at once from other Python threads go on.
 ///
 /// `poll`, when given, is called on this thread between waits (for progress); an exception
 /// it raises stops the command as Ctrl-C does and is raised again.
@@ -279,16 +281,18 @@ const FINISHED_NOTE: &str =
 #[pyo3(signature = (args, poll = None))]
 fn run_command(py: Python<'_>, args: Vec<String>, poll: Option<Py<PyAny>>) -> PyResult<()> {
     let registry = registry().map_err(|m| plugin_error(py, m))?;
-    vodbench_harness::interrupt::clear();
+    // this command's own stop: commands run at once from other Python threads have theirs
+    let stop = StopToken::new();
     let (tx, rx) = mpsc::channel();
     // a Receiver is not Sync: lent to the GIL-free waits behind a lock
     let rx = Mutex::new(rx);
+    let worker_stop = stop.clone();
     let worker = std::thread::Builder::new()
         .name("vodbench".into())
         .spawn(move || {
             let outputs = vodbench_reports::outputs();
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_args(&registry, &outputs, &args)
+                worker_stop.install(|| run_args(&registry, &outputs, &args))
             }));
             let _ = tx.send(r.map_err(|p| {
                 p.downcast_ref::<String>()
@@ -313,7 +317,7 @@ fn run_command(py: Python<'_>, args: Vec<String>, poll: Option<Py<PyAny>>) -> Py
                         None => Ok(()),
                     };
                     if let Err(e) = py.check_signals().and(polled) {
-                        vodbench_harness::interrupt::request();
+                        stop.request();
                         interrupted = Some(e);
                     }
                 }
@@ -324,7 +328,6 @@ fn run_command(py: Python<'_>, args: Vec<String>, poll: Option<Py<PyAny>>) -> Py
         }
     };
     let _ = py.allow_threads(|| worker.join());
-    vodbench_harness::interrupt::clear();
     if let Some(e) = interrupted {
         if matches!(outcome, Ok(Ok(()))) {
             // the command finished before it reached a check: its output is written, and

@@ -138,6 +138,49 @@ def test_an_exception_in_the_callback_stops_the_sweep(tmp_path):
     assert len(list((tmp_path / "w" / "points").glob("[0-9]*.json"))) < 4
 
 
+def test_a_callbacks_exception_stops_only_its_own_sweep(tmp_path):
+    # two sweeps at once from two Python threads: A's callback raises once B is under way;
+    # B goes on and writes what a lone B writes
+    def sweep(out, callback):
+        return vodbench.sweep(FIXTURES / "sweep_small.toml", out=tmp_path / out, seeds=20,
+                              min_seeds=20, max_terminals=40, threads=1, callback=callback,
+                              progress=False)
+
+    b_running, b_done, raised_with_b_unfinished = threading.Event(), [], []
+
+    def stop_a(n, point):
+        assert b_running.wait(timeout=300)
+        raised_with_b_unfinished.append(len(b_done) < 4)
+        raise RuntimeError("A stops")
+
+    def mark_b(n, point):
+        b_done.append(point["index"])
+        b_running.set()
+
+    outcome = {}
+
+    def run(name, out, callback):
+        try:
+            outcome[name] = sweep(out, callback)
+        except BaseException as e:  # noqa: B036 (KeyboardInterrupt is what the bug raised)
+            outcome[name] = e
+
+    threads = [threading.Thread(target=run, args=("a", "a", stop_a)),
+               threading.Thread(target=run, args=("b", "b", mark_b))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert isinstance(outcome["a"], RuntimeError) and str(outcome["a"]) == "A stops", outcome
+    assert not (tmp_path / "a" / "sweep.json").exists()
+    assert raised_with_b_unfinished == [True]  # A's stop came while B still ran
+    assert isinstance(outcome["b"], vodbench.Sweep), outcome
+    assert sorted(b_done) == [0, 1, 2, 3]
+    sweep("lone", None)
+    assert (tmp_path / "b" / "sweep.json").read_bytes() == \
+        (tmp_path / "lone" / "sweep.json").read_bytes()
+
+
 def test_ctrl_c_stops_a_run(tmp_path):
     # a long run: zipf1 for many simulated hours
     long = variant(ZIPF1, tmp_path, "long", {'duration = "10min"': 'duration = "20h"'})

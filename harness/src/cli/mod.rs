@@ -163,7 +163,7 @@ pub enum ArgsError {
     /// The run failed (exit code 1): a built-in plugin broke its contract, an output could
     /// not be written.
     Failure(String),
-    /// [`crate::interrupt::request`] stopped the command.
+    /// A stop was requested of the command's [`StopToken`](crate::interrupt::StopToken).
     Interrupted,
 }
 
@@ -194,7 +194,8 @@ impl std::error::Error for ArgsError {}
 /// `registry` and `outputs`, as [`main_with`] does for the process's arguments: the same
 /// command code, the same output folders, its errors typed instead of printed. For programs
 /// that drive vodbench in-process (the Python package). `--help` is an [`ArgsError::Input`]
-/// holding the help text.
+/// holding the help text. Run under a [`StopToken`](crate::interrupt::StopToken), the command
+/// can be stopped from another thread ([`ArgsError::Interrupted`]); see [`crate::interrupt`].
 pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Result<(), ArgsError> {
     let argv = std::iter::once("vodbench".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| ArgsError::Input(e.render().to_string()))?;
@@ -205,7 +206,7 @@ pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Resu
             .map_err(|e| ArgsError::Input(e.to_string()))?;
     }
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        dispatch(cli.command, &owned, outputs)
+        dispatch_under_token(cli.command, &owned, outputs)
     }));
     match run {
         Ok(Ok(())) => Ok(()),
@@ -223,6 +224,21 @@ pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Resu
             },
         },
     }
+}
+
+/// Runs one command; under a [`StopToken`](crate::interrupt::StopToken), on a worker pool of
+/// its own carrying the token, so that the parallel loops of the commands that build no pool
+/// (`compare`, `analyze`, `bench`, ...) do not run on rayon's global pool, whose threads carry
+/// no token and are shared with every other command of the process.
+fn dispatch_under_token(
+    command: Command,
+    registry: &Registry,
+    outputs: &Outputs,
+) -> Result<(), CommandError> {
+    if crate::interrupt::StopToken::current().is_none() {
+        return dispatch(command, registry, outputs);
+    }
+    progress::worker_pool(None)?.install(|| dispatch(command, registry, outputs))
 }
 
 /// Runs one command.
