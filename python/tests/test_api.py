@@ -209,6 +209,20 @@ def test_ctrl_c_stops_a_broadcast_run(tmp_path):
     assert vodbench.run(TINY, out=tmp_path / "next").summary
 
 
+def test_ctrl_c_stops_a_command_that_builds_no_worker_pool(tmp_path):
+    # `bench` runs on no pool of its own: the receivers it runs in parallel see its stop all
+    # the same (on rayon's global pool they would run to the end)
+    long = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "long", {
+        "frames = 1800": "frames = 216000", "clients = 2": "clients = 2000",
+        '[sweep]\n"receiver.cache" = ["5%", "10%"]': ""})
+    threading.Timer(1.0, _thread.interrupt_main).start()
+    t = time.monotonic()
+    with pytest.raises(KeyboardInterrupt) as e:
+        vodbench._command(["bench", long, "--repeat", "1"])
+    assert time.monotonic() - t < 20
+    assert not getattr(e.value, "__notes__", None)  # stopped, not finished
+
+
 def test_a_stop_arriving_after_the_command_finished_says_its_output_was_written(tmp_path):
     # `cache generate` never checks for a stop: one asked for meanwhile (here by the poll,
     # as a sweep callback's exception would) arrives once it has finished and written
