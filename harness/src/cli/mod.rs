@@ -227,9 +227,9 @@ pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Resu
 }
 
 /// Runs one command; under a [`StopToken`](crate::interrupt::StopToken), on a worker pool of
-/// its own carrying the token, so that the parallel loops of the commands that build no pool
-/// (`compare`, `analyze`, `bench`, ...) do not run on rayon's global pool, whose threads carry
-/// no token and are shared with every other command of the process.
+/// its own carrying the token, so that the parallel loops of a command that builds no pool
+/// (`bench`'s broadcast receivers and sweep points, for one) do not run on rayon's global
+/// pool, whose threads carry no token and are shared with every other command of the process.
 fn dispatch_under_token(
     command: Command,
     registry: &Registry,
