@@ -14,6 +14,9 @@
 //!   install their creator's token on each worker). [`crate::cli::run_args`] runs a command
 //!   under a token inside a pool of its own, so its parallel loops never run on rayon's global
 //!   pool, whose threads carry no token.
+//!   A program that calls the harness's drivers itself (not through `run_args`) gets the same
+//!   by running them on a pool whose threads it starts under its token
+//!   (`rayon::ThreadPoolBuilder::spawn_handler`, each thread's body in [`StopToken::install`]).
 //! - A thread with no token installed (the `vodbench` binary, tests) is never stopped.
 //! - A request is never withdrawn: a token is made for one command and dropped with it.
 
