@@ -168,7 +168,7 @@ pub enum ArgsError {
         /// adds before it: the scenario file, the sweep point).
         message: String,
         /// The breach.
-        breach: ContractBreach,
+        breach: Box<ContractBreach>,
         /// Whether the command line calls it bad input (exit code 2: a loaded policy's in an
         /// on-demand run) rather than a failed run (1).
         input: bool,
@@ -299,7 +299,7 @@ pub(crate) enum CommandError {
     /// printed, the breach, and whether it is bad input (exit code 2) or a failed run (1).
     Breach {
         message: String,
-        breach: ContractBreach,
+        breach: Box<ContractBreach>,
         input: bool,
     },
 }
@@ -386,7 +386,7 @@ impl From<RunError> for CommandError {
         } else if let Some(b) = e.breach() {
             CommandError::Breach {
                 message: e.to_string(),
-                breach: b.clone(),
+                breach: Box::new(b.clone()),
                 input: e.is_input(),
             }
         } else if e.is_input() {

@@ -70,7 +70,7 @@ pub enum CacheReplayError {
     },
     /// A pool broke its contract during the replay ([`BreachAt::Replay`]; failure).
     #[error(transparent)]
-    Contract(ContractBreach),
+    Contract(Box<ContractBreach>),
 }
 
 impl CacheReplayError {
@@ -334,7 +334,7 @@ pub fn replay_one(
         .min(scan.requests)
         .clamp(1, u64::from(u32::MAX - 1)) as u32;
     let broke = |request: u64, detail: String| {
-        CacheReplayError::Contract(ContractBreach {
+        CacheReplayError::Contract(Box::new(ContractBreach {
             kind: Kind::BufferPool.key(),
             name: pool.resolved.name.to_string(),
             source: pool.resolved.origin.as_ref().map(|o| o.path.clone()),
@@ -344,7 +344,7 @@ pub fn replay_one(
                 request,
             },
             detail,
-        })
+        }))
     };
     let mut p = build_pool(pool, pages)?;
     let next = match (p.needs_next_access(), next) {

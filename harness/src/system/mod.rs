@@ -124,11 +124,11 @@ impl RunError {
     /// The broken contract this error reports, if it is one (in a sweep's point too).
     pub fn breach(&self) -> Option<&ContractBreach> {
         match self {
-            RunError::Sim(ondemand::SimError::Plugin(b)) => Some(b),
+            RunError::Sim(ondemand::SimError::Plugin(b)) => Some(b.as_ref()),
             RunError::Broadcast {
                 error: broadcast::BroadcastError::Contract(b),
                 ..
-            } => Some(b),
+            } => Some(b.as_ref()),
             RunError::Point { error, .. } => error.breach(),
             RunError::Scenario(_) | RunError::Sim(_) | RunError::Broadcast { .. } => None,
         }

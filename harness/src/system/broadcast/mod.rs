@@ -28,7 +28,7 @@ pub use scenario::{BroadcastFile, BroadcastScenario, BroadcastSuite, Derived};
 pub enum BroadcastError {
     /// A plugin broke its contract ([`BreachAt::Broadcast`](crate::contract_breach::BreachAt)).
     #[error(transparent)]
-    Contract(ContractBreach),
+    Contract(Box<ContractBreach>),
     /// A plugin could not be built.
     #[error("cannot build plugin `{plugin}`: {message}")]
     Build {
@@ -63,13 +63,13 @@ impl BroadcastError {
     /// Policy `name` of kind `kind` broke its contract, doing `detail` (its source unknown
     /// until [`attributed`](Self::attributed)).
     pub(crate) fn contract(kind: Kind, name: &str, detail: String) -> BroadcastError {
-        BroadcastError::Contract(ContractBreach {
+        BroadcastError::Contract(Box::new(ContractBreach {
             kind: kind.key(),
             name: name.to_string(),
             source: None,
             at: BreachAt::Broadcast,
             detail,
-        })
+        }))
     }
 
     /// The error with a broken contract attributed to `origin`, the library (or Python

@@ -29,7 +29,7 @@ pub enum SimError {
     /// loaded plugin's (`source` set) is bad input (exit code 2), a built-in's a bug (exit
     /// code 1).
     #[error(transparent)]
-    Plugin(ContractBreach),
+    Plugin(Box<ContractBreach>),
 }
 
 impl SimError {
@@ -60,13 +60,13 @@ impl Faults {
     /// Plugin `name` of kind `kind` broke its contract at `time` (only the first is kept).
     pub fn plugin(&mut self, kind: &'static str, name: &str, time: SimTime, message: String) {
         if self.first.is_none() {
-            self.first = Some(SimError::Plugin(ContractBreach {
+            self.first = Some(SimError::Plugin(Box::new(ContractBreach {
                 kind,
                 name: name.to_string(),
                 source: None,
                 at: BreachAt::Sim(time),
                 detail: message,
-            }));
+            })));
         }
     }
 
