@@ -59,6 +59,15 @@ pub enum BroadcastError {
     Internal(String),
 }
 
+use crate::contract_breach::{BreachAt, ContractBreach};
+use crate::output::{Folder, TableFormat};
+use crate::plugin::{Kind, Origin, Registry};
+use crate::results::analysis::PointAnalysis;
+use crate::scenario::{ScenarioError, Source};
+use crate::system::{OverrideError, Progress, RunError, System, Work};
+use std::path::Path;
+use std::sync::Arc;
+
 impl BroadcastError {
     /// Policy `name` of kind `kind` broke its contract, doing `detail` (its source unknown
     /// until [`attributed`](Self::attributed)).
@@ -81,15 +90,6 @@ impl BroadcastError {
         self
     }
 }
-
-use crate::contract_breach::{BreachAt, ContractBreach};
-use crate::output::{Folder, TableFormat};
-use crate::plugin::{Kind, Origin, Registry};
-use crate::results::analysis::PointAnalysis;
-use crate::scenario::{ScenarioError, Source};
-use crate::system::{OverrideError, Progress, RunError, System, Work};
-use std::path::Path;
-use std::sync::Arc;
 
 /// Periodic broadcast with buffering receivers (Waldvogel et al.).
 pub struct Broadcast;
