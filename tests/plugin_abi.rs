@@ -872,3 +872,88 @@ fn issue47_the_run_cache_never_gives_one_build_of_a_library_the_results_of_anoth
         "{rebuilt}"
     );
 }
+
+/// `args` run in-process through `vodbench_harness::cli::run_args`, as the Python package
+/// runs them, with the built-ins.
+fn in_process(args: &[&str]) -> Result<(), vodbench_harness::cli::ArgsError> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    vodbench_harness::cli::run_args(
+        &vodbench_plugins::registry(),
+        &vodbench_harness::output::Outputs::none(),
+        &args,
+    )
+}
+
+#[test]
+fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
+    use vodbench_harness::cli::ArgsError;
+    use vodbench_harness::contract_breach::BreachAt;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = faulty();
+    // an on-demand run: bad input (exit code 2), its message the command line's, word for word
+    let file = tiny_with(dir.path(), "liar", "[disk.scheduler]\nname = \"liar\"\n");
+    let out = dir.path().join("out");
+    let args = ["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&lib)];
+    let e = in_process(&args).unwrap_err();
+    let ArgsError::Breach {
+        message,
+        breach,
+        input,
+    } = &e
+    else {
+        panic!("not a typed breach: {e:?}")
+    };
+    assert!(*input && e.exit_code() == 2, "{e:?}");
+    assert_eq!(breach.policy(), "disk.scheduler `liar`");
+    assert_eq!(breach.source.as_deref(), Some(s(&lib)));
+    assert!(matches!(breach.at, BreachAt::Sim(_)), "{breach:?}");
+    assert!(breach.detail.contains("which is not queued"), "{breach:?}");
+    assert_eq!(message, &breach.to_string());
+    assert_eq!(refused(&args), format!("error: {message}\n"));
+    assert!(!out.exists());
+    // a cache replay: a failed run (exit code 1), the pool as it was chosen; one small object
+    // makes room for ten pages, of which the 10-byte cache fills two with 5-byte objects, so
+    // `hoarder`'s victim (the last page) holds nothing
+    let trace = dir.path().join("requests.csv");
+    let rows: String = (1..=20)
+        .map(|i| format!("{i},{i},{}\n", if i == 1 { 1 } else { 5 }))
+        .collect();
+    std::fs::write(&trace, format!("time,id,size\n{rows}")).unwrap();
+    let replayed = dir.path().join("replay");
+    let args = [
+        "cache",
+        "replay",
+        "--trace",
+        s(&trace),
+        "--header",
+        "--pool",
+        "hoarder",
+        "--size",
+        "10",
+        "--out",
+        s(&replayed),
+        "-q",
+        "--plugin",
+        s(&lib),
+    ];
+    let e = in_process(&args).unwrap_err();
+    let ArgsError::Breach {
+        message,
+        breach,
+        input,
+    } = &e
+    else {
+        panic!("not a typed breach: {e:?}")
+    };
+    assert!(!*input && e.exit_code() == 1, "{e:?}");
+    assert_eq!(breach.policy(), "buffer_pool `hoarder`");
+    assert_eq!(breach.source.as_deref(), Some(s(&lib)));
+    assert!(
+        matches!(&breach.at, BreachAt::Replay { label, size: 10, .. } if label == "hoarder"),
+        "{breach:?}"
+    );
+    assert_eq!(message, &breach.to_string());
+    let o = vodbench(&args);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o).1, format!("error: {message}\n"));
+}

@@ -31,6 +31,7 @@
 
 pub mod atomic_write;
 pub mod cli;
+pub mod contract_breach;
 pub mod digest;
 pub mod experiment;
 pub mod file_mark;

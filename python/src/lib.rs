@@ -10,7 +10,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 use vodbench_harness::cli::{run_args, ArgsError};
 use vodbench_harness::interrupt::StopToken;
-use vodbench_harness::plugin::{Kind, Origin, Registry};
+use vodbench_harness::plugin::{Origin, Registry};
 
 mod policy;
 mod types;
@@ -161,28 +161,54 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
             ),
         ),
         ArgsError::Interrupted => PyKeyboardInterrupt::new_err("vodbench: interrupted"),
-        ArgsError::Input(m) | ArgsError::Failure(m) if breach(&m).is_some() => {
-            let b = breach(&m).expect("checked");
-            typed_error(
-                py,
-                "PluginError",
-                (b.message, b.policy, None::<String>, b.source, b.detail),
-            )
-        }
+        ArgsError::Breach {
+            message,
+            breach,
+            input,
+        } => match breach.source.clone() {
+            // a loaded policy's: a library's in an on-demand run (whose message names it),
+            // a Python class's in any run
+            Some(source) if breach.names_source() || is_python_class(&source) => {
+                let message = if breach.names_source() {
+                    python_class_named(&source, message)
+                } else {
+                    format!("{message} (Python class {source})")
+                };
+                typed_error(
+                    py,
+                    "PluginError",
+                    (
+                        message,
+                        breach.policy(),
+                        None::<String>,
+                        Some(source),
+                        breach.detail,
+                    ),
+                )
+            }
+            // a built-in's (a bug in vodbench), or a library's in a broadcast run or a
+            // cache replay: as the command line reports it
+            _ if input => typed_error(py, "InputError", (message,)),
+            _ => typed_error(py, "RunError", (message,)),
+        },
         ArgsError::Input(m) => typed_error(py, "InputError", (m,)),
         ArgsError::Failure(m) => typed_error(py, "RunError", (m,)),
     }
 }
 
-/// `message` with a Python class's `file#Class` (`source`) named as such, not as a "plugin
-/// library" (the harness's wording for every loaded policy).
-fn python_class_named(source: &str, message: String) -> String {
-    let python = POLICIES
+/// Whether `source` is a registered Python class's `file#Class` (not a library's path).
+fn is_python_class(source: &str) -> bool {
+    POLICIES
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .any(|p| p.origin.path == source);
-    if python {
+        .any(|p| p.origin.path == source)
+}
+
+/// `message` with a Python class's `file#Class` (`source`) named as such, not as a "plugin
+/// library" (the harness's wording for every loaded policy).
+fn python_class_named(source: &str, message: String) -> String {
+    if is_python_class(source) {
         message.replacen(
             &format!("plugin library {source}"),
             &format!("Python class {source}"),
@@ -191,75 +217,6 @@ fn python_class_named(source: &str, message: String) -> String {
     } else {
         message
     }
-}
-
-/// A loaded policy's broken contract, as `PluginError` reports it.
-#[derive(Debug, PartialEq)]
-struct Breach {
-    /// The message, a Python class named as such (not as a "plugin library").
-    message: String,
-    /// ``disk.scheduler `name` ``.
-    policy: String,
-    /// The library, or the Python class's `file#Class`.
-    source: Option<String>,
-    /// What the policy did.
-    detail: String,
-}
-
-/// The broken contract `m` reports, when a loaded policy (a Python class, a library's)
-/// broke it: the on-demand engine's "KIND `NAME` (plugin library SOURCE) broke its contract
-/// at TIME: WHAT", and, for a registered Python policy, the broadcast run's "plugin `NAME`
-/// broke its contract: WHAT" and the cache replay's "buffer pool `NAME…` at …: WHAT". A
-/// built-in's breach (a bug, `RunError`) is not one.
-fn breach(m: &str) -> Option<Breach> {
-    let policies = POLICIES.lock().unwrap_or_else(|e| e.into_inner());
-    let python = |source: &str| policies.iter().any(|p| p.origin.path == source);
-    if let Some(end) = m.find(") broke its contract at ") {
-        let open = m[..end].rfind(" (plugin library ")?;
-        let source = &m[open + " (plugin library ".len()..end];
-        let head = &m[..open];
-        let name_open = head.strip_suffix('`')?.rfind('`')?;
-        let kind_start = head[..name_open]
-            .trim_end()
-            .rfind([' ', '\n'])
-            .map_or(0, |i| i + 1);
-        let policy = head[kind_start..].to_string();
-        let what = &m[end + ") broke its contract at ".len()..];
-        let detail = what.split_once(": ").map_or(what, |(_, d)| d).to_string();
-        let message = if python(source) {
-            format!("{} (Python class {source}{}", &m[..open], &m[end..])
-        } else {
-            m.to_string()
-        };
-        return Some(Breach {
-            message,
-            policy,
-            source: Some(source.to_string()),
-            detail,
-        });
-    }
-    for p in policies.iter() {
-        let broadcast = format!("plugin `{}` broke its contract: ", p.name);
-        let pool = format!("buffer pool `{}", p.name);
-        let at = if matches!(p.kind, Kind::BroadcastSchedule | Kind::ClientBuffer) {
-            m.find(&broadcast).map(|i| i + broadcast.len())
-        } else if p.kind == Kind::BufferPool {
-            m.find(&pool)
-                .filter(|&i| m[i + pool.len()..].starts_with(['`', '{']))
-                .and_then(|i| m[i..].find(": ").map(|j| i + j + 2))
-        } else {
-            None
-        };
-        if let Some(at) = at {
-            return Some(Breach {
-                message: format!("{m} (Python class {})", p.origin.path),
-                policy: format!("{} `{}`", p.kind.key(), p.name),
-                source: Some(p.origin.path.clone()),
-                detail: m[at..].to_string(),
-            });
-        }
-    }
-    None
 }
 
 /// The note added to Ctrl-C's `KeyboardInterrupt` (or a callback's exception) when the

@@ -344,6 +344,21 @@ def test_a_loaded_librarys_failure_is_a_plugin_error(tmp_path):
     assert "boom after 5 requests" in str(e.value)
 
 
+def test_a_loaded_librarys_broken_contract_is_a_plugin_error(tmp_path):
+    lib = cdylib("vodbench_faulty_plugins")
+    if lib is None:
+        pytest.skip(f"{lib} is not built (cargo build --release -p vodbench-faulty-plugins)")
+    s = variant(TINY, tmp_path, "liar", before_terminals='[disk.scheduler]\nname = "liar"\n')
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(s, plugins=[lib], out=tmp_path / "o")
+    err = e.value
+    assert err.policy == "disk.scheduler `liar`" and err.method is None, err
+    assert err.source.endswith("libvodbench_faulty_plugins.so"), err.source
+    assert "which is not queued" in err.detail, err.detail
+    assert f"`liar` (plugin library {err.source}) broke its contract at " in str(err), err
+    assert str(err).endswith(err.detail), err
+
+
 def test_the_command_line_rerun_refuses_a_run_made_with_python_policies(tmp_path):
     exe = cli()
     if exe is None:

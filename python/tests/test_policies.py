@@ -194,6 +194,32 @@ def test_the_engine_checks_a_python_policys_answers_as_a_builtins(tmp_path):
     assert not (tmp_path / "o" / "summary.json").exists()
 
 
+@vodbench.plugin("buffer-pool", name="test-hoards")
+class Hoards:
+    """evicts a page it was never given: a broken contract"""
+
+    def __init__(self, params, ctx): ...
+    def release(self, page, referenced): ...
+    def acquire(self, page): ...
+
+    def evict(self):
+        return 1_000_000
+
+
+def test_a_cache_replay_checks_a_python_pools_answers(tmp_path):
+    # the replay's message names the pool, not where it came from: the class is added
+    trace = vodbench.cache_generate(tmp_path / "t.zst", objects=50, requests=200)
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.cache_replay(trace, pools="test-hoards", sizes=10, out=tmp_path / "c")
+    err = e.value
+    m = str(err)
+    assert err.policy == "buffer_pool `test-hoards`" and err.method is None, m
+    assert err.source.endswith("test_policies.py#Hoards"), err.source
+    assert err.detail == "evicted page 1000000, which holds no cached object", err.detail
+    assert m.startswith("buffer pool `test-hoards` at 10 bytes, request "), m
+    assert m.endswith(f": {err.detail} (Python class {err.source})"), m
+
+
 BLOCK = {"type": "object", "properties": {"block": {"type": "array"}}}
 
 

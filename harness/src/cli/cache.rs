@@ -151,7 +151,13 @@ pub(crate) fn cmd(
 
 impl From<CacheReplayError> for CommandError {
     fn from(e: CacheReplayError) -> Self {
-        if e.is_input() {
+        if let CacheReplayError::Contract(b) = &e {
+            CommandError::Breach {
+                message: e.to_string(),
+                breach: b.clone(),
+                input: e.is_input(),
+            }
+        } else if e.is_input() {
             CommandError::input(e)
         } else {
             CommandError::failure(e)

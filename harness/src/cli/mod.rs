@@ -20,6 +20,7 @@
 //!
 //! [`System`]: crate::system::System
 
+use crate::contract_breach::ContractBreach;
 use crate::experiment::disk_replay::ReplayError;
 use crate::output::{OutputError, Outputs, ReportError};
 use crate::plugin::Registry;
@@ -160,8 +161,19 @@ pub enum ArgsError {
     Scenario(ScenarioError),
     /// A loaded policy's call failed (the library or source, the policy, the call).
     Plugin(crate::plugin_library::PluginFailure),
-    /// The run failed (exit code 1): a built-in plugin broke its contract, an output could
-    /// not be written.
+    /// A policy broke its contract: an answer the engine refused (a loaded policy's, with
+    /// its source, or a built-in's, a bug in vodbench).
+    Breach {
+        /// The message the command line prints (the breach's text, after what the command
+        /// adds before it: the scenario file, the sweep point).
+        message: String,
+        /// The breach.
+        breach: Box<ContractBreach>,
+        /// Whether the command line calls it bad input (exit code 2: a loaded policy's in an
+        /// on-demand run) rather than a failed run (1).
+        input: bool,
+    },
+    /// The run failed (exit code 1): it made no progress, an output could not be written.
     Failure(String),
     /// A stop was requested of the command's [`StopToken`](crate::interrupt::StopToken).
     Interrupted,
@@ -172,6 +184,7 @@ impl ArgsError {
     pub fn exit_code(&self) -> u8 {
         match self {
             ArgsError::Failure(_) | ArgsError::Interrupted => EXIT_FAILURE,
+            ArgsError::Breach { input: false, .. } => EXIT_FAILURE,
             _ => EXIT_INPUT,
         }
     }
@@ -181,6 +194,7 @@ impl std::fmt::Display for ArgsError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ArgsError::Input(m) | ArgsError::Failure(m) => f.write_str(m),
+            ArgsError::Breach { message, .. } => f.write_str(message),
             ArgsError::Scenario(e) => write!(f, "{e}"),
             ArgsError::Plugin(e) => write!(f, "{e}"),
             ArgsError::Interrupted => f.write_str("interrupted"),
@@ -214,6 +228,15 @@ pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Resu
             CommandError::Input(m) => ArgsError::Input(m),
             CommandError::Failure(m) => ArgsError::Failure(m),
             CommandError::Scenario(s) => ArgsError::Scenario(s),
+            CommandError::Breach {
+                message,
+                breach,
+                input,
+            } => ArgsError::Breach {
+                message,
+                breach,
+                input,
+            },
             CommandError::Reported => ArgsError::Input("invalid input (reported above)".into()),
         }),
         Err(payload) => match payload.downcast::<crate::plugin_library::PluginFailure>() {
@@ -280,8 +303,7 @@ fn usage(e: clap::Error) -> ExitCode {
 pub(crate) enum CommandError {
     /// Bad input: a scenario, trace, flag or folder (exit code 2).
     Input(String),
-    /// The run failed: a built-in plugin broke its contract, an output could not be written
-    /// (exit code 1).
+    /// The run failed: it made no progress, an output could not be written (exit code 1).
     Failure(String),
     /// Bad input, every error already reported as it was met (`vodbench check`, file by
     /// file; exit code 2).
@@ -289,6 +311,13 @@ pub(crate) enum CommandError {
     /// A scenario that is not valid, kept typed (file, line, key) for [`run_args`]'s callers
     /// (exit code 2).
     Scenario(ScenarioError),
+    /// A policy broke its contract, kept typed for [`run_args`]'s callers: the message
+    /// printed, the breach, and whether it is bad input (exit code 2) or a failed run (1).
+    Breach {
+        message: String,
+        breach: Box<ContractBreach>,
+        input: bool,
+    },
 }
 
 impl CommandError {
@@ -306,7 +335,9 @@ impl CommandError {
     /// reported).
     pub(crate) fn report(&self) {
         match self {
-            CommandError::Input(m) | CommandError::Failure(m) => eprintln!("error: {m}"),
+            CommandError::Input(m)
+            | CommandError::Failure(m)
+            | CommandError::Breach { message: m, .. } => eprintln!("error: {m}"),
             CommandError::Scenario(e) => eprintln!("error: {e}"),
             CommandError::Reported => {}
         }
@@ -346,10 +377,13 @@ fn exit_code(result: Result<(), CommandError>) -> ExitCode {
         Err(e) => {
             e.report();
             ExitCode::from(match e {
-                CommandError::Input(_) | CommandError::Reported | CommandError::Scenario(_) => {
-                    EXIT_INPUT
+                CommandError::Input(_)
+                | CommandError::Reported
+                | CommandError::Scenario(_)
+                | CommandError::Breach { input: true, .. } => EXIT_INPUT,
+                CommandError::Failure(_) | CommandError::Breach { input: false, .. } => {
+                    EXIT_FAILURE
                 }
-                CommandError::Failure(_) => EXIT_FAILURE,
             })
         }
     }
@@ -365,6 +399,12 @@ impl From<RunError> for CommandError {
     fn from(e: RunError) -> Self {
         if let RunError::Scenario(s) = e {
             CommandError::Scenario(s)
+        } else if let Some(b) = e.breach() {
+            CommandError::Breach {
+                message: e.to_string(),
+                breach: Box::new(b.clone()),
+                input: e.is_input(),
+            }
         } else if e.is_input() {
             CommandError::input(e)
         } else {

@@ -16,6 +16,7 @@
 //! and their results, in job order, do not depend on the number of threads. Only the wall
 //! time of each job (its requests per second) does, and it is kept apart ([`JobSpeed`]).
 
+use crate::contract_breach::{BreachAt, ContractBreach};
 use crate::ids::PageId;
 use crate::output::{to_json, Folder, TableFormat};
 use crate::plugin::{BufferPool, BuildContext, CacheRequest, Kind, Registry, Resolved};
@@ -67,24 +68,15 @@ pub enum CacheReplayError {
         /// MiB allowed.
         limit_mib: u64,
     },
-    /// A pool broke its contract during the replay (failure).
-    #[error("buffer pool `{pool}` at {size} bytes, request {request}: {message}")]
-    Contract {
-        /// The pool's label.
-        pool: String,
-        /// The cache size.
-        size: u64,
-        /// 1-based request number.
-        request: u64,
-        /// What it did.
-        message: String,
-    },
+    /// A pool broke its contract during the replay ([`BreachAt::Replay`]; failure).
+    #[error(transparent)]
+    Contract(Box<ContractBreach>),
 }
 
 impl CacheReplayError {
     /// Whether the input is at fault (exit code 2) rather than a plugin (1).
     pub fn is_input(&self) -> bool {
-        !matches!(self, CacheReplayError::Contract { .. })
+        !matches!(self, CacheReplayError::Contract(_))
     }
 }
 
@@ -341,11 +333,18 @@ pub fn replay_one(
     let pages = (size / scan.min_bytes.max(1))
         .min(scan.requests)
         .clamp(1, u64::from(u32::MAX - 1)) as u32;
-    let broke = |request: u64, message: String| CacheReplayError::Contract {
-        pool: pool.label.clone(),
-        size,
-        request,
-        message,
+    let broke = |request: u64, detail: String| {
+        CacheReplayError::Contract(Box::new(ContractBreach {
+            kind: Kind::BufferPool.key(),
+            name: pool.resolved.name.to_string(),
+            source: pool.resolved.origin.as_ref().map(|o| o.path.clone()),
+            at: BreachAt::Replay {
+                label: pool.label.clone(),
+                size,
+                request,
+            },
+            detail,
+        }))
     };
     let mut p = build_pool(pool, pages)?;
     let next = match (p.needs_next_access(), next) {

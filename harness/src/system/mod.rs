@@ -24,6 +24,7 @@ pub mod overrides;
 
 pub use overrides::OverrideError;
 
+use crate::contract_breach::ContractBreach;
 use crate::output::Folder;
 use crate::plugin::{
     Analysis, AnalyticModel, BuildContext, ModelInput, PluginError, Registry, Resolved,
@@ -111,12 +112,25 @@ impl RunError {
         match self {
             RunError::Scenario(_) => true,
             // a loaded plugin that breaks its contract is the user's input
-            RunError::Sim(ondemand::SimError::Plugin { library, .. }) => library.is_some(),
+            RunError::Sim(ondemand::SimError::Plugin(b)) => b.source.is_some(),
             RunError::Sim(_) => false,
             RunError::Broadcast { error, .. } => {
                 matches!(error, broadcast::BroadcastError::DiskFull { .. })
             }
             RunError::Point { error, .. } => error.is_input(),
+        }
+    }
+
+    /// The broken contract this error reports, if it is one (in a sweep's point too).
+    pub fn breach(&self) -> Option<&ContractBreach> {
+        match self {
+            RunError::Sim(ondemand::SimError::Plugin(b)) => Some(b.as_ref()),
+            RunError::Broadcast {
+                error: broadcast::BroadcastError::Contract(b),
+                ..
+            } => Some(b.as_ref()),
+            RunError::Point { error, .. } => error.breach(),
+            RunError::Scenario(_) | RunError::Sim(_) | RunError::Broadcast { .. } => None,
         }
     }
 }

@@ -26,14 +26,9 @@ pub use scenario::{BroadcastFile, BroadcastScenario, BroadcastSuite, Derived};
 /// Why a broadcast run failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BroadcastError {
-    /// A plugin broke its contract.
-    #[error("plugin `{plugin}` broke its contract: {message}")]
-    Contract {
-        /// Plugin name.
-        plugin: String,
-        /// What it did.
-        message: String,
-    },
+    /// A plugin broke its contract ([`BreachAt::Broadcast`](crate::contract_breach::BreachAt)).
+    #[error(transparent)]
+    Contract(Box<ContractBreach>),
     /// A plugin could not be built.
     #[error("cannot build plugin `{plugin}`: {message}")]
     Build {
@@ -64,13 +59,37 @@ pub enum BroadcastError {
     Internal(String),
 }
 
+use crate::contract_breach::{BreachAt, ContractBreach};
 use crate::output::{Folder, TableFormat};
-use crate::plugin::Registry;
+use crate::plugin::{Kind, Origin, Registry};
 use crate::results::analysis::PointAnalysis;
 use crate::scenario::{ScenarioError, Source};
 use crate::system::{OverrideError, Progress, RunError, System, Work};
 use std::path::Path;
 use std::sync::Arc;
+
+impl BroadcastError {
+    /// Policy `name` of kind `kind` broke its contract, doing `detail` (its source unknown
+    /// until [`attributed`](Self::attributed)).
+    pub(crate) fn contract(kind: Kind, name: &str, detail: String) -> BroadcastError {
+        BroadcastError::Contract(Box::new(ContractBreach {
+            kind: kind.key(),
+            name: name.to_string(),
+            source: None,
+            at: BreachAt::Broadcast,
+            detail,
+        }))
+    }
+
+    /// The error with a broken contract attributed to `origin`, the library (or Python
+    /// class) its policy was loaded from (`None`: a built-in).
+    pub(crate) fn attributed(mut self, origin: Option<&Origin>) -> BroadcastError {
+        if let BroadcastError::Contract(b) = &mut self {
+            b.source = origin.map(|o| o.path.clone());
+        }
+        self
+    }
+}
 
 /// Periodic broadcast with buffering receivers (Waldvogel et al.).
 pub struct Broadcast;

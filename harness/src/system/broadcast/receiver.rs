@@ -39,7 +39,9 @@
 
 use super::scenario::Derived;
 use super::BroadcastError;
-use crate::plugin::{CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Removal, Schedule};
+use crate::plugin::{
+    CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Kind, Removal, Schedule,
+};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -163,10 +165,7 @@ struct Receiver<'a> {
 
 impl Receiver<'_> {
     fn contract(&self, message: String) -> BroadcastError {
-        BroadcastError::Contract {
-            plugin: self.plugin.to_string(),
-            message,
-        }
+        BroadcastError::contract(Kind::ClientBuffer, self.plugin, message)
     }
 
     fn set(&mut self, f: u32) {

@@ -8,7 +8,7 @@ use super::scenario::{
     build_context, BroadcastScenario, BroadcastSuite, Derived, BUFFER, DISK, SCHEDULE, SLOTS,
 };
 use super::BroadcastError;
-use crate::plugin::{Schedule, ScheduleSpec};
+use crate::plugin::{Kind, Schedule, ScheduleSpec};
 use crate::results::{Column, Table};
 use crate::rng::stream;
 use rand::Rng;
@@ -110,24 +110,15 @@ fn build_schedule(
             plugin: name.into(),
             message: e.to_string(),
         })?;
-    let schedule = plugin
-        .schedule(spec)
-        .map_err(|e| BroadcastError::Contract {
-            plugin: name.into(),
-            message: e.to_string(),
-        })?;
+    let broke = |detail: String| {
+        BroadcastError::contract(Kind::BroadcastSchedule, name, detail)
+            .attributed(chosen.origin.as_deref())
+    };
+    let schedule = plugin.schedule(spec).map_err(|e| broke(e.to_string()))?;
     if schedule.spec() != spec {
-        return Err(BroadcastError::Contract {
-            plugin: name.into(),
-            message: "returned a schedule for a different spec".into(),
-        });
+        return Err(broke("returned a schedule for a different spec".into()));
     }
-    schedule
-        .check_windows()
-        .map_err(|v| BroadcastError::Contract {
-            plugin: name.into(),
-            message: v.to_string(),
-        })?;
+    schedule.check_windows().map_err(|v| broke(v.to_string()))?;
     Ok(schedule)
 }
 
@@ -165,7 +156,8 @@ fn run_point(
                 buffer.as_mut(),
                 disk.as_mut(),
                 &mut samples,
-            )?;
+            )
+            .map_err(|e| e.attributed(chosen.origin.as_deref()))?;
             Ok((out, samples))
         })
         .collect();

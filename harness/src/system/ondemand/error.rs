@@ -1,6 +1,7 @@
 //! Why an on-demand run stops without results, and how components report a plugin that
 //! broke its contract.
 
+use crate::contract_breach::{BreachAt, ContractBreach};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
@@ -24,40 +25,24 @@ pub enum SimError {
         /// The last event, for the report.
         last: String,
     },
-    /// A plugin broke its contract during the run; the run is void. A loaded plugin's
-    /// (`library` set) is bad input (exit code 2), a built-in's a bug (exit code 1).
-    #[error("{kind} `{name}`{} broke its contract at {time}: {message}", library.as_ref().map_or(String::new(), |l| format!(" (plugin library {l})")))]
-    Plugin {
-        /// Plugin kind key.
-        kind: &'static str,
-        /// Plugin name.
-        name: String,
-        /// The library it was loaded from (`None`: compiled into the binary).
-        library: Option<String>,
-        /// Simulated time.
-        time: SimTime,
-        /// What it did.
-        message: String,
-    },
+    /// A plugin broke its contract during the run ([`BreachAt::Sim`]); the run is void. A
+    /// loaded plugin's (`source` set) is bad input (exit code 2), a built-in's a bug (exit
+    /// code 1).
+    #[error(transparent)]
+    Plugin(Box<ContractBreach>),
 }
 
 impl SimError {
     /// The error with a broken contract attributed to the library its plugin was loaded
     /// from, when the scenario chose a loaded plugin of that kind and name.
     pub fn attributed(mut self, chosen: &[crate::scenario::slots::Chosen]) -> SimError {
-        if let SimError::Plugin {
-            kind,
-            name,
-            library,
-            ..
-        } = &mut self
-        {
+        if let SimError::Plugin(b) = &mut self {
             if let Some(o) = chosen
                 .iter()
-                .find(|c| c.key == *kind && c.name == name.as_str())
+                .find(|c| c.key == b.kind && c.name == b.name.as_str())
                 .and_then(|c| c.origin.as_ref())
             {
-                *library = Some(o.path.clone());
+                b.source = Some(o.path.clone());
             }
         }
         self
@@ -75,13 +60,13 @@ impl Faults {
     /// Plugin `name` of kind `kind` broke its contract at `time` (only the first is kept).
     pub fn plugin(&mut self, kind: &'static str, name: &str, time: SimTime, message: String) {
         if self.first.is_none() {
-            self.first = Some(SimError::Plugin {
+            self.first = Some(SimError::Plugin(Box::new(ContractBreach {
                 kind,
                 name: name.to_string(),
-                library: None,
-                time,
-                message,
-            });
+                source: None,
+                at: BreachAt::Sim(time),
+                detail: message,
+            })));
         }
     }
 

@@ -1,0 +1,133 @@
+//! A policy's broken contract: an answer the engine refused (a request that is not queued, a
+//! frame the cache does not hold, no victim while the cache is full), as the on-demand
+//! engine, the broadcast run and the cache replay report it. It travels typed from where it
+//! was found to [`crate::cli::ArgsError::Breach`], so a program driving vodbench in-process
+//! (the Python package) tells a loaded policy's breach from a built-in's without reading the
+//! message; the command line prints its [`Display`](std::fmt::Display) text.
+
+use crate::time::SimTime;
+
+/// Where a contract was broken: what the message names besides the policy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BreachAt {
+    /// In an on-demand simulation, at this simulated time.
+    Sim(SimTime),
+    /// In a broadcast run: a schedule, or a client's reception.
+    Broadcast,
+    /// In a cache replay.
+    Replay {
+        /// The pool as it was chosen: its name, or its name and parameters
+        /// (`s3-fifo{small_ratio=0.2}`).
+        label: String,
+        /// The cache size in bytes.
+        size: u64,
+        /// The 1-based request.
+        request: u64,
+    },
+}
+
+/// A policy that broke its contract: which, where it came from, when, and what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractBreach {
+    /// The kind's key (`disk.scheduler`, `receiver.buffer`, `buffer_pool`).
+    pub kind: &'static str,
+    /// The policy's name.
+    pub name: String,
+    /// Where the policy was loaded from: a library's path, or a Python class's
+    /// `file#Class`; `None` for a built-in (whose breach is a bug in vodbench).
+    pub source: Option<String>,
+    /// Where in the run.
+    pub at: BreachAt,
+    /// What the policy did.
+    pub detail: String,
+}
+
+impl ContractBreach {
+    /// The policy's kind and name (``disk.scheduler `my-sstf` ``).
+    pub fn policy(&self) -> String {
+        format!("{} `{}`", self.kind, self.name)
+    }
+
+    /// Whether the message names the source (`(plugin library PATH)`): an on-demand run's
+    /// does; a broadcast run's and a cache replay's name only the policy.
+    pub fn names_source(&self) -> bool {
+        matches!(self.at, BreachAt::Sim(_))
+    }
+}
+
+impl std::fmt::Display for ContractBreach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, detail) = (&self.name, &self.detail);
+        match &self.at {
+            BreachAt::Sim(time) => {
+                write!(f, "{} `{name}`", self.kind)?;
+                if let Some(source) = &self.source {
+                    write!(f, " (plugin library {source})")?;
+                }
+                write!(f, " broke its contract at {time}: {detail}")
+            }
+            BreachAt::Broadcast => write!(f, "plugin `{name}` broke its contract: {detail}"),
+            BreachAt::Replay {
+                label,
+                size,
+                request,
+            } => write!(
+                f,
+                "buffer pool `{label}` at {size} bytes, request {request}: {detail}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ContractBreach {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn breach(source: Option<&str>, at: BreachAt) -> ContractBreach {
+        ContractBreach {
+            kind: "disk.scheduler",
+            name: "liar".into(),
+            source: source.map(String::from),
+            at,
+            detail: "returned request 7, which is not queued".into(),
+        }
+    }
+
+    #[test]
+    fn an_on_demand_breach_reads_as_the_engine_has_always_written_it() {
+        let at = BreachAt::Sim(SimTime::from_nanos(1_500_000_000));
+        assert_eq!(
+            breach(Some("/tmp/libfaulty.so"), at.clone()).to_string(),
+            "disk.scheduler `liar` (plugin library /tmp/libfaulty.so) broke its contract at \
+             1.5s: returned request 7, which is not queued"
+        );
+        assert_eq!(
+            breach(None, at).to_string(),
+            "disk.scheduler `liar` broke its contract at 1.5s: returned request 7, which \
+             is not queued"
+        );
+    }
+
+    #[test]
+    fn a_broadcast_breach_and_a_replay_breach_name_the_policy_only() {
+        let mut b = breach(Some("x.py#Liar"), BreachAt::Broadcast);
+        assert_eq!(
+            b.to_string(),
+            "plugin `liar` broke its contract: returned request 7, which is not queued"
+        );
+        assert!(!b.names_source());
+        b.at = BreachAt::Replay {
+            label: "liar{depth=2}".into(),
+            size: 4096,
+            request: 12,
+        };
+        assert_eq!(
+            b.to_string(),
+            "buffer pool `liar{depth=2}` at 4096 bytes, request 12: returned request 7, which \
+             is not queued"
+        );
+        assert_eq!(b.policy(), "disk.scheduler `liar`");
+    }
+}
