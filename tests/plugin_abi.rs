@@ -911,7 +911,8 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
     assert_eq!(message, &breach.to_string());
     assert_eq!(refused(&args), format!("error: {message}\n"));
     assert!(!out.exists());
-    // a cache replay: a failed run (exit code 1), the pool as it was chosen; one small object
+    // a cache replay: the loaded pool is the user's input (exit code 2), named as it was
+    // chosen and with its library; one small object
     // makes room for ten pages, of which the 10-byte cache fills two with 5-byte objects, so
     // `hoarder`'s victim (the last page) holds nothing
     let trace = dir.path().join("requests.csv");
@@ -945,7 +946,7 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
     else {
         panic!("not a typed breach: {e:?}")
     };
-    assert!(!*input && e.exit_code() == 1, "{e:?}");
+    assert!(*input && e.exit_code() == 2, "{e:?}");
     assert_eq!(breach.policy(), "buffer_pool `hoarder`");
     assert_eq!(breach.source.as_deref(), Some(s(&lib)));
     assert!(
@@ -953,7 +954,14 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
         "{breach:?}"
     );
     assert_eq!(message, &breach.to_string());
+    assert!(
+        message.starts_with(&format!(
+            "buffer pool `hoarder` (plugin library {}) at 10 bytes",
+            s(&lib)
+        )),
+        "{message}"
+    );
     let o = vodbench(&args);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o).1, format!("error: {message}\n"));
 }

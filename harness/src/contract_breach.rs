@@ -47,33 +47,34 @@ impl ContractBreach {
     pub fn policy(&self) -> String {
         format!("{} `{}`", self.kind, self.name)
     }
-
-    /// Whether the message names the source (`(plugin library PATH)`): an on-demand run's
-    /// does; a broadcast run's and a cache replay's name only the policy.
-    pub fn names_source(&self) -> bool {
-        matches!(self.at, BreachAt::Sim(_))
-    }
 }
 
 impl std::fmt::Display for ContractBreach {
+    /// Every form names a loaded policy's source (`(plugin library PATH)`, which the Python
+    /// package turns into `(Python class FILE#CLASS)` for its classes) right after the
+    /// policy.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (name, detail) = (&self.name, &self.detail);
+        let source = self
+            .source
+            .as_ref()
+            .map_or(String::new(), |s| format!(" (plugin library {s})"));
         match &self.at {
-            BreachAt::Sim(time) => {
-                write!(f, "{} `{name}`", self.kind)?;
-                if let Some(source) = &self.source {
-                    write!(f, " (plugin library {source})")?;
-                }
-                write!(f, " broke its contract at {time}: {detail}")
+            BreachAt::Sim(time) => write!(
+                f,
+                "{} `{name}`{source} broke its contract at {time}: {detail}",
+                self.kind
+            ),
+            BreachAt::Broadcast => {
+                write!(f, "plugin `{name}`{source} broke its contract: {detail}")
             }
-            BreachAt::Broadcast => write!(f, "plugin `{name}` broke its contract: {detail}"),
             BreachAt::Replay {
                 label,
                 size,
                 request,
             } => write!(
                 f,
-                "buffer pool `{label}` at {size} bytes, request {request}: {detail}"
+                "buffer pool `{label}`{source} at {size} bytes, request {request}: {detail}"
             ),
         }
     }
@@ -111,18 +112,24 @@ mod tests {
     }
 
     #[test]
-    fn a_broadcast_breach_and_a_replay_breach_name_the_policy_only() {
-        let mut b = breach(Some("x.py#Liar"), BreachAt::Broadcast);
+    fn a_broadcast_breach_and_a_replay_breach_name_the_policy_and_its_source() {
+        let mut b = breach(Some("/tmp/libfaulty.so"), BreachAt::Broadcast);
         assert_eq!(
             b.to_string(),
-            "plugin `liar` broke its contract: returned request 7, which is not queued"
+            "plugin `liar` (plugin library /tmp/libfaulty.so) broke its contract: returned \
+             request 7, which is not queued"
         );
-        assert!(!b.names_source());
         b.at = BreachAt::Replay {
             label: "liar{depth=2}".into(),
             size: 4096,
             request: 12,
         };
+        assert_eq!(
+            b.to_string(),
+            "buffer pool `liar{depth=2}` (plugin library /tmp/libfaulty.so) at 4096 bytes, \
+             request 12: returned request 7, which is not queued"
+        );
+        b.source = None;
         assert_eq!(
             b.to_string(),
             "buffer pool `liar{depth=2}` at 4096 bytes, request 12: returned request 7, which \

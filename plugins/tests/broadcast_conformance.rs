@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use vodbench_harness::plugin::*;
-use vodbench_harness::system::broadcast::{receive, ClientOutcome, Derived};
+use vodbench_harness::system::broadcast::{receive, BroadcastError, ClientOutcome, Derived};
+use vodbench_harness::time::{SimDuration, SimTime};
 
 fn ctx(pages: u32) -> BuildContext<'static> {
     BuildContext::for_test()
@@ -185,7 +186,7 @@ proptest! {
                 let dm = reg.resolve::<dyn DiskModel>("linear", &toml::Table::new()).unwrap();
                 let mut disk = dm.build(&ctx(cache)).unwrap();
                 let mut samples = Vec::new();
-                let out = receive(d, &s, join, bname, &mut rec, disk.as_mut(), &mut samples)
+                let out = receive(d, &s, join, bname, &mut rec, "linear", disk.as_mut(), &mut samples)
                     .map_err(|e| TestCaseError::fail(format!("{sname}/{bname}: {e}")))?;
                 prop_assert_eq!(out.frames_played, u64::from(frames), "{}/{}", sname, bname);
                 prop_assert!(rec.played.iter().copied().eq(0..frames), "{}/{}: out of order", sname, bname);
@@ -210,6 +211,24 @@ fn receive_one(
     cache: u32,
     join: u32,
 ) -> (ClientOutcome, Vec<u32>) {
+    receive_one_on(
+        schedule,
+        buffer,
+        (frames, delay, cache, join),
+        "linear",
+        |d| d,
+    )
+    .unwrap()
+}
+
+/// [`receive_one`] with the `linear` disk model wrapped by `disk` and named `disk_name`.
+fn receive_one_on(
+    schedule: &str,
+    buffer: &str,
+    (frames, delay, cache, join): (u32, u32, u32, u32),
+    disk_name: &str,
+    disk: impl FnOnce(Box<dyn DiskModel>) -> Box<dyn DiskModel>,
+) -> Result<(ClientOutcome, Vec<u32>), BroadcastError> {
     let reg = vodbench_plugins::registry();
     let d = Derived {
         frames,
@@ -244,10 +263,73 @@ fn receive_one(
     let dm = reg
         .resolve::<dyn DiskModel>("linear", &toml::Table::new())
         .unwrap();
-    let mut disk = dm.build(&ctx(cache)).unwrap();
+    let mut disk = disk(dm.build(&ctx(cache)).unwrap());
     let mut samples = Vec::new();
-    let out = receive(d, &s, join, buffer, &mut rec, disk.as_mut(), &mut samples).unwrap();
-    (out, rec.played)
+    let out = receive(
+        d,
+        &s,
+        join,
+        buffer,
+        &mut rec,
+        disk_name,
+        disk.as_mut(),
+        &mut samples,
+    )?;
+    Ok((out, rec.played))
+}
+
+/// A disk model that promises, as its `service_bound`, half of what its accesses take.
+struct Optimist(Box<dyn DiskModel>);
+
+impl DiskModel for Optimist {
+    fn geometry(&self) -> DiskGeometry {
+        self.0.geometry()
+    }
+    fn cylinder_of(&self, offset: u64) -> u32 {
+        self.0.cylinder_of(offset)
+    }
+    fn head_cylinder(&self) -> u32 {
+        self.0.head_cylinder()
+    }
+    fn service(&mut self, a: &DiskAccess, now: SimTime) -> ServiceTime {
+        self.0.service(a, now)
+    }
+    fn service_bound(&self, a: &DiskAccess) -> SimDuration {
+        SimDuration::from_nanos(self.0.service_bound(a).as_nanos() / 2)
+    }
+}
+
+/// The receiver plans its read-backs on the disk model's `service_bound`: a model whose
+/// accesses take longer than it promised would make frames late against a plan that counted
+/// them on time, so the run stops with the model named (the case of issue 6's regression
+/// below, which writes and reads back).
+#[test]
+fn a_disk_model_slower_than_its_own_service_bound_breaks_its_contract() {
+    let case = (62, 2, 8, 16);
+    let e = receive_one_on("fuzzycast", "radix-heap", case, "optimist", |d| {
+        Box::new(Optimist(d))
+    })
+    .unwrap_err();
+    let BroadcastError::Contract(b) = &e else {
+        panic!("not a broken contract: {e}")
+    };
+    assert_eq!(
+        (b.kind, b.name.as_str()),
+        ("receiver.disk", "optimist"),
+        "{e}"
+    );
+    assert!(
+        b.detail.contains("longer than its service_bound"),
+        "{}",
+        b.detail
+    );
+    assert!(
+        e.to_string()
+            .starts_with("plugin `optimist` broke its contract: served a write of "),
+        "{e}"
+    );
+    // the honest model it wraps runs the same case through
+    assert!(receive_one_on("fuzzycast", "radix-heap", case, "linear", |d| d).is_ok());
 }
 
 /// Regression (issue 6): proptest's minimal case (62 frames, delay 2, cache 8 frames, no
@@ -302,6 +384,7 @@ fn receive_ideal_linear(
         join,
         buffer,
         buffer_plugin.as_mut(),
+        "linear",
         disk.as_mut(),
         &mut Vec::new(),
     )

@@ -166,14 +166,10 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
             breach,
             input,
         } => match breach.source.clone() {
-            // a loaded policy's: a library's in an on-demand run (whose message names it),
-            // a Python class's in any run
-            Some(source) if breach.names_source() || is_python_class(&source) => {
-                let message = if breach.names_source() {
-                    python_class_named(&source, message)
-                } else {
-                    format!("{message} (Python class {source})")
-                };
+            // a loaded policy's (a library's, a Python class's), in any run; the message
+            // names its source, a Python class as such
+            Some(source) => {
+                let message = python_class_named(&source, message);
                 typed_error(
                     py,
                     "PluginError",
@@ -186,10 +182,9 @@ fn to_py(py: Python<'_>, error: ArgsError) -> PyErr {
                     ),
                 )
             }
-            // a built-in's (a bug in vodbench), or a library's in a broadcast run or a
-            // cache replay: as the command line reports it
-            _ if input => typed_error(py, "InputError", (message,)),
-            _ => typed_error(py, "RunError", (message,)),
+            // a built-in's (a bug in vodbench): as the command line reports it
+            None if input => typed_error(py, "InputError", (message,)),
+            None => typed_error(py, "RunError", (message,)),
         },
         ArgsError::Input(m) => typed_error(py, "InputError", (m,)),
         ArgsError::Failure(m) => typed_error(py, "RunError", (m,)),

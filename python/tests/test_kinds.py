@@ -180,6 +180,14 @@ class ConstantDisk:
         return 6_000_000 + access.bytes * 50
 
 
+@vodbench.plugin("disk-model", name="test-optimist")
+class Optimist(ConstantDisk):
+    """promises every access in a microsecond, takes milliseconds: a broken contract"""
+
+    def service_bound(self, access):
+        return 1_000
+
+
 @vodbench.plugin("analytic", name="py-model")
 class Model:
     def __init__(self, params, ctx):
@@ -277,4 +285,20 @@ def test_a_broadcast_policys_broken_contract_is_a_plugin_error(tmp_path):
     assert err.policy == "receiver.buffer `test-chooses-none`" and err.method is None, err
     assert err.source.endswith("test_kinds.py#ChoosesNone"), err.source
     assert err.detail.startswith("chose no frames to write"), err.detail
-    assert "(Python class " in str(err), str(err)
+    assert f"plugin `test-chooses-none` (Python class {err.source}) broke its contract: " in str(err), \
+        str(err)
+
+
+def test_a_disk_model_slower_than_its_own_service_bound_is_a_plugin_error(tmp_path):
+    # the receiver plans its read-backs on the bound: an access that takes longer is refused
+    s = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "optimist",
+                {'[receiver.buffer]\nname = "mdp"':
+                 '[receiver.buffer]\nname = "mdp"\n\n[receiver.disk]\nname = "test-optimist"'})
+    with pytest.raises(vodbench.PluginError) as e:
+        vodbench.run(s, out=tmp_path / "o")
+    err = e.value
+    assert err.policy == "receiver.disk `test-optimist`" and err.method is None, err
+    assert err.source.endswith("test_kinds.py#Optimist"), err.source
+    assert "longer than its service_bound of 0.000001s" in err.detail, err.detail
+    assert f"plugin `test-optimist` (Python class {err.source}) broke its contract: " in str(err), \
+        str(err)

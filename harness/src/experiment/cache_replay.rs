@@ -68,15 +68,20 @@ pub enum CacheReplayError {
         /// MiB allowed.
         limit_mib: u64,
     },
-    /// A pool broke its contract during the replay ([`BreachAt::Replay`]; failure).
+    /// A pool broke its contract during the replay ([`BreachAt::Replay`]; exit code 2 for a
+    /// loaded pool, 1 for a built-in).
     #[error(transparent)]
     Contract(Box<ContractBreach>),
 }
 
 impl CacheReplayError {
-    /// Whether the input is at fault (exit code 2) rather than a plugin (1).
+    /// Whether the input is at fault (exit code 2) rather than the run (1): a loaded pool
+    /// that broke its contract is the user's input, a built-in's is a bug.
     pub fn is_input(&self) -> bool {
-        !matches!(self, CacheReplayError::Contract(_))
+        match self {
+            CacheReplayError::Contract(b) => b.source.is_some(),
+            _ => true,
+        }
     }
 }
 

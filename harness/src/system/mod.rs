@@ -114,9 +114,11 @@ impl RunError {
             // a loaded plugin that breaks its contract is the user's input
             RunError::Sim(ondemand::SimError::Plugin(b)) => b.source.is_some(),
             RunError::Sim(_) => false,
-            RunError::Broadcast { error, .. } => {
-                matches!(error, broadcast::BroadcastError::DiskFull { .. })
-            }
+            RunError::Broadcast { error, .. } => match error {
+                broadcast::BroadcastError::DiskFull { .. } => true,
+                broadcast::BroadcastError::Contract(b) => b.source.is_some(),
+                _ => false,
+            },
             RunError::Point { error, .. } => error.is_input(),
         }
     }

@@ -90,7 +90,8 @@ pub trait DiskModel: Send {
     /// the disk can be in, without changing the state. Planners use it to issue I/O early
     /// enough (a broadcast receiver reads frames back so they arrive before their playout).
     /// It must never be below the real service time; the tighter, the less memory planners
-    /// tie up.
+    /// tie up. A broadcast receiver checks every access against it and stops the run,
+    /// naming the model, when one takes longer.
     fn service_bound(&self, access: &DiskAccess) -> SimDuration;
     /// Whether the `transfer` [`service`](DiskModel::service) reports includes the data's
     /// trip over the drive's own interface to the host (as DiskSim's buses and controllers

@@ -61,7 +61,7 @@ pub enum BroadcastError {
 
 use crate::contract_breach::{BreachAt, ContractBreach};
 use crate::output::{Folder, TableFormat};
-use crate::plugin::{Kind, Origin, Registry};
+use crate::plugin::{Origin, Registry};
 use crate::results::analysis::PointAnalysis;
 use crate::scenario::{ScenarioError, Source};
 use crate::system::{OverrideError, Progress, RunError, System, Work};
@@ -69,11 +69,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 impl BroadcastError {
-    /// Policy `name` of kind `kind` broke its contract, doing `detail` (its source unknown
-    /// until [`attributed`](Self::attributed)).
-    pub(crate) fn contract(kind: Kind, name: &str, detail: String) -> BroadcastError {
+    /// Policy `name`, chosen at the scenario's key `key` (`receiver.buffer`, `receiver.disk`),
+    /// broke its contract, doing `detail` (its source unknown until
+    /// [`attributed`](Self::attributed)).
+    pub(crate) fn contract(key: &'static str, name: &str, detail: String) -> BroadcastError {
         BroadcastError::Contract(Box::new(ContractBreach {
-            kind: kind.key(),
+            kind: key,
             name: name.to_string(),
             source: None,
             at: BreachAt::Broadcast,

@@ -37,11 +37,9 @@
 //! unpinned memory. The cost metric is the paper's:
 //! total disk busy time as a fraction of the playout time `(n + w)` instants.
 
-use super::scenario::Derived;
+use super::scenario::{Derived, BUFFER, DISK};
 use super::BroadcastError;
-use crate::plugin::{
-    CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Kind, Removal, Schedule,
-};
+use crate::plugin::{CacheView, ClientBuffer, DiskAccess, DiskModel, ExtentId, Removal, Schedule};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -125,6 +123,8 @@ struct Receiver<'a> {
     d: Derived,
     plugin: &'a str,
     buffer: &'a mut dyn ClientBuffer,
+    /// The disk model's name, for its contract errors.
+    disk_name: &'a str,
     disk: &'a mut dyn DiskModel,
     loc: Vec<Loc>,
     ready_ns: Vec<u64>,
@@ -165,7 +165,7 @@ struct Receiver<'a> {
 
 impl Receiver<'_> {
     fn contract(&self, message: String) -> BroadcastError {
-        BroadcastError::contract(Kind::ClientBuffer, self.plugin, message)
+        BroadcastError::contract(BUFFER.key, self.plugin, message)
     }
 
     fn set(&mut self, f: u32) {
@@ -183,14 +183,40 @@ impl Receiver<'_> {
         self.mem -= 1;
     }
 
-    fn io(&mut self, slot: u64, frames: u64, write: bool, now_ns: u64) -> u64 {
+    /// Starts an access of `frames` frames at `slot` once the disk is free; when it ends.
+    /// The model's answer is checked against its own
+    /// [`service_bound`](DiskModel::service_bound), which the read-back plans on: a longer
+    /// access would make frames silently late against a plan that counted them on time.
+    fn io(
+        &mut self,
+        slot: u64,
+        frames: u64,
+        write: bool,
+        now_ns: u64,
+    ) -> Result<u64, BroadcastError> {
         let start = now_ns.max(self.disk_free_ns);
         let access = DiskAccess {
             offset: slot * self.d.frame_bytes,
             bytes: frames * self.d.frame_bytes,
             write,
         };
+        let bound = self.disk.service_bound(&access);
         let t = self.disk.service(&access, SimTime::from_nanos(start));
+        if t.total() > bound {
+            return Err(BroadcastError::contract(
+                DISK.key,
+                self.disk_name,
+                format!(
+                    "served a {} of {} bytes at byte {} in {}, longer than its service_bound \
+                     of {} for that access (the bound must cover every access in any state)",
+                    if write { "write" } else { "read" },
+                    access.bytes,
+                    access.offset,
+                    t.total(),
+                    bound
+                ),
+            ));
+        }
         let total = t.total().as_nanos();
         self.disk_free_ns = start + total;
         let o = &mut self.out;
@@ -212,7 +238,7 @@ impl Receiver<'_> {
             o.frames_read += frames;
             o.bytes_read += access.bytes;
         }
-        self.disk_free_ns
+        Ok(self.disk_free_ns)
     }
 
     /// Writes victims out until `need` more frames fit. When every frame in memory is pinned
@@ -273,7 +299,7 @@ impl Receiver<'_> {
                 .ok_or_else(|| BroadcastError::DiskFull {
                     frames: u64::from(self.on_disk) + k,
                 })?;
-            self.io(slot, k, true, now_ns);
+            self.io(slot, k, true, now_ns)?;
             let id = self.extents.len() as u32;
             for &f in &victims {
                 self.clear(f);
@@ -569,7 +595,7 @@ impl Receiver<'_> {
         for &ExtentId(x) in &reads {
             let k = self.extents[x as usize].frames.len() as u32;
             let slot = self.extents[x as usize].slot;
-            let done = self.io(slot, u64::from(k), false, now_ns);
+            let done = self.io(slot, u64::from(k), false, now_ns)?;
             self.slots.release(slot, u64::from(k));
             let frames = std::mem::take(&mut self.extents[x as usize].frames);
             self.extents[x as usize].live = false;
@@ -590,7 +616,10 @@ impl Receiver<'_> {
 
 /// Simulates one receiver joining at `join` (≥ 1) against `schedule`.
 ///
-/// `samples` receives the occupancy every `d.sample` instants.
+/// `samples` receives the occupancy every `d.sample` instants. `plugin` and `disk_name`
+/// name the client buffer policy and the disk model in the errors saying one broke its
+/// contract: among them, a disk access longer than the model's own
+/// [`service_bound`](DiskModel::service_bound).
 #[allow(clippy::too_many_arguments)]
 pub fn receive(
     d: Derived,
@@ -598,6 +627,7 @@ pub fn receive(
     join: u32,
     plugin: &str,
     buffer: &mut dyn ClientBuffer,
+    disk_name: &str,
     disk: &mut dyn DiskModel,
     samples: &mut Vec<Sample>,
 ) -> Result<ClientOutcome, BroadcastError> {
@@ -637,6 +667,7 @@ pub fn receive(
         d,
         plugin,
         buffer,
+        disk_name,
         disk,
         loc: vec![Loc::Pending; n as usize],
         ready_ns: vec![0; n as usize],

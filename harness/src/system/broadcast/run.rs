@@ -8,7 +8,7 @@ use super::scenario::{
     build_context, BroadcastScenario, BroadcastSuite, Derived, BUFFER, DISK, SCHEDULE, SLOTS,
 };
 use super::BroadcastError;
-use crate::plugin::{Kind, Schedule, ScheduleSpec};
+use crate::plugin::{Schedule, ScheduleSpec};
 use crate::results::{Column, Table};
 use crate::rng::stream;
 use rand::Rng;
@@ -111,8 +111,7 @@ fn build_schedule(
             message: e.to_string(),
         })?;
     let broke = |detail: String| {
-        BroadcastError::contract(Kind::BroadcastSchedule, name, detail)
-            .attributed(chosen.origin.as_deref())
+        BroadcastError::contract(SCHEDULE.key, name, detail).attributed(chosen.origin.as_deref())
     };
     let schedule = plugin.schedule(spec).map_err(|e| broke(e.to_string()))?;
     if schedule.spec() != spec {
@@ -136,15 +135,15 @@ fn run_point(
         .enumerate()
         .map(|(k, &join)| {
             let c = build_context(s, &d, "receiver", k as u64, base_dir);
-            let (chosen, disk) = (s.plugins.required(&BUFFER), s.plugins.required(&DISK));
+            let (chosen, disk_choice) = (s.plugins.required(&BUFFER), s.plugins.required(&DISK));
             let mut buffer = chosen.build(&c).map_err(|e| BroadcastError::Build {
                 plugin: chosen.name.into(),
                 message: e.to_string(),
             })?;
-            let mut disk = disk
+            let mut disk = disk_choice
                 .build(&c.clone().with_component(DISK.key, c.index))
                 .map_err(|e| BroadcastError::Build {
-                    plugin: disk.name.into(),
+                    plugin: disk_choice.name.into(),
                     message: e.to_string(),
                 })?;
             let mut samples = Vec::new();
@@ -154,10 +153,20 @@ fn run_point(
                 join,
                 chosen.name,
                 buffer.as_mut(),
+                disk_choice.name,
                 disk.as_mut(),
                 &mut samples,
             )
-            .map_err(|e| e.attributed(chosen.origin.as_deref()))?;
+            .map_err(|e| {
+                // the policy that broke its contract: the disk model or the client buffer
+                let disk_broke = matches!(&e, BroadcastError::Contract(b) if b.kind == DISK.key);
+                let origin = if disk_broke {
+                    &disk_choice.origin
+                } else {
+                    &chosen.origin
+                };
+                e.attributed(origin.as_deref())
+            })?;
             Ok((out, samples))
         })
         .collect();
