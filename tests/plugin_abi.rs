@@ -884,9 +884,30 @@ fn in_process(args: &[&str]) -> Result<(), vodbench_harness::cli::ArgsError> {
     )
 }
 
+/// The typed breach `args` end with, run in-process: the user's input (exit code 2: the
+/// policy is a loaded one), its message the breach's own text.
+fn loaded_breach(
+    args: &[&str],
+) -> (
+    String,
+    Box<vodbench_harness::contract_breach::ContractBreach>,
+) {
+    let e = in_process(args).unwrap_err();
+    let vodbench_harness::cli::ArgsError::Breach {
+        message,
+        breach,
+        input,
+    } = e
+    else {
+        panic!("not a typed breach: {e:?}")
+    };
+    assert!(input, "{message}");
+    assert_eq!(message, breach.to_string());
+    (message, breach)
+}
+
 #[test]
 fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
-    use vodbench_harness::cli::ArgsError;
     use vodbench_harness::contract_breach::BreachAt;
     let dir = tempfile::tempdir().unwrap();
     let lib = faulty();
@@ -894,27 +915,16 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
     let file = tiny_with(dir.path(), "liar", "[disk.scheduler]\nname = \"liar\"\n");
     let out = dir.path().join("out");
     let args = ["run", s(&file), "-q", "--out", s(&out), "--plugin", s(&lib)];
-    let e = in_process(&args).unwrap_err();
-    let ArgsError::Breach {
-        message,
-        breach,
-        input,
-    } = &e
-    else {
-        panic!("not a typed breach: {e:?}")
-    };
-    assert!(*input && e.exit_code() == 2, "{e:?}");
+    let (message, breach) = loaded_breach(&args);
     assert_eq!(breach.policy(), "disk.scheduler `liar`");
     assert_eq!(breach.source.as_deref(), Some(s(&lib)));
     assert!(matches!(breach.at, BreachAt::Sim(_)), "{breach:?}");
     assert!(breach.detail.contains("which is not queued"), "{breach:?}");
-    assert_eq!(message, &breach.to_string());
     assert_eq!(refused(&args), format!("error: {message}\n"));
     assert!(!out.exists());
-    // a cache replay: the loaded pool is the user's input (exit code 2), named as it was
-    // chosen and with its library; one small object
-    // makes room for ten pages, of which the 10-byte cache fills two with 5-byte objects, so
-    // `hoarder`'s victim (the last page) holds nothing
+    // a cache replay: the loaded pool is the user's input too, named as it was chosen and
+    // with its library; one small object makes room for ten pages, of which the 10-byte
+    // cache fills two with 5-byte objects, so `hoarder`'s victim (the last page) holds nothing
     let trace = dir.path().join("requests.csv");
     let rows: String = (1..=20)
         .map(|i| format!("{i},{i},{}\n", if i == 1 { 1 } else { 5 }))
@@ -937,23 +947,13 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
         "--plugin",
         s(&lib),
     ];
-    let e = in_process(&args).unwrap_err();
-    let ArgsError::Breach {
-        message,
-        breach,
-        input,
-    } = &e
-    else {
-        panic!("not a typed breach: {e:?}")
-    };
-    assert!(*input && e.exit_code() == 2, "{e:?}");
+    let (message, breach) = loaded_breach(&args);
     assert_eq!(breach.policy(), "buffer_pool `hoarder`");
     assert_eq!(breach.source.as_deref(), Some(s(&lib)));
     assert!(
         matches!(&breach.at, BreachAt::Replay { label, size: 10, .. } if label == "hoarder"),
         "{breach:?}"
     );
-    assert_eq!(message, &breach.to_string());
     assert!(
         message.starts_with(&format!(
             "buffer pool `hoarder` (plugin library {}) at 10 bytes",
@@ -961,7 +961,5 @@ fn a_loaded_policys_broken_contract_reaches_run_args_typed() {
         )),
         "{message}"
     );
-    let o = vodbench(&args);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(text(&o).1, format!("error: {message}\n"));
+    assert_eq!(refused(&args), format!("error: {message}\n"));
 }

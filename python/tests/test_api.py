@@ -194,11 +194,15 @@ def test_ctrl_c_stops_a_run(tmp_path):
     assert vodbench.run(TINY, out=tmp_path / "next").summary
 
 
-def test_ctrl_c_stops_a_broadcast_run(tmp_path):
-    # a two-hour movie for 2000 receivers: a minute or more to the end
-    long = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "long", {
+def long_broadcast(tmp_path):
+    """A two-hour movie for 2000 receivers: a minute or more to the end."""
+    return variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "long", {
         "frames = 1800": "frames = 216000", "clients = 2": "clients = 2000",
         '[sweep]\n"receiver.cache" = ["5%", "10%"]': ""})
+
+
+def test_ctrl_c_stops_a_broadcast_run(tmp_path):
+    long = long_broadcast(tmp_path)
     threading.Timer(1.0, _thread.interrupt_main).start()
     t = time.monotonic()
     with pytest.raises(KeyboardInterrupt) as e:
@@ -212,9 +216,7 @@ def test_ctrl_c_stops_a_broadcast_run(tmp_path):
 def test_ctrl_c_stops_a_command_that_builds_no_worker_pool(tmp_path):
     # `bench` runs on no pool of its own: the receivers it runs in parallel see its stop all
     # the same (on rayon's global pool they would run to the end)
-    long = variant(FIXTURES / "broadcast-tiny.toml", tmp_path, "long", {
-        "frames = 1800": "frames = 216000", "clients = 2": "clients = 2000",
-        '[sweep]\n"receiver.cache" = ["5%", "10%"]': ""})
+    long = long_broadcast(tmp_path)
     threading.Timer(1.0, _thread.interrupt_main).start()
     t = time.monotonic()
     with pytest.raises(KeyboardInterrupt) as e:

@@ -169,8 +169,8 @@ pub enum ArgsError {
         message: String,
         /// The breach.
         breach: Box<ContractBreach>,
-        /// Whether the command line calls it bad input (exit code 2: a loaded policy's in an
-        /// on-demand run) rather than a failed run (1).
+        /// Whether the command line calls it bad input (exit code 2: a loaded policy's)
+        /// rather than a failed run (1: a built-in's, a bug in vodbench).
         input: bool,
     },
     /// The run failed (exit code 1): it made no progress, an output could not be written.
