@@ -47,6 +47,12 @@ impl ContractBreach {
     pub fn policy(&self) -> String {
         format!("{} `{}`", self.kind, self.name)
     }
+
+    /// Whether a loaded policy broke it (the user's input: exit code 2) rather than a
+    /// built-in (a bug in vodbench: exit code 1).
+    pub fn by_loaded_policy(&self) -> bool {
+        self.source.is_some()
+    }
 }
 
 impl std::fmt::Display for ContractBreach {

@@ -155,7 +155,6 @@ impl From<CacheReplayError> for CommandError {
             CommandError::Breach {
                 message: e.to_string(),
                 breach: b.clone(),
-                input: e.is_input(),
             }
         } else if e.is_input() {
             CommandError::input(e)

@@ -228,14 +228,10 @@ pub fn run_args(registry: &Registry, outputs: &Outputs, args: &[String]) -> Resu
             CommandError::Input(m) => ArgsError::Input(m),
             CommandError::Failure(m) => ArgsError::Failure(m),
             CommandError::Scenario(s) => ArgsError::Scenario(s),
-            CommandError::Breach {
+            CommandError::Breach { message, breach } => ArgsError::Breach {
+                input: breach.by_loaded_policy(),
                 message,
                 breach,
-                input,
-            } => ArgsError::Breach {
-                message,
-                breach,
-                input,
             },
             CommandError::Reported => ArgsError::Input("invalid input (reported above)".into()),
         }),
@@ -312,11 +308,11 @@ pub(crate) enum CommandError {
     /// (exit code 2).
     Scenario(ScenarioError),
     /// A policy broke its contract, kept typed for [`run_args`]'s callers: the message
-    /// printed, the breach, and whether it is bad input (exit code 2) or a failed run (1).
+    /// printed and the breach (bad input, exit code 2, when a loaded policy broke it; a
+    /// failed run, 1, when a built-in did: [`ContractBreach::by_loaded_policy`]).
     Breach {
         message: String,
         breach: Box<ContractBreach>,
-        input: bool,
     },
 }
 
@@ -377,13 +373,11 @@ fn exit_code(result: Result<(), CommandError>) -> ExitCode {
         Err(e) => {
             e.report();
             ExitCode::from(match e {
-                CommandError::Input(_)
-                | CommandError::Reported
-                | CommandError::Scenario(_)
-                | CommandError::Breach { input: true, .. } => EXIT_INPUT,
-                CommandError::Failure(_) | CommandError::Breach { input: false, .. } => {
-                    EXIT_FAILURE
+                CommandError::Input(_) | CommandError::Reported | CommandError::Scenario(_) => {
+                    EXIT_INPUT
                 }
+                CommandError::Breach { breach, .. } if breach.by_loaded_policy() => EXIT_INPUT,
+                CommandError::Failure(_) | CommandError::Breach { .. } => EXIT_FAILURE,
             })
         }
     }
@@ -403,7 +397,6 @@ impl From<RunError> for CommandError {
             CommandError::Breach {
                 message: e.to_string(),
                 breach: Box::new(b.clone()),
-                input: e.is_input(),
             }
         } else if e.is_input() {
             CommandError::input(e)

@@ -79,7 +79,7 @@ impl CacheReplayError {
     /// that broke its contract is the user's input, a built-in's is a bug.
     pub fn is_input(&self) -> bool {
         match self {
-            CacheReplayError::Contract(b) => b.source.is_some(),
+            CacheReplayError::Contract(b) => b.by_loaded_policy(),
             _ => true,
         }
     }

@@ -112,11 +112,11 @@ impl RunError {
         match self {
             RunError::Scenario(_) => true,
             // a loaded plugin that breaks its contract is the user's input
-            RunError::Sim(ondemand::SimError::Plugin(b)) => b.source.is_some(),
+            RunError::Sim(ondemand::SimError::Plugin(b)) => b.by_loaded_policy(),
             RunError::Sim(_) => false,
             RunError::Broadcast { error, .. } => match error {
                 broadcast::BroadcastError::DiskFull { .. } => true,
-                broadcast::BroadcastError::Contract(b) => b.source.is_some(),
+                broadcast::BroadcastError::Contract(b) => b.by_loaded_policy(),
                 _ => false,
             },
             RunError::Point { error, .. } => error.is_input(),
